@@ -1,0 +1,45 @@
+/** JSON-RPC and MCP 2026-07-28 error codes the framework emits. */
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  HeaderMismatch: -32020,
+  MissingRequiredClientCapability: -32021,
+  UnsupportedProtocolVersion: -32022,
+} as const;
+
+/**
+ * A typed protocol error. Thrown from a tool, resource, prompt or middleware, it reaches the
+ * wire as this exact JSON-RPC error (code, message, data).
+ *
+ * @example throw new McpError(ErrorCode.InvalidParams, "Unknown city", { city });
+ */
+export class McpError extends Error {
+  override readonly name = "McpError";
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+
+  /** The JSON-RPC `error` member this error serializes to. */
+  toJSON(): { code: number; message: string; data?: unknown } {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+/** True for an `McpError`, including one from another copy of this package. */
+export function isMcpError(value: unknown): value is McpError {
+  return (
+    value instanceof McpError ||
+    (value instanceof Error &&
+      value.name === "McpError" &&
+      typeof (value as { code?: unknown }).code === "number")
+  );
+}

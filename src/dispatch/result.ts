@@ -1,0 +1,106 @@
+import type { JsonObject, InputRequest, InputRequiredResult } from "./wire-types";
+import { inputRequired } from "../elicitation/input-required";
+
+export interface ContentAnnotations {
+  audience?: ("user" | "assistant")[];
+  priority?: number;
+  lastModified?: string;
+}
+
+export type ContentBlock =
+  | { type: "text"; text: string; annotations?: ContentAnnotations; _meta?: JsonObject }
+  | { type: "image"; data: string; mimeType: string; annotations?: ContentAnnotations; _meta?: JsonObject }
+  | { type: "audio"; data: string; mimeType: string; annotations?: ContentAnnotations; _meta?: JsonObject }
+  | ({ type: "resource_link"; uri: string; name: string } & ResourceLinkFields)
+  | { type: "resource"; resource: ResourceContents; annotations?: ContentAnnotations; _meta?: JsonObject };
+
+export interface ResourceLinkFields {
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  annotations?: ContentAnnotations;
+  _meta?: JsonObject;
+}
+
+export type ResourceContents =
+  | { uri: string; mimeType?: string; text: string; _meta?: JsonObject }
+  | { uri: string; mimeType?: string; blob: string; _meta?: JsonObject };
+
+/** A final tools/call result (resultType is stamped by the dispatcher). */
+export interface ToolResult {
+  content: ContentBlock[];
+  structuredContent?: unknown;
+  isError?: boolean;
+  _meta?: JsonObject;
+}
+
+/** Returned by a component with `@Elicit` parameters to have the named questions asked again. */
+export interface ReaskResult {
+  readonly reask: readonly string[];
+}
+const REASK = Symbol.for("roundtrip-mcp.reask");
+
+function toBase64(data: string | Uint8Array): string {
+  return typeof data === "string" ? data : Buffer.from(data).toString("base64");
+}
+
+/**
+ * Builders for what components return.
+ *
+ * @example return Result.structured({ sum: 3 });
+ */
+export const Result = {
+  /** A text tool result. */
+  text(text: string): ToolResult {
+    return { content: [{ type: "text", text }] };
+  },
+  /** Structured content with its serialized JSON as a text block beside it (for older clients). */
+  structured(value: unknown, text?: string): ToolResult {
+    return { content: [{ type: "text", text: text ?? JSON.stringify(value) }], structuredContent: value };
+  },
+  /** An image block; `data` is base64 or raw bytes. */
+  image(data: string | Uint8Array, mimeType: string): ToolResult {
+    return { content: [{ type: "image", data: toBase64(data), mimeType }] };
+  },
+  /** An audio block; `data` is base64 or raw bytes. */
+  audio(data: string | Uint8Array, mimeType: string): ToolResult {
+    return { content: [{ type: "audio", data: toBase64(data), mimeType }] };
+  },
+  /** A link to a resource the client may read. */
+  resourceLink(uri: string, name: string, fields: ResourceLinkFields = {}): ToolResult {
+    return { content: [{ type: "resource_link", uri, name, ...fields }] };
+  },
+  /** An embedded resource: text, or a blob given as base64 or raw bytes. */
+  embeddedResource(resource: { uri: string; mimeType?: string } & ({ text: string } | { blob: string | Uint8Array })): ToolResult {
+    const contents: ResourceContents =
+      "text" in resource
+        ? { uri: resource.uri, text: resource.text, ...(resource.mimeType && { mimeType: resource.mimeType }) }
+        : { uri: resource.uri, blob: toBase64(resource.blob), ...(resource.mimeType && { mimeType: resource.mimeType }) };
+    return { content: [{ type: "resource", resource: contents }] };
+  },
+  /** Several blocks in one result. */
+  content(...blocks: (ContentBlock | ToolResult)[]): ToolResult {
+    return { content: blocks.flatMap((b) => ("content" in b ? b.content : [b])) };
+  },
+  /** A tool execution failure the model can read and correct (`isError: true`), not a protocol error. */
+  error(message: string): ToolResult {
+    return { content: [{ type: "text", text: message }], isError: true };
+  },
+  /**
+   * Ends this round asking for input (MRTR). At least one of the two fields is required;
+   * an empty `inputRequests` needs a `requestState`.
+   */
+  inputRequired(spec: { inputRequests?: Record<string, InputRequest>; requestState?: string }): InputRequiredResult {
+    return inputRequired(spec) as InputRequiredResult;
+  },
+  /** From a method with `@Elicit` parameters: drop the carried answers for these keys and ask them again. */
+  reask(...keys: string[]): ReaskResult {
+    if (keys.length === 0) throw new TypeError("Result.reask needs at least one question key");
+    return { reask: keys, [REASK]: true } as ReaskResult;
+  },
+};
+
+export function isReask(value: unknown): value is ReaskResult {
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[REASK] === true;
+}

@@ -1,0 +1,120 @@
+import { Elicitation } from "../elicitation/elicitation";
+import { questionDigest } from "../elicitation/question-digest";
+import type { StateSealer } from "../state/state-sealer";
+import type { ElicitSpec } from "../registry/definitions";
+import type { ElicitOutcome } from "../decorators/elicit";
+import { validateDto } from "../schema/dto-validator";
+import { buildQuestion } from "./question-builder";
+import { ErrorCode, McpError } from "./errors";
+import type { RequestContext } from "./request-context";
+import type { InputRequest, JsonObject } from "./wire-types";
+
+/** What travels in sealed requestState between rounds: answers pinned to their question's digest. */
+interface CarriedState {
+  /** Round counter, so the state changes every round even when no answer did. */
+  r: number;
+  a: Record<string, { d: string; o: ElicitOutcome }>;
+}
+
+export type RoundPlan =
+  | { kind: "ready"; values: ReadonlyMap<string, unknown> }
+  | { kind: "ask"; inputRequests: Record<string, InputRequest>; requestState: string }
+  | { kind: "ended"; key: string; action: "decline" | "cancel" };
+
+const INVALID_ANSWER = "Invalid elicitation response";
+
+/**
+ * Resolves a component's `@Elicit` parameters for one round: carried answers (sealed state) first,
+ * then this round's `inputResponses`; whatever is still missing is asked, all in one round.
+ * Nothing is kept on the server: the next round is a fresh request carrying the new state.
+ */
+export class RoundPlanner {
+  constructor(private readonly sealer: StateSealer) {}
+
+  async plan(specs: readonly ElicitSpec[], ctx: RequestContext): Promise<RoundPlan & { state?: CarriedState }> {
+    return this.resolve(specs, ctx, this.openState(ctx), ctx.inputResponses ?? {});
+  }
+
+  /** Plans a re-ask after the method returned `Result.reask(...)`: those answers and their dependents are dropped. */
+  async reask(specs: readonly ElicitSpec[], ctx: RequestContext, keys: readonly string[], resolvedState: CarriedState): Promise<RoundPlan> {
+    for (const key of keys) {
+      if (!specs.some((s) => s.key === key)) throw new McpError(ErrorCode.InternalError, "Internal error", undefined);
+    }
+    const dropped = new Set(keys);
+    let grew = true;
+    while (grew) {
+      grew = false;
+      for (const s of specs) if (!dropped.has(s.key) && s.after.some((d) => dropped.has(d))) (dropped.add(s.key), (grew = true));
+    }
+    const kept: CarriedState = { r: resolvedState.r, a: {} };
+    for (const [k, v] of Object.entries(resolvedState.a)) if (!dropped.has(k)) kept.a[k] = v;
+    return this.resolve(specs, ctx, kept, {}, keys);
+  }
+
+  private openState(ctx: RequestContext): CarriedState {
+    if (ctx.requestState === undefined) return { r: 0, a: {} };
+    const data = this.sealer.open(ctx.requestState, ctx, { principal: ctx.principal }) as unknown as CarriedState;
+    if (!data || typeof data !== "object" || typeof data.r !== "number" || typeof data.a !== "object" || data.a === null) {
+      // Signed by us but not ours (another component's state): the same generic refusal.
+      throw new McpError(ErrorCode.InvalidParams, "Invalid or expired request state");
+    }
+    return data;
+  }
+
+  private async resolve(
+    specs: readonly ElicitSpec[],
+    ctx: RequestContext,
+    carried: CarriedState,
+    responses: Readonly<Record<string, unknown>>,
+    reasked?: readonly string[],
+  ): Promise<RoundPlan & { state?: CarriedState }> {
+    const answers: Record<string, unknown> = {};
+    const values = new Map<string, unknown>();
+    const next: CarriedState = { r: carried.r + 1, a: {} };
+    const ask: Record<string, InputRequest> = {};
+    const resolved = new Set<string>();
+    for (const spec of specs) {
+      if (!spec.after.every((d) => resolved.has(d))) continue;
+      const question = buildQuestion(spec, answers, ctx);
+      const digest = questionDigest(spec.key, question.request);
+      let outcome: ElicitOutcome | undefined;
+      const pinned = carried.a[spec.key];
+      if (pinned && pinned.d === digest) outcome = pinned.o;
+      else if (!reasked?.includes(spec.key) && Object.prototype.hasOwnProperty.call(responses, spec.key)) {
+        const answer = Elicitation.response({ inputResponses: responses }, spec.key, question.request as never);
+        if (answer.status === "missing") continue;
+        outcome = answer.action === "accept" ? { action: "accept", ...(answer.content !== undefined && { content: answer.content }) } : { action: answer.action };
+      }
+      if (!outcome) {
+        ask[spec.key] = question.request;
+        continue;
+      }
+      let accepted: unknown = outcome.action === "accept" ? (outcome.content ?? { action: "accept" }) : undefined;
+      if (outcome.action === "accept" && question.dto) {
+        const checked = await validateDto(question.dto, outcome.content ?? {});
+        if (!checked.ok) {
+          throw new McpError(ErrorCode.InvalidParams, INVALID_ANSWER, { key: spec.key, reason: checked.violations.map((v) => `${v.field}: ${v.constraint}`).join("; ") });
+        }
+        accepted = checked.value;
+      }
+      if (question.mode === "url" && outcome.action === "accept") accepted = { action: "accept" };
+      next.a[spec.key] = { d: digest, o: outcome };
+      resolved.add(spec.key);
+      const policy = spec.options.onDecline ?? "end";
+      if (outcome.action !== "accept" && policy === "end") return { kind: "ended", key: spec.key, action: outcome.action };
+      const value =
+        policy === "outcome"
+          ? outcome.action === "accept" ? { action: "accept", ...(question.mode === "form" && { content: accepted }) } : outcome
+          : accepted;
+      values.set(spec.key, value);
+      answers[spec.key] = value;
+    }
+    if (Object.keys(ask).length > 0) {
+      const requestState = this.sealer.seal(next as unknown as JsonObject, ctx, { principal: ctx.principal });
+      return { kind: "ask", inputRequests: ask, requestState };
+    }
+    return { kind: "ready", values, state: next };
+  }
+}
+
+export type { CarriedState };

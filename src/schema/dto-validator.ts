@@ -1,0 +1,43 @@
+import { plainToInstance } from "class-transformer";
+import { validate, type ValidationError } from "class-validator";
+
+/** One failed constraint: the dotted path of the field and the constraint's name and message. */
+export interface FieldViolation {
+  field: string;
+  constraint: string;
+  message: string;
+}
+
+export type DtoValidation<T> = { ok: true; value: T } | { ok: false; violations: FieldViolation[] };
+
+const VALIDATOR_OPTIONS = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true } as const;
+
+/**
+ * Transforms a plain object into a DTO instance (class-transformer) and validates it (class-validator).
+ * Unknown properties are violations, so what the method receives is exactly what the schema describes.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function validateDto<T extends object>(dto: new (...args: any[]) => T, plain: unknown): Promise<DtoValidation<T>> {
+  if (plain === null || typeof plain !== "object" || Array.isArray(plain)) {
+    return { ok: false, violations: [{ field: "(root)", constraint: "isObject", message: "arguments must be an object" }] };
+  }
+  const instance = plainToInstance(dto, plain, { exposeDefaultValues: true }) as T;
+  const errors = await validate(instance, VALIDATOR_OPTIONS);
+  if (errors.length === 0) return { ok: true, value: instance };
+  return { ok: false, violations: flatten(errors, "") };
+}
+
+function flatten(errors: ValidationError[], prefix: string): FieldViolation[] {
+  const out: FieldViolation[] = [];
+  for (const error of errors) {
+    const field = prefix ? `${prefix}.${error.property}` : error.property;
+    for (const [constraint, message] of Object.entries(error.constraints ?? {})) out.push({ field, constraint, message });
+    if (error.children?.length) out.push(...flatten(error.children, field));
+  }
+  return out;
+}
+
+/** "name: isString (name must be a string); count: min (count must not be less than 1)" */
+export function describeViolations(violations: FieldViolation[]): string {
+  return violations.map((v) => `${v.field}: ${v.constraint} (${v.message})`).join("; ");
+}

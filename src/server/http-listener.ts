@@ -1,0 +1,155 @@
+import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Readable } from "node:stream";
+import { validateHostHeader, validateOriginHeader, type McpHttpHandler } from "@modelcontextprotocol/server";
+import type { ComponentRegistry } from "../registry/component-registry";
+import { ErrorCode } from "../dispatch/errors";
+import { checkParamHeaders } from "./mcp-param-headers";
+
+const MAX_BODY = 4 * 1024 * 1024;
+
+/** Maps an HTTP request to a principal; return null to reject it with 401. */
+export type Authenticator = (request: IncomingMessage) => Promise<string | null> | string | null;
+
+export interface ListenOptions {
+  /** Default 0 (a free port). */
+  port?: number;
+  /** Default "127.0.0.1". */
+  host?: string;
+  /** Default "/mcp". */
+  path?: string;
+  /**
+   * Host names accepted in the Host header (and Origin, when present). Default: localhost,
+   * 127.0.0.1 and [::1]. Set it when binding to another interface behind a known name.
+   */
+  allowedHosts?: string[];
+  /** Origins' host names accepted; default the same as allowedHosts. */
+  allowedOrigins?: string[];
+  /** Authenticates every request; when set, a request it maps to null gets 401. */
+  authenticate?: Authenticator;
+}
+
+/** A running HTTP listener. */
+export interface HttpListener {
+  readonly url: string;
+  readonly port: number;
+  /** Ends in-flight requests and open streams, and frees the port. */
+  close(): Promise<void>;
+}
+
+const LOCALHOST = ["localhost", "127.0.0.1", "[::1]"];
+
+function jsonError(res: ServerResponse, status: number, code: number, message: string, id: unknown = null, data?: unknown): void {
+  const body = JSON.stringify({ jsonrpc: "2.0", id: id ?? null, error: { code, message, ...(data !== undefined && { data }) } });
+  res.writeHead(status, { "content-type": "application/json" }).end(body);
+}
+
+/** Serves the SDK's fetch-shaped handler on node:http, with the checks the framework owns in front of it. */
+export async function startHttpListener(
+  handler: McpHttpHandler,
+  registry: ComponentRegistry,
+  options: ListenOptions,
+  onerror: (error: Error) => void,
+): Promise<HttpListener> {
+  const host = options.host ?? "127.0.0.1";
+  const path = options.path ?? "/mcp";
+  const allowedHosts = options.allowedHosts ?? LOCALHOST;
+  const allowedOrigins = options.allowedOrigins ?? allowedHosts;
+
+  const server: NodeServer = createServer((req, res) => {
+    serve(req, res).catch((error: unknown) => {
+      onerror(error instanceof Error ? error : new Error(String(error)));
+      if (!res.headersSent) jsonError(res, 500, ErrorCode.InternalError, "Internal server error");
+      else res.destroy();
+    });
+  });
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    if (url.pathname !== path) return jsonError(res, 404, ErrorCode.MethodNotFound, "Not found");
+    const hostCheck = validateHostHeader(req.headers.host, allowedHosts);
+    if (!hostCheck.ok) return jsonError(res, 403, -32000, hostCheck.message);
+    if (req.headers.origin !== undefined) {
+      const originCheck = validateOriginHeader(req.headers.origin, allowedOrigins);
+      if (!originCheck.ok) return jsonError(res, 403, -32000, originCheck.message);
+    }
+    let principal: string | null = null;
+    if (options.authenticate) {
+      principal = await options.authenticate(req);
+      if (principal === null) {
+        res.setHeader("www-authenticate", "Bearer");
+        return jsonError(res, 401, -32000, "Unauthorized");
+      }
+    }
+    let bodyText: string | undefined;
+    let body: unknown;
+    if (req.method === "POST") {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of req) {
+        size += (chunk as Buffer).length;
+        if (size > MAX_BODY) return jsonError(res, 413, -32000, `Request body exceeds ${MAX_BODY} bytes`);
+        chunks.push(chunk as Buffer);
+      }
+      bodyText = Buffer.concat(chunks).toString("utf8");
+      try {
+        body = bodyText.length > 0 ? JSON.parse(bodyText) : undefined;
+      } catch {
+        body = undefined;
+      }
+      const message = body as { method?: unknown; id?: unknown; params?: { name?: unknown; arguments?: unknown } } | undefined;
+      if (message && message.method === "tools/call" && typeof message.params?.name === "string" && req.headers["mcp-protocol-version"]) {
+        const tool = registry.tools.get(message.params.name);
+        if (tool && tool.headerParams.length > 0) {
+          const problem = checkParamHeaders(tool, message.params.arguments, (name) => {
+            const v = req.headers[name];
+            return Array.isArray(v) ? v.join(",") : v;
+          });
+          if (problem) return jsonError(res, 400, ErrorCode.HeaderMismatch, `Header mismatch: ${problem}`, message.id);
+        }
+      }
+    }
+    const controller = new AbortController();
+    res.on("close", () => controller.abort());
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value === undefined) continue;
+      headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+    }
+    const request = new Request(`http://${req.headers.host ?? "localhost"}${req.url ?? path}`, {
+      method: req.method,
+      headers,
+      body: bodyText,
+      signal: controller.signal,
+    });
+    const rawParams = (body as { params?: unknown } | undefined)?.params;
+    const response = await handler.fetch(request, {
+      ...(body !== undefined && { parsedBody: body }),
+      authInfo: { token: "", clientId: principal ?? "anonymous", scopes: [], extra: { principal, rawParams } },
+    });
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    if (!response.body) return void res.end();
+    if (response.headers.get("content-type")?.includes("text/event-stream")) res.flushHeaders();
+    const stream = Readable.fromWeb(response.body as never);
+    stream.on("error", () => res.destroy());
+    stream.pipe(res);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const shownHost = host.includes(":") ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}${path}`,
+    port,
+    close: async () => {
+      await handler.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
