@@ -106,7 +106,8 @@ export class ComponentRegistry {
     const name = checkName(options.name ?? (methodName === "handle" ? cls.name : methodName), where, "tool");
     if (this.tools.has(name)) throw new RegistrationError(`${where}: duplicate tool name "${name}" (already declared by ${this.tools.get(name)!.where})`);
     const declared = paramDeclarations(cls, methodName);
-    const { params, inputDto } = this.planParams(cls, methodName, declared, where, "tool");
+    const rawInput = options.input !== undefined && !isClass(options.input);
+    const { params, inputDto } = this.planParams(cls, methodName, declared, where, "tool", rawInput);
     if (inputDto && options.input) throw new RegistrationError(`${where}: arguments declared twice (@Arg() parameter and the input option)`);
     const input = inputDto ?? options.input;
     let inputSchema: JsonObject;
@@ -307,6 +308,7 @@ export class ComponentRegistry {
     declared: ParamDeclaration[],
     where: string,
     kind: "tool" | "resource" | "prompt",
+    rawInput = false,
   ): { params: ParamPlan[]; inputDto?: Function } {
     const types: unknown[] = Reflect.getMetadata("design:paramtypes", cls.prototype, methodName) ?? [];
     const arity = Math.max(types.length, (cls.prototype as Record<string, Function>)[methodName].length, ...declared.map((d) => d.index + 1));
@@ -332,7 +334,11 @@ export class ComponentRegistry {
         if (kind === "resource") throw new RegistrationError(`${where}: a resource binds template variables with @Arg("name")`);
         if (inputDto) throw new RegistrationError(`${where}: more than one @Arg() parameter`);
         if (!isDtoClass(type)) {
-          throw new RegistrationError(`${where}: @Arg() parameter ${index} must be typed with a DTO class (found ${typeName(type)})`);
+          if (kind === "tool" && rawInput) {
+            params.push({ kind: "arguments" });
+            continue;
+          }
+          throw new RegistrationError(`${where}: @Arg() parameter ${index} must be typed with a DTO class (found ${typeName(type)}), or the tool must declare a raw input schema`);
         }
         inputDto = type as Function;
         params.push({ kind: "arguments" });

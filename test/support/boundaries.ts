@@ -1,0 +1,85 @@
+// Connects the official MCP client to an app over each real boundary: in-process (the SDK's
+// in-memory transport through the same stdio entry), a child process on stdio, and an HTTP
+// listener on 127.0.0.1 port 0. Every message the server sends is recorded and validated
+// against the official 2026-07-28 wire schema.
+import path from "node:path";
+import { Client, StreamableHTTPClientTransport, type ClientCapabilities, type Transport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import type { McpApp, HttpListener } from "../../src/index";
+import { WireTap } from "./wire-tap";
+
+export type BoundaryName = "in-process" | "stdio" | "http";
+export const BOUNDARIES: BoundaryName[] = ["in-process", "stdio", "http"];
+
+export interface ClientOptions {
+  capabilities?: ClientCapabilities;
+  /** Manual MRTR: input_required surfaces to the caller (default true). */
+  manual?: boolean;
+  /** Speak 2026-07-28 (default) or let the client do a 2025-11-25 handshake. */
+  era?: "2026" | "2025";
+}
+
+export interface Connected {
+  client: Client;
+  tap: WireTap;
+}
+
+/** One boundary of one app; `connect()` may be called several times (fresh clients). */
+export class Boundary {
+  private listener?: HttpListener;
+  private readonly clients: Client[] = [];
+
+  constructor(
+    readonly name: BoundaryName,
+    private readonly app: McpApp,
+    /** Fixture name for the stdio child (see test/e2e/fixtures/serve-stdio.ts). */
+    private readonly fixture: string,
+  ) {}
+
+  get url(): string {
+    if (!this.listener) throw new Error("not listening");
+    return this.listener.url;
+  }
+
+  async start(): Promise<void> {
+    if (this.name === "http") this.listener = await this.app.listen({ port: 0 });
+  }
+
+  async connect(options: ClientOptions = {}): Promise<Connected> {
+    const era = options.era ?? "2026";
+    const client = new Client(
+      { name: "e2e", version: "1.0.0" },
+      {
+        capabilities: options.capabilities ?? {},
+        ...(era === "2026" && { versionNegotiation: { mode: { pin: "2026-07-28" } } }),
+        inputRequired: { autoFulfill: !(options.manual ?? true) },
+      },
+    );
+    const tap = new WireTap(await this.transport());
+    await client.connect(tap);
+    this.clients.push(client);
+    return { client, tap };
+  }
+
+  private async transport(): Promise<Transport> {
+    switch (this.name) {
+      case "in-process":
+        return this.app.connect();
+      case "http":
+        return new StreamableHTTPClientTransport(new URL(this.url));
+      case "stdio":
+        return new StdioClientTransport({
+          command: process.execPath,
+          args: ["-r", "ts-node/register/transpile-only", path.join(__dirname, "../e2e/fixtures/serve-stdio.ts")],
+          env: { ...(process.env as Record<string, string>), FIXTURE: this.fixture, TS_NODE_PROJECT: path.join(__dirname, "../../tsconfig.json") },
+          stderr: "pipe",
+        });
+    }
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.clients.splice(0).map((c) => c.close().catch(() => undefined)));
+    await this.listener?.close();
+    this.listener = undefined;
+  }
+}
