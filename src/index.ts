@@ -28,6 +28,22 @@ export type { ResultValidator, ListCacheHint, DispatchRequest } from "./dispatch
 export { type AppLogger, APP_LOGGER, StderrLogger, SilentLogger, MemoryLogger } from "./dispatch/app-logger";
 export type { ClientCapabilities, InputRequest, InputRequiredResult, ElicitationSchema, JsonObject } from "./dispatch/wire-types";
 
+// State
+export {
+  StateSealer,
+  INVALID_STATE_MESSAGE,
+  STATE_TTL_DEFAULT_SECONDS,
+  STATE_TTL_MAX_SECONDS,
+  STATE_TOKEN_MAX_BYTES,
+  type StateSealerOptions,
+  type StateSealOptions,
+  type StateOpenOptions,
+  type StateRejectReason,
+} from "./state/state-sealer";
+export { createStateSealer, type StateOptions } from "./state/create-state-sealer";
+export type { StateKey } from "./state/key-ring";
+export type { JsonValue } from "./state/canonical-json";
+
 // Registry
 export { RegistrationError } from "./registry/component-registry";
 

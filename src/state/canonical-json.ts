@@ -1,0 +1,99 @@
+/**
+ * Strict JSON serialization for sealed request state.
+ *
+ * `canonicalJson` gives one text per JSON value: object keys sorted by UTF-16 code units (the
+ * order of `Array.prototype.sort`), arrays kept in order, numbers and strings written exactly as
+ * `JSON.stringify` writes them. Two values that differ only in object key order produce the same
+ * text; `[1, 2]` and `[2, 1]` differ, and so do `1` and `"1"`.
+ *
+ * Both functions accept only what JSON can carry and throw a `TypeError` (naming the path, never
+ * the value) for anything else: functions, symbols, bigints, `NaN`, `±Infinity`, cycles, sparse
+ * array holes, `undefined` at the top level or inside an array, and objects that are not plain
+ * (Date, Map, Set, Buffer, class instances, boxed primitives). An object property whose value is
+ * `undefined` is dropped, as `JSON.stringify` drops it, so optional fields left unset are fine.
+ *
+ * Numbers: JavaScript cannot tell `1` from `1.0` once JSON is parsed (both are the number 1), so
+ * they are the same value here; `-0` is written as `0`, like `JSON.stringify` does.
+ */
+
+/** A value that survives a JSON round trip unchanged. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/**
+ * The canonical JSON text of `value`: sorted object keys, no whitespace.
+ *
+ * @example canonicalJson({ b: 1, a: [2, "x"] }) === '{"a":[2,"x"],"b":1}'
+ */
+export function canonicalJson(value: unknown): string {
+  return writeTop(value, true);
+}
+
+/**
+ * The JSON text of `value` with object keys in their own order, after the same strict checks as
+ * `canonicalJson`. Used for the data inside a token, so that it reads back as it was written.
+ *
+ * @example strictJsonStringify({ b: 1, a: 2 }) === '{"b":1,"a":2}'
+ */
+export function strictJsonStringify(value: unknown): string {
+  return writeTop(value, false);
+}
+
+function writeTop(value: unknown, sortKeys: boolean): string {
+  if (value === undefined) throw notJson("undefined", "$");
+  return write(value, sortKeys, "$", new Set<object>());
+}
+
+function write(value: unknown, sortKeys: boolean, path: string, open: Set<object>): string {
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value);
+    case "number":
+      if (!Number.isFinite(value)) throw notJson("a non-finite number", path);
+      return JSON.stringify(value);
+    case "boolean":
+      return value ? "true" : "false";
+    case "object":
+      if (value === null) return "null";
+      return writeObject(value, sortKeys, path, open);
+    case "undefined":
+      throw notJson("undefined", path);
+    default:
+      // function, symbol, bigint
+      throw notJson(`a ${typeof value}`, path);
+  }
+}
+
+function writeObject(value: object, sortKeys: boolean, path: string, open: Set<object>): string {
+  if (open.has(value)) throw notJson("a circular reference", path);
+  open.add(value);
+  let text: string;
+  if (Array.isArray(value)) {
+    const parts: string[] = [];
+    for (let i = 0; i < value.length; i++) {
+      if (!(i in value)) throw notJson("an array hole", `${path}[${i}]`);
+      parts.push(write(value[i], sortKeys, `${path}[${i}]`, open));
+    }
+    text = `[${parts.join(",")}]`;
+  } else {
+    const proto = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) {
+      const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+      throw notJson(typeof name === "string" && name ? `a ${name} object` : "a non-plain object", path);
+    }
+    const keys = Object.keys(value);
+    if (sortKeys) keys.sort();
+    const parts: string[] = [];
+    for (const key of keys) {
+      const item = (value as Record<string, unknown>)[key];
+      if (item === undefined) continue;
+      parts.push(`${JSON.stringify(key)}:${write(item, sortKeys, `${path}.${key}`, open)}`);
+    }
+    text = `{${parts.join(",")}}`;
+  }
+  open.delete(value);
+  return text;
+}
+
+function notJson(what: string, path: string): TypeError {
+  return new TypeError(`Not JSON: ${what} at ${path}`);
+}

@@ -1,0 +1,145 @@
+import { createHmac } from "node:crypto";
+
+/** One signing key of a key ring. The secret is cryptographically random, at least 32 bytes. */
+export interface StateKey {
+  /** 1 to 32 characters of `A-Za-z0-9_-`; written in clear into every token it seals. */
+  readonly id: string;
+  /** A string is used as its UTF-8 bytes; a Buffer as is. */
+  readonly secret: string | Buffer;
+}
+
+/** Shortest accepted secret, in bytes. */
+export const STATE_SECRET_MIN_BYTES = 32;
+/** Most keys a ring may hold. */
+export const STATE_KEY_RING_MAX_KEYS = 8;
+/** What a key id may look like. */
+export const STATE_KEY_ID_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
+/** The id a lone `secret` option gets, so that it can later join a ring under this id. */
+export const DEFAULT_KEY_ID = "default";
+
+/** Keys derived from one secret; the secret itself is not kept. */
+export interface DerivedKey {
+  readonly id: string;
+  /** Signs the token text. */
+  readonly macKey: Buffer;
+  /** Computes the scope (request and principal binding). */
+  readonly scopeKey: Buffer;
+}
+
+// Two keys per secret, each labelled, so a MAC can never be replayed as a scope or back.
+const MAC_KEY_LABEL = "roundtrip-mcp/state/mac-key/v1";
+const SCOPE_KEY_LABEL = "roundtrip-mcp/state/scope-key/v1";
+
+/**
+ * The checked, derived keys of a StateSealer: seals with the first, opens with any.
+ * Built from either a single secret or a list of `{id, secret}`.
+ */
+export class KeyRing {
+  private readonly byId: ReadonlyMap<string, DerivedKey>;
+
+  private constructor(readonly signing: DerivedKey, keys: readonly DerivedKey[]) {
+    this.byId = new Map(keys.map((key) => [key.id, key]));
+  }
+
+  /** The key with this id, or undefined. */
+  find(id: string): DerivedKey | undefined {
+    return this.byId.get(id);
+  }
+
+  /** Ids in ring order (the first one seals). */
+  get ids(): string[] {
+    return [...this.byId.keys()];
+  }
+
+  /** A ring of one key with id "default". `owner` prefixes error messages. */
+  static fromSecret(secret: unknown, owner: string): KeyRing {
+    const key = derive(DEFAULT_KEY_ID, checkSecret(secret, `${owner}: option \`secret\``));
+    return new KeyRing(key, [key]);
+  }
+
+  /** A ring from a list of `{id, secret}`; the first seals. `owner` prefixes error messages. */
+  static fromKeys(keys: unknown, owner: string): KeyRing {
+    const where = `${owner}: option \`keys\``;
+    if (!Array.isArray(keys)) throw new TypeError(`${where} must be an array of {id, secret}`);
+    if (keys.length < 1 || keys.length > STATE_KEY_RING_MAX_KEYS) {
+      throw new RangeError(`${where} must hold 1 to ${STATE_KEY_RING_MAX_KEYS} keys (got ${keys.length})`);
+    }
+    const derived: DerivedKey[] = [];
+    const seen = new Map<string, number>();
+    keys.forEach((entry: unknown, i: number) => {
+      const at = `${owner}: option \`keys[${i}]\``;
+      if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
+        throw new TypeError(`${at} must be an object {id, secret}`);
+      }
+      for (const name of Object.keys(entry)) {
+        if (name !== "id" && name !== "secret") {
+          throw new TypeError(`${at} has an unknown field ${JSON.stringify(name)}; expected only id and secret`);
+        }
+      }
+      const { id, secret } = entry as { id?: unknown; secret?: unknown };
+      // The id is not echoed: a misplaced secret would otherwise land in the message.
+      if (typeof id !== "string" || !STATE_KEY_ID_PATTERN.test(id)) {
+        throw new TypeError(`${at}.id must be 1 to 32 characters of A-Za-z0-9_-`);
+      }
+      const first = seen.get(id);
+      if (first !== undefined) throw new TypeError(`${at}.id repeats the id of keys[${first}]; ids must be unique`);
+      seen.set(id, i);
+      derived.push(derive(id, checkSecret(secret, `${at}.secret`)));
+    });
+    return new KeyRing(derived[0], derived);
+  }
+}
+
+/**
+ * Parses the key ring format of `keysFromEnv`: comma-separated `id:base64secret` entries, the
+ * first one sealing, e.g. `k2:<base64>,k1:<base64>`. Whitespace around entries is ignored; the
+ * secret is standard or URL-safe base64 (padding optional) of at least 32 bytes. Errors name
+ * the variable and the entry position, never any part of the value.
+ */
+export function parseKeyRingText(text: string, variable: string): StateKey[] {
+  const where = `environment variable ${variable}`;
+  const entries = text.split(",").map((entry) => entry.trim());
+  if (entries.length > STATE_KEY_RING_MAX_KEYS) {
+    throw new RangeError(`${where} must hold 1 to ${STATE_KEY_RING_MAX_KEYS} keys (got ${entries.length})`);
+  }
+  const seen = new Map<string, number>();
+  return entries.map((entry, i) => {
+    const at = `${where}, entry ${i + 1}`;
+    const colon = entry.indexOf(":");
+    if (colon < 0) throw new TypeError(`${at} must have the form id:base64secret`);
+    const id = entry.slice(0, colon);
+    const encoded = entry.slice(colon + 1);
+    if (!STATE_KEY_ID_PATTERN.test(id)) throw new TypeError(`${at} has an id that is not 1 to 32 characters of A-Za-z0-9_-`);
+    const first = seen.get(id);
+    if (first !== undefined) throw new TypeError(`${at} repeats the id of entry ${first + 1}; ids must be unique`);
+    seen.set(id, i);
+    if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(encoded) || encoded.replace(/=+$/, "").length % 4 === 1) {
+      throw new TypeError(`${at} has a secret that is not base64`);
+    }
+    const secret = Buffer.from(encoded, "base64");
+    if (secret.length < STATE_SECRET_MIN_BYTES) {
+      throw new RangeError(`${at} has a secret shorter than ${STATE_SECRET_MIN_BYTES} bytes once decoded`);
+    }
+    return { id, secret };
+  });
+}
+
+function checkSecret(secret: unknown, where: string): Buffer {
+  if (secret === undefined) throw new TypeError(`${where} is required`);
+  let bytes: Buffer;
+  if (typeof secret === "string") bytes = Buffer.from(secret, "utf8");
+  else if (Buffer.isBuffer(secret)) bytes = secret;
+  else throw new TypeError(`${where} must be a string or a Buffer`);
+  if (bytes.length < STATE_SECRET_MIN_BYTES) {
+    throw new RangeError(`${where} must be at least ${STATE_SECRET_MIN_BYTES} bytes of cryptographically random data`);
+  }
+  return bytes;
+}
+
+function derive(id: string, secret: Buffer): DerivedKey {
+  return {
+    id,
+    macKey: createHmac("sha256", secret).update(MAC_KEY_LABEL).digest(),
+    scopeKey: createHmac("sha256", secret).update(SCOPE_KEY_LABEL).digest(),
+  };
+}

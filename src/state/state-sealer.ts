@@ -1,0 +1,321 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { type AppLogger, StderrLogger } from "../dispatch/app-logger";
+import { ErrorCode, McpError } from "../dispatch/errors";
+import type { StateBinding } from "../dispatch/request-context";
+import { canonicalJson, type JsonValue, strictJsonStringify } from "./canonical-json";
+import { type DerivedKey, KeyRing, type StateKey } from "./key-ring";
+
+/** Default lifetime of a sealed state, in seconds. */
+export const STATE_TTL_DEFAULT_SECONDS = 300;
+/** Longest lifetime a sealed state may have, in seconds. */
+export const STATE_TTL_MAX_SECONDS = 900;
+/** Largest token accepted at seal or open, in bytes (16 KiB). */
+export const STATE_TOKEN_MAX_BYTES = 16384;
+/** The one message every failed `open` reaches the wire with (code -32602). */
+export const INVALID_STATE_MESSAGE = "Invalid or expired request state";
+
+/** Why `open` refused a token. Logged (field `reason`), never sent on the wire. */
+export type StateRejectReason =
+  /** Not a string. */
+  | "not-a-string"
+  /** Over STATE_TOKEN_MAX_BYTES, refused before parsing. */
+  | "too-large"
+  /** Not `rt<version>.<keyId>.<payload>.<mac>`, or a payload that is not the expected array. */
+  | "malformed"
+  /** A prefix version this sealer does not read. */
+  | "unsupported-version"
+  /** A key id that is not in the ring (removed after rotation, or forged). */
+  | "unknown-key"
+  /** The MAC does not match: tampered, or sealed with another secret. */
+  | "bad-mac"
+  /** The version inside the payload differs from the prefix version. */
+  | "version-mismatch"
+  /** Issued later than now (clock skew between instances, or forged). */
+  | "issued-in-future"
+  /** now >= expires. */
+  | "expired"
+  /** The token's lifetime (expires - issued) is longer than the ttl given to open. */
+  | "lifetime-exceeds-ttl"
+  /** Sealed for another method or other salient params. */
+  | "other-request"
+  /** Sealed for another principal (or anonymous vs named). */
+  | "other-principal";
+
+interface CommonSealerOptions {
+  /** Default lifetime in seconds for seal and open: an integer from 1 to 900; 300 if unset. */
+  readonly ttl?: number;
+  /**
+   * The clock, in **milliseconds** since the epoch (like `Date.now`, the default). Tokens carry
+   * whole seconds: `issued = Math.floor(now() / 1000)`. Inject it in tests.
+   */
+  readonly now?: () => number;
+}
+
+/**
+ * How a StateSealer is built: one `secret`, or a key ring `keys` (seals with the first key,
+ * opens with any). Exactly one of the two.
+ */
+export type StateSealerOptions =
+  | (CommonSealerOptions & {
+      /** At least 32 cryptographically random bytes; a string is used as its UTF-8 bytes. Key id "default". */
+      readonly secret: string | Buffer;
+      readonly keys?: never;
+    })
+  | (CommonSealerOptions & {
+      /** 1 to 8 keys with unique ids; the first seals, all open. */
+      readonly keys: readonly StateKey[];
+      readonly secret?: never;
+    });
+
+/** Per-call options of `seal` and `open`. Pass the same ones to both. */
+export interface StateSealOptions {
+  /**
+   * Required. The authenticated principal from trusted authentication context, or `null` for
+   * anonymous. A token sealed for one principal opens for no other, and not for anonymous.
+   */
+  readonly principal: string | null;
+  /** Lifetime in seconds (1 to 900); the sealer's default if unset. At open: the longest lifetime accepted. */
+  readonly ttl?: number;
+}
+
+/** Per-call options of `open`: the same as `seal`'s. */
+export type StateOpenOptions = StateSealOptions;
+
+const VERSION = 1;
+const PREFIX = `rt${VERSION}.`;
+const MAC_LABEL = "roundtrip-mcp/state/token/v1\0";
+const REQUEST_LABEL = "roundtrip-mcp/state/request/v1\0";
+const PRINCIPAL_LABEL = "roundtrip-mcp/state/principal/v1\0";
+/** Top-level params that change between rounds of the same request, so are not bound. */
+const UNBOUND_PARAMS: ReadonlySet<string> = new Set(["_meta", "inputResponses", "requestState"]);
+const TOKEN_SHAPE = /^rt([0-9]{1,3})\.([A-Za-z0-9_-]{1,32})\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/;
+const SEALER_OPTIONS: ReadonlySet<string> = new Set(["secret", "keys", "ttl", "now"]);
+const CALL_OPTIONS: ReadonlySet<string> = new Set(["principal", "ttl"]);
+
+/**
+ * Seals data into a signed `requestState` token bound to one request, one principal and a short
+ * lifetime, and opens it again on the retry.
+ *
+ * The token is `rt1.<keyId>.<payload>.<mac>`: the payload is base64url JSON
+ * `[1, issued, expires, scope, data]`, the MAC is HMAC-SHA256 over the text before it. The
+ * scope is itself an HMAC of the method, the canonical salient params and the principal, so
+ * neither the arguments nor the principal appear in clear. **The data does**: tokens are signed,
+ * not encrypted; never put a secret in them.
+ *
+ * Salient params are the request params minus the top-level `_meta`, `inputResponses` and
+ * `requestState`; everything nested is bound, an `_meta` inside `arguments` included. Object key
+ * order does not matter, array order and value types do (`1` and `"1"` differ). JavaScript cannot
+ * tell `1` from `1.0` once JSON is parsed, so those are the same param. The JSON-RPC id, the
+ * transport and the retry fields never affect the binding.
+ *
+ * Every failure of `open` throws the same `McpError` -32602 "Invalid or expired request state";
+ * the precise reason goes to the logger as `warn("requestState rejected", { reason, method })`.
+ * Tokens can be reused until they expire: one-time operations need app-owned replay tracking.
+ *
+ * @example
+ * const sealer = new StateSealer({ secret: process.env.STATE_SECRET! }, logger);
+ * const token = sealer.seal({ step: 2 }, ctx, { principal: ctx.principal });
+ * const data = sealer.open(token, ctx, { principal: ctx.principal });
+ */
+export class StateSealer {
+  private readonly ring: KeyRing;
+  private readonly defaultTtl: number;
+  private readonly now: () => number;
+  private readonly logger: AppLogger;
+
+  /**
+   * Checks the configuration and derives the keys; throws a TypeError or RangeError naming the
+   * option for anything wrong. Error messages never contain secrets.
+   */
+  constructor(options: StateSealerOptions, logger?: AppLogger) {
+    const owner = "StateSealer";
+    if (typeof options !== "object" || options === null || Array.isArray(options)) {
+      throw new TypeError(`${owner}: options must be an object with \`secret\` or \`keys\``);
+    }
+    for (const name of Object.keys(options)) {
+      if (!SEALER_OPTIONS.has(name)) {
+        throw new TypeError(`${owner}: unknown option ${JSON.stringify(name)}; expected secret or keys, and optionally ttl and now`);
+      }
+    }
+    const { secret, keys, ttl, now } = options as { secret?: unknown; keys?: unknown; ttl?: unknown; now?: unknown };
+    if (secret !== undefined && keys !== undefined) {
+      throw new TypeError(`${owner}: give either option \`secret\` or option \`keys\`, not both`);
+    }
+    if (secret === undefined && keys === undefined) {
+      throw new TypeError(`${owner}: option \`secret\` (at least 32 random bytes) or option \`keys\` (a key ring) is required`);
+    }
+    this.ring = keys !== undefined ? KeyRing.fromKeys(keys, owner) : KeyRing.fromSecret(secret, owner);
+    this.defaultTtl = ttl === undefined ? STATE_TTL_DEFAULT_SECONDS : checkTtl(ttl, `${owner}: option \`ttl\``);
+    if (now !== undefined && typeof now !== "function") {
+      throw new TypeError(`${owner}: option \`now\` must be a function returning milliseconds since the epoch`);
+    }
+    this.now = (now as (() => number) | undefined) ?? Date.now;
+    this.logger = logger ?? new StderrLogger();
+  }
+
+  /** Ids of the ring, the sealing key first. */
+  get keyIds(): string[] {
+    return this.ring.ids;
+  }
+
+  /**
+   * Seals `data` (any JSON value) into a token bound to `ctx`'s method and salient params and to
+   * `options.principal`, valid for `options.ttl` seconds (default: the sealer's).
+   *
+   * Throws a TypeError for data that is not JSON (functions, symbols, bigints, non-finite
+   * numbers, cycles, non-plain objects; `undefined` object properties are dropped), and a plain
+   * Error when the token would exceed 16384 bytes. Both are programming errors, not wire errors.
+   *
+   * @example const token = sealer.seal({ answers }, ctx, { principal: ctx.principal, ttl: 120 });
+   */
+  seal(data: unknown, ctx: StateBinding, options: StateSealOptions): string {
+    const { principal, ttl } = this.callOptions("seal", options);
+    checkBinding("seal", ctx);
+    const body = strictJsonStringify(data);
+    const key = this.ring.signing;
+    const issued = this.nowSeconds();
+    const expires = issued + ttl;
+    const scope = computeScope(key, ctx, principal);
+    const payload = Buffer.from(`[${VERSION},${issued},${expires},"${scope}",${body}]`, "utf8").toString("base64url");
+    const signed = `${PREFIX}${key.id}.${payload}`;
+    const token = `${signed}.${mac(key, signed)}`;
+    if (token.length > STATE_TOKEN_MAX_BYTES) {
+      throw new Error(
+        `StateSealer.seal: the sealed state would be ${token.length} bytes, over the ${STATE_TOKEN_MAX_BYTES}-byte limit; carry less data in requestState`,
+      );
+    }
+    return token;
+  }
+
+  /**
+   * Opens a token sealed by `seal` and returns its data, if it was sealed by a key of this ring
+   * for the same method, salient params and principal, is not expired, and its lifetime is at
+   * most `options.ttl` (default: the sealer's). Otherwise throws `McpError(-32602,
+   * "Invalid or expired request state")` and logs the precise reason.
+   *
+   * A TypeError or RangeError means the call itself is wrong (missing principal, bad ttl).
+   *
+   * @example const carried = sealer.open(ctx.requestState, ctx, { principal: ctx.principal });
+   */
+  open(token: unknown, ctx: StateBinding, options: StateOpenOptions): JsonValue {
+    const { principal, ttl } = this.callOptions("open", options);
+    checkBinding("open", ctx);
+    if (typeof token !== "string") throw this.reject("not-a-string", ctx);
+    if (token.length > STATE_TOKEN_MAX_BYTES || Buffer.byteLength(token, "utf8") > STATE_TOKEN_MAX_BYTES) {
+      throw this.reject("too-large", ctx, { limit: STATE_TOKEN_MAX_BYTES });
+    }
+    const parts = TOKEN_SHAPE.exec(token);
+    if (parts === null) throw this.reject("malformed", ctx);
+    const [, version, keyId, payload, tag] = parts;
+    if (version !== String(VERSION)) throw this.reject("unsupported-version", ctx);
+    const key = this.ring.find(keyId);
+    if (key === undefined) throw this.reject("unknown-key", ctx);
+    const signedLength = token.length - tag.length - 1;
+    if (!equalText(tag, mac(key, token.slice(0, signedLength)))) throw this.reject("bad-mac", ctx);
+
+    // Authentic from here on: what follows is this sealer's own output (or a key holder's).
+    let fields: unknown;
+    try {
+      fields = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
+    } catch {
+      throw this.reject("malformed", ctx);
+    }
+    if (!Array.isArray(fields) || fields.length !== 5) throw this.reject("malformed", ctx);
+    const [payloadVersion, issued, expires, scope, data] = fields as unknown[];
+    if (payloadVersion !== VERSION) throw this.reject("version-mismatch", ctx);
+    if (!Number.isSafeInteger(issued) || !Number.isSafeInteger(expires) || typeof scope !== "string") {
+      throw this.reject("malformed", ctx);
+    }
+    const now = this.nowSeconds();
+    if ((issued as number) > now) throw this.reject("issued-in-future", ctx);
+    if (now >= (expires as number)) throw this.reject("expired", ctx);
+    if ((expires as number) - (issued as number) > ttl) throw this.reject("lifetime-exceeds-ttl", ctx);
+
+    const expected = computeScope(key, ctx, principal);
+    const dot = expected.indexOf(".");
+    if (!equalText(scope.slice(0, dot + 1), expected.slice(0, dot + 1))) throw this.reject("other-request", ctx);
+    if (!equalText(scope, expected)) throw this.reject("other-principal", ctx);
+    return data as JsonValue;
+  }
+
+  private reject(reason: StateRejectReason, ctx: StateBinding, extra?: Record<string, unknown>): McpError {
+    this.logger.warn("requestState rejected", { reason, method: ctx.requestMethod, ...extra });
+    return new McpError(ErrorCode.InvalidParams, INVALID_STATE_MESSAGE);
+  }
+
+  private callOptions(call: "seal" | "open", options: StateSealOptions): { principal: string | null; ttl: number } {
+    const owner = `StateSealer.${call}`;
+    if (typeof options !== "object" || options === null) {
+      throw new TypeError(`${owner}: options { principal } are required (principal: a string, or null for anonymous)`);
+    }
+    for (const name of Object.keys(options)) {
+      if (!CALL_OPTIONS.has(name)) throw new TypeError(`${owner}: unknown option ${JSON.stringify(name)}; expected principal and ttl`);
+    }
+    const { principal, ttl } = options as { principal?: unknown; ttl?: unknown };
+    if (principal === undefined) {
+      throw new TypeError(`${owner}: option \`principal\` is required: the authenticated principal, or null for anonymous`);
+    }
+    if (principal !== null && (typeof principal !== "string" || principal === "")) {
+      throw new TypeError(`${owner}: option \`principal\` must be a non-empty string, or null for anonymous`);
+    }
+    return { principal, ttl: ttl === undefined ? this.defaultTtl : checkTtl(ttl, `${owner}: option \`ttl\``) };
+  }
+
+  private nowSeconds(): number {
+    const ms = this.now();
+    // A NaN clock would make every expiry comparison false, so every token valid forever.
+    if (typeof ms !== "number" || !Number.isFinite(ms)) {
+      throw new Error("StateSealer: the clock option `now` returned something other than a finite number of milliseconds");
+    }
+    return Math.floor(ms / 1000);
+  }
+}
+
+function checkTtl(ttl: unknown, where: string): number {
+  if (typeof ttl !== "number" || !Number.isInteger(ttl) || ttl < 1 || ttl > STATE_TTL_MAX_SECONDS) {
+    throw new RangeError(`${where} must be a whole number of seconds from 1 to ${STATE_TTL_MAX_SECONDS}`);
+  }
+  return ttl;
+}
+
+function checkBinding(call: "seal" | "open", ctx: StateBinding): void {
+  if (
+    typeof ctx !== "object" ||
+    ctx === null ||
+    typeof ctx.requestMethod !== "string" ||
+    typeof ctx.requestParams !== "object" ||
+    ctx.requestParams === null ||
+    Array.isArray(ctx.requestParams)
+  ) {
+    throw new TypeError(`StateSealer.${call}: ctx must be a StateBinding { requestMethod: string, requestParams: object }`);
+  }
+}
+
+/**
+ * `<request tag>.<principal tag>`: the request tag binds method and salient params; the principal
+ * tag binds those and the principal. Two tags only so that the log can tell the two apart.
+ */
+function computeScope(key: DerivedKey, ctx: StateBinding, principal: string | null): string {
+  const salient: Record<string, unknown> = Object.create(null);
+  for (const name of Object.keys(ctx.requestParams)) {
+    if (!UNBOUND_PARAMS.has(name)) salient[name] = ctx.requestParams[name];
+  }
+  const request = hmac(key.scopeKey, REQUEST_LABEL + canonicalJson([ctx.requestMethod, salient]));
+  const bound = hmac(key.scopeKey, `${PRINCIPAL_LABEL}${request}\0${canonicalJson(principal)}`);
+  return `${request}.${bound}`;
+}
+
+function mac(key: DerivedKey, signed: string): string {
+  return hmac(key.macKey, MAC_LABEL + signed);
+}
+
+function hmac(key: Buffer, text: string): string {
+  return createHmac("sha256", key).update(text, "utf8").digest("base64url");
+}
+
+/** Constant-time comparison of two ASCII texts (MACs are compared as text: no malleable decoding). */
+function equalText(a: string, b: string): boolean {
+  const left = Buffer.from(a, "latin1");
+  const right = Buffer.from(b, "latin1");
+  return left.length === right.length && timingSafeEqual(left, right);
+}

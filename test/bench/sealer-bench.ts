@@ -1,0 +1,111 @@
+/*
+ * StateSealer throughput: seal + open of a 1 KiB JSON payload, against a bare HMAC-SHA256 of the
+ * same 1 KiB measured in the same run (the ratio is what to compare across machines).
+ *
+ *   npx ts-node --transpile-only test/bench/sealer-bench.ts [trialMs] [trials]
+ *
+ * Each case is warmed up, then run for `trialMs` (default 1000) per trial, `trials` times
+ * (default 5), cases interleaved per trial; the median ops/s is printed with the range.
+ */
+import { createHmac, randomBytes } from "node:crypto";
+import { SilentLogger } from "../../src/dispatch/app-logger";
+import type { StateBinding } from "../../src/dispatch/request-context";
+import { strictJsonStringify } from "../../src/state/canonical-json";
+import { StateSealer } from "../../src/state/state-sealer";
+
+const TRIAL_MS = Number(process.argv[2] ?? 1000);
+const TRIALS = Number(process.argv[3] ?? 5);
+const WARMUP_MS = 500;
+const PAYLOAD_BYTES = 1024;
+
+const ctx: StateBinding = {
+  requestMethod: "tools/call",
+  requestParams: {
+    name: "book_trip",
+    arguments: { city: "Lyon", nights: 3, travellers: ["ana", "bo"], options: { breakfast: true } },
+    _meta: { progressToken: 1 },
+    inputResponses: { dates: { action: "accept", content: { from: "2026-08-01" } } },
+  },
+};
+
+/** About 1 KiB of carried answers, padded to exactly PAYLOAD_BYTES of JSON. */
+function payload(): { data: Record<string, unknown>; bytes: Buffer } {
+  const data: Record<string, unknown> = {
+    answers: {
+      dates: { from: "2026-08-01", to: "2026-08-04" },
+      room: { beds: 2, view: "river", smoking: false },
+      contact: { name: "Ana Example", phone: "+33 1 23 45 67 89" },
+    },
+    round: 3,
+    asked: ["dates", "room", "contact"],
+    note: "",
+  };
+  const base = strictJsonStringify(data).length;
+  data.note = "n".repeat(PAYLOAD_BYTES - base);
+  const text = strictJsonStringify(data);
+  if (Buffer.byteLength(text) !== PAYLOAD_BYTES) throw new Error(`payload is ${Buffer.byteLength(text)} bytes`);
+  return { data, bytes: Buffer.from(text) };
+}
+
+/** Runs `op` for about `ms` milliseconds; returns operations per second. */
+function rate(op: () => void, ms: number): number {
+  const limit = BigInt(ms) * 1_000_000n;
+  const start = process.hrtime.bigint();
+  let count = 0;
+  let elapsed = 0n;
+  do {
+    for (let i = 0; i < 32; i++) op();
+    count += 32;
+    elapsed = process.hrtime.bigint() - start;
+  } while (elapsed < limit);
+  return (count * 1e9) / Number(elapsed);
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+function main(): void {
+  const { data, bytes } = payload();
+  const sealer = new StateSealer({ secret: randomBytes(32), now: Date.now }, new SilentLogger());
+  const hmacKey = randomBytes(32);
+  const token = sealer.seal(data, ctx, { principal: "user-42" });
+  let sink = 0;
+
+  const cases: Record<string, () => void> = {
+    "seal+open (1 KiB)": () => {
+      const t = sealer.seal(data, ctx, { principal: "user-42" });
+      sink += (sealer.open(t, ctx, { principal: "user-42" }) as { round: number }).round;
+    },
+    "seal only": () => {
+      sink += sealer.seal(data, ctx, { principal: "user-42" }).length;
+    },
+    "open only": () => {
+      sink += (sealer.open(token, ctx, { principal: "user-42" }) as { round: number }).round;
+    },
+    "reference: HMAC-SHA256 of the same 1 KiB": () => {
+      sink += createHmac("sha256", hmacKey).update(bytes).digest()[0];
+    },
+  };
+
+  for (const op of Object.values(cases)) rate(op, WARMUP_MS);
+  const results: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
+  for (let trial = 0; trial < TRIALS; trial++) {
+    for (const [name, op] of Object.entries(cases)) results[name].push(rate(op, TRIAL_MS));
+  }
+
+  console.log(`StateSealer benchmark: node ${process.version}, payload ${bytes.length} bytes of JSON, token ${token.length} bytes`);
+  console.log(`${TRIALS} trials of ${TRIAL_MS} ms after ${WARMUP_MS} ms warm-up; median ops/s (min - max)`);
+  const format = (n: number) => Math.round(n).toLocaleString("en-US");
+  for (const [name, values] of Object.entries(results)) {
+    console.log(`  ${name.padEnd(44)} ${format(median(values)).padStart(10)}  (${format(Math.min(...values))} - ${format(Math.max(...values))})`);
+  }
+  const reference = median(results["reference: HMAC-SHA256 of the same 1 KiB"]);
+  const pair = median(results["seal+open (1 KiB)"]);
+  console.log(`  ratio: one seal+open costs ${(reference / pair).toFixed(1)} bare HMACs of the payload (seal+open runs at ${((pair / reference) * 100).toFixed(1)}% of the reference rate)`);
+  if (sink === 42.5) console.log(""); // keeps the work observable
+}
+
+main();
