@@ -1,0 +1,174 @@
+/**
+ * Reads what the official conformance runner wrote with `-o DIR` and says, per scenario,
+ * whether it counts.
+ *
+ * Output layout (0.2.0-alpha.12): one directory per scenario run,
+ * `DIR/server-<scenario>-<ISO time with ':' and '.' as '-'>/checks.json`, holding an array
+ * of checks `{id, name, description, status, timestamp, errorMessage?, specReferences, details?}`.
+ * Status is one of SUCCESS, FAILURE, WARNING, SKIPPED, INFO.
+ *
+ * checks.json does not say whether a scenario is scored. The suite's frozen requirement
+ * file does: `requirements/<revision>.yaml` in the installed package lists the scored
+ * `server:` scenarios and a `not_scored:` list with a reason (`pending`, `extension`,
+ * `added-after-release`). That file is read here, with the suite's own `yaml` dependency.
+ *
+ * @example const report = readChecks("test/conformance/results");
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { createRequire } from "node:module";
+
+export const CONFORMANCE_DIR = __dirname;
+export const SUITE_PACKAGE_DIR = path.join(CONFORMANCE_DIR, "node_modules", "@modelcontextprotocol", "conformance");
+export const DEFAULT_REVISION = "2026-07-28";
+
+export type CheckStatus = "SUCCESS" | "FAILURE" | "WARNING" | "SKIPPED" | "INFO";
+
+/** One entry of checks.json. */
+export interface ConformanceCheck {
+  id: string;
+  name?: string;
+  description?: string;
+  status: CheckStatus | string;
+  timestamp?: string;
+  errorMessage?: string;
+  specReferences?: { id: string; url?: string }[];
+  details?: unknown;
+}
+
+/** `scored`, or the requirement file's reason for not scoring it; `unlisted` if absent there. */
+export type ScenarioCategory = "scored" | "pending" | "extension" | "added-after-release" | "unlisted" | string;
+
+export interface ScenarioChecks {
+  scenario: string;
+  scored: boolean;
+  category: ScenarioCategory;
+  /** Directory the checks came from (the newest run of this scenario in the output dir). */
+  dir: string;
+  checks: ConformanceCheck[];
+  failures: ConformanceCheck[];
+  warnings: ConformanceCheck[];
+}
+
+export interface ScenarioSummary {
+  scenario: string;
+  scored: boolean;
+  category: ScenarioCategory;
+  failures: number;
+  warnings: number;
+}
+
+export interface Requirements {
+  revision: string;
+  /** Scenarios the revision requires of a server (the scored set). */
+  server: string[];
+  /** Server scenarios that are run and reported but never scored, with the reason. */
+  notScored: { scenario: string; reason: string; note?: string }[];
+}
+
+export interface ConformanceReport {
+  outDir: string;
+  requirements: Requirements;
+  scenarios: ScenarioChecks[];
+  summary: ScenarioSummary[];
+  /** Scored scenarios the requirement file lists but the output dir lacks. */
+  missingScored: string[];
+}
+
+const RUN_DIR = /^server-(.+)-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z)$/;
+
+/** Splits a run directory name into scenario and timestamp; undefined for anything else. */
+export function parseRunDir(name: string): { scenario: string; stamp: string } | undefined {
+  const m = RUN_DIR.exec(name);
+  return m ? { scenario: m[1], stamp: m[2] } : undefined;
+}
+
+/** Reads the suite's frozen requirement file for `revision` (server leg only). */
+export function readRequirements(revision = DEFAULT_REVISION): Requirements {
+  const file = path.join(SUITE_PACKAGE_DIR, "requirements", `${revision}.yaml`);
+  if (!fs.existsSync(file)) {
+    throw new Error(`conformance requirement file not found: ${file} (run npm ci in ${CONFORMANCE_DIR})`);
+  }
+  const suiteRequire = createRequire(path.join(SUITE_PACKAGE_DIR, "package.json"));
+  const yaml = suiteRequire("yaml") as { parse(text: string): unknown };
+  const doc = yaml.parse(fs.readFileSync(file, "utf8")) as {
+    server?: string[];
+    not_scored?: { scenario: string; leg: string; reason: string; note?: string }[];
+  };
+  if (!Array.isArray(doc.server) || !Array.isArray(doc.not_scored)) {
+    throw new Error(`unexpected layout in ${file}: expected 'server' and 'not_scored' lists`);
+  }
+  return {
+    revision,
+    server: doc.server,
+    notScored: doc.not_scored
+      .filter((e) => e.leg === "server")
+      .map((e) => ({ scenario: e.scenario, reason: e.reason, note: e.note?.trim() })),
+  };
+}
+
+/** Reads every checks.json under `outDir`; a scenario run more than once counts by its newest run. */
+export function readChecks(outDir: string, revision = DEFAULT_REVISION): ConformanceReport {
+  if (!fs.existsSync(outDir)) throw new Error(`conformance output dir not found: ${outDir}`);
+  const requirements = readRequirements(revision);
+  const scored = new Set(requirements.server);
+  const reasons = new Map(requirements.notScored.map((e) => [e.scenario, e.reason]));
+
+  const newest = new Map<string, { dir: string; stamp: string }>();
+  for (const entry of fs.readdirSync(outDir, { withFileTypes: true })) {
+    const run = entry.isDirectory() ? parseRunDir(entry.name) : undefined;
+    if (!run || !fs.existsSync(path.join(outDir, entry.name, "checks.json"))) continue;
+    const seen = newest.get(run.scenario);
+    if (!seen || seen.stamp < run.stamp) newest.set(run.scenario, { dir: path.join(outDir, entry.name), stamp: run.stamp });
+  }
+
+  const scenarios = [...newest.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([scenario, { dir }]): ScenarioChecks => {
+      const file = path.join(dir, "checks.json");
+      const checks = JSON.parse(fs.readFileSync(file, "utf8")) as ConformanceCheck[];
+      if (!Array.isArray(checks)) throw new Error(`${file} is not an array of checks`);
+      const category = scored.has(scenario) ? "scored" : (reasons.get(scenario) ?? "unlisted");
+      return {
+        scenario,
+        scored: category === "scored",
+        category,
+        dir,
+        checks,
+        failures: checks.filter((c) => c.status === "FAILURE"),
+        warnings: checks.filter((c) => c.status === "WARNING"),
+      };
+    });
+
+  return {
+    outDir,
+    requirements,
+    scenarios,
+    summary: scenarios.map((s) => ({
+      scenario: s.scenario,
+      scored: s.scored,
+      category: s.category,
+      failures: s.failures.length,
+      warnings: s.warnings.length,
+    })),
+    missingScored: requirements.server.filter((name) => !newest.has(name)),
+  };
+}
+
+/** One line per FAILURE / WARNING of the given scenarios, with the runner's error message. */
+export function describeProblems(scenarios: readonly ScenarioChecks[]): string[] {
+  return scenarios.flatMap((s) =>
+    [...s.failures, ...s.warnings].map(
+      (c) => `${s.scenario} [${s.category}] ${c.status} ${c.id}: ${(c.errorMessage ?? c.description ?? "").trim()}`,
+    ),
+  );
+}
+
+if (require.main === module) {
+  const report = readChecks(path.resolve(process.argv[2] ?? path.join(CONFORMANCE_DIR, "results")));
+  for (const s of report.summary) {
+    console.log(`${s.failures || s.warnings ? "✗" : "✓"} ${s.scenario} [${s.category}] failures=${s.failures} warnings=${s.warnings}`);
+  }
+  for (const line of describeProblems(report.scenarios)) console.log(line);
+  if (report.missingScored.length) console.log(`missing scored scenarios: ${report.missingScored.join(", ")}`);
+}

@@ -1,0 +1,296 @@
+/*
+ * Behaviours pinned (test/support/wire-schema.ts, the validator other tests rely on):
+ * - complete results validate against the $def of the method that was called, and need
+ *   resultType "complete" plus the cache hints (ttlMs, cacheScope) where the schema requires them;
+ * - a result without resultType, a list result without ttlMs, a bad content block are rejected;
+ * - input_required is accepted only on tools/call, resources/read, prompts/get, must carry
+ *   inputRequests (non-empty) or requestState, and must not carry ttlMs / cacheScope;
+ * - resultType values other than "complete" / "input_required" are rejected;
+ * - numbers in ElicitResult.content are accepted after the in-memory patch, which the
+ *   unpatched schema.json rejects (the quirk still exists, so the patch is still needed);
+ * - error responses, notifications and whole response streams are checked, with the request
+ *   id echo, no result+error, no server requests, no batches;
+ * - RESULT_DEFS and NOTIFICATION_DEFS agree with the schema's own *ResultResponse,
+ *   ClientRequest and ServerNotification defs;
+ * - failures throw WireSchemaError naming the ajv errors and including the message.
+ */
+import * as fs from "node:fs";
+import Ajv2020 from "ajv/dist/2020";
+import {
+  NOTIFICATION_DEFS,
+  RESULT_DEFS,
+  WIRE_SCHEMA_PATH,
+  WireSchemaError,
+  isValidDef,
+  patchSchema,
+  validateDef,
+  validateError,
+  validateJsonRpcMessage,
+  validateNotification,
+  validateResponseStream,
+  validateResult,
+  validateServerMessage,
+} from "../../support/wire-schema";
+
+const schema = JSON.parse(fs.readFileSync(WIRE_SCHEMA_PATH, "utf8")) as {
+  $defs: Record<string, { anyOf?: { $ref: string }[]; properties?: Record<string, any> }>;
+};
+
+const elicitRequest = {
+  method: "elicitation/create",
+  params: {
+    message: "What is your name?",
+    requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+  },
+};
+
+const toolsList = {
+  resultType: "complete",
+  tools: [{ name: "greet", description: "Greets", inputSchema: { type: "object" } }],
+  ttlMs: 0,
+  cacheScope: "private",
+};
+
+describe("complete results", () => {
+  it("accepts valid results for each kind of method", () => {
+    expect(() => validateResult("tools/list", toolsList)).not.toThrow();
+    expect(() =>
+      validateResult("tools/call", { resultType: "complete", content: [{ type: "text", text: "hi" }] }),
+    ).not.toThrow();
+    expect(() =>
+      validateResult("resources/read", {
+        resultType: "complete",
+        contents: [{ uri: "test://static-text", mimeType: "text/plain", text: "x" }],
+        ttlMs: 1000,
+        cacheScope: "public",
+      }),
+    ).not.toThrow();
+    expect(() =>
+      validateResult("prompts/get", {
+        resultType: "complete",
+        messages: [{ role: "user", content: { type: "text", text: "hello" } }],
+      }),
+    ).not.toThrow();
+    expect(() =>
+      validateResult("server/discover", {
+        resultType: "complete",
+        supportedVersions: ["2026-07-28"],
+        capabilities: { tools: {} },
+        ttlMs: 0,
+        cacheScope: "public",
+        _meta: { "io.modelcontextprotocol/serverInfo": { name: "s", version: "1.0.0" } },
+      }),
+    ).not.toThrow();
+    expect(() =>
+      validateResult("completion/complete", { resultType: "complete", completion: { values: ["paris"] } }),
+    ).not.toThrow();
+  });
+
+  it("rejects a tools/list result without resultType", () => {
+    const { resultType: _omitted, ...withoutType } = toolsList;
+    expect(() => validateResult("tools/list", withoutType)).toThrow(/resultType/);
+  });
+
+  it("rejects list and read results without ttlMs", () => {
+    const { ttlMs: _omitted, ...withoutTtl } = toolsList;
+    expect(() => validateResult("tools/list", withoutTtl)).toThrow(/ttlMs/);
+    expect(() =>
+      validateResult("resources/read", { resultType: "complete", contents: [], cacheScope: "public" }),
+    ).toThrow(/ttlMs/);
+  });
+
+  it("rejects a bad content block", () => {
+    expect(() => validateResult("tools/call", { resultType: "complete", content: [{ type: "text" }] })).toThrow(
+      WireSchemaError,
+    );
+    expect(() =>
+      validateResult("tools/call", { resultType: "complete", content: [{ type: "video", data: "AA==" }] }),
+    ).toThrow(WireSchemaError);
+  });
+
+  it("rejects resultType values other than complete and input_required", () => {
+    expect(() => validateResult("tools/call", { resultType: "task", content: [] })).toThrow(/"task"/);
+  });
+
+  it("refuses a method it has no $def for", () => {
+    expect(() => validateResult("tasks/get", { resultType: "complete" })).toThrow(/no result \$def/);
+  });
+});
+
+describe("input_required results", () => {
+  it("accepts inputRequests alone, requestState alone, or both", () => {
+    const base = { resultType: "input_required" };
+    expect(() => validateResult("tools/call", { ...base, inputRequests: { user_name: elicitRequest } })).not.toThrow();
+    expect(() => validateResult("resources/read", { ...base, requestState: "opaque" })).not.toThrow();
+    expect(() =>
+      validateResult("prompts/get", { ...base, inputRequests: { user_context: elicitRequest }, requestState: "s" }),
+    ).not.toThrow();
+  });
+
+  it("rejects input_required with neither inputRequests nor requestState", () => {
+    expect(() => validateResult("tools/call", { resultType: "input_required" })).toThrow(/at least one of/);
+    expect(() => validateResult("tools/call", { resultType: "input_required", inputRequests: {} })).toThrow(
+      /at least one of/,
+    );
+  });
+
+  it("rejects cache hints on input_required", () => {
+    const r = { resultType: "input_required", requestState: "s" };
+    expect(() => validateResult("resources/read", { ...r, ttlMs: 0 })).toThrow(/ttlMs/);
+    expect(() => validateResult("resources/read", { ...r, cacheScope: "private" })).toThrow(/cacheScope/);
+  });
+
+  it("rejects input_required on methods other than tools/call, resources/read, prompts/get", () => {
+    for (const method of ["tools/list", "server/discover", "completion/complete", "prompts/list"]) {
+      expect(() => validateResult(method, { resultType: "input_required", requestState: "s" })).toThrow(
+        /not allowed/,
+      );
+    }
+  });
+
+  it("rejects a malformed input request", () => {
+    expect(() =>
+      validateResult("tools/call", { resultType: "input_required", inputRequests: { x: { method: "ping" } } }),
+    ).toThrow(WireSchemaError);
+  });
+});
+
+describe("the ElicitResult number patch", () => {
+  it("accepts a non-integer number in ElicitResult.content", () => {
+    expect(() => validateDef("ElicitResult", { action: "accept", content: { age: 3.5 } })).not.toThrow();
+    expect(isValidDef("ElicitResult", { action: "accept", content: { age: { nested: 1 } } })).toBe(false);
+  });
+
+  it("accepts it inside a retried tools/call request", () => {
+    expect(() =>
+      validateDef("CallToolRequest", {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: {
+          name: "t",
+          arguments: {},
+          inputResponses: { ask: { action: "accept", content: { age: 3.5, ok: true, tags: ["a"] } } },
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+          },
+        },
+      }),
+    ).not.toThrow();
+  });
+
+  it("is still needed: the file on disk rejects 3.5 and is not modified", () => {
+    const before = fs.readFileSync(WIRE_SCHEMA_PATH, "utf8");
+    const raw = JSON.parse(before);
+    const ajv = new Ajv2020({ allowUnionTypes: true, validateFormats: false });
+    ajv.addSchema(raw, "raw");
+    const unpatched = ajv.compile({ $ref: "raw#/$defs/ElicitResult" });
+    expect(unpatched({ action: "accept", content: { age: 3.5 } })).toBe(false);
+    patchSchema(raw);
+    expect(JSON.stringify(raw)).toBe(JSON.stringify(JSON.parse(before)));
+  });
+
+  it("fails loudly when the quirk it patches is gone", () => {
+    const fixed = structuredClone(schema) as any;
+    fixed.$defs.ElicitResult.properties.content.additionalProperties.anyOf[1].type = ["string", "number", "boolean"];
+    expect(() => patchSchema(fixed)).toThrow(/revisit patchSchema/);
+  });
+});
+
+describe("errors, notifications and messages", () => {
+  const error = { jsonrpc: "2.0", id: 7, error: { code: -32602, message: "Invalid params", data: { uri: "x" } } };
+
+  it("accepts a valid error response and checks the id echo", () => {
+    expect(() => validateError(error)).not.toThrow();
+    expect(() => validateError(error, 7)).not.toThrow();
+    expect(() => validateError(error, 8)).toThrow(/does not echo/);
+  });
+
+  it("rejects a non-integer code and a response with both result and error", () => {
+    expect(() => validateError({ ...error, error: { code: "bad", message: "m" } })).toThrow(WireSchemaError);
+    expect(() => validateError({ ...error, result: { resultType: "complete" } })).toThrow(/both result and error/);
+  });
+
+  it("validates notifications by method", () => {
+    const progress = {
+      jsonrpc: "2.0",
+      method: "notifications/progress",
+      params: { progressToken: "p", progress: 50, total: 100 },
+    };
+    expect(() => validateNotification(progress)).not.toThrow();
+    expect(() => validateNotification({ ...progress, params: { progress: 1 } })).toThrow(/progressToken/);
+    expect(() => validateNotification({ jsonrpc: "2.0", method: "notifications/initialized" })).toThrow(
+      /not a server notification/,
+    );
+    expect(() => validateNotification({ ...progress, id: 1 })).toThrow(/MUST NOT carry an id/);
+  });
+
+  it("dispatches server messages by shape", () => {
+    const response = { jsonrpc: "2.0", id: 1, result: toolsList };
+    expect(() => validateServerMessage(response, "tools/list")).not.toThrow();
+    expect(() => validateServerMessage({ ...response, result: { ...toolsList, ttlMs: -1 } }, "tools/list")).toThrow(
+      /ttlMs/,
+    );
+    expect(() => validateServerMessage(error)).not.toThrow();
+    expect(() =>
+      validateServerMessage({ jsonrpc: "2.0", id: 3, method: "elicitation/create", params: elicitRequest.params }),
+    ).toThrow(/servers send no requests/);
+    expect(() => validateServerMessage([response])).toThrow(/batches/);
+    expect(() => validateServerMessage({ jsonrpc: "2.0", id: 1, result: {} })).toThrow(/resultType/);
+    expect(() =>
+      validateServerMessage({ jsonrpc: "2.0", id: 1, result: { resultType: "input_required" } }),
+    ).toThrow(/at least one of/);
+    expect(() => validateJsonRpcMessage(response)).not.toThrow();
+    expect(() => validateJsonRpcMessage({ jsonrpc: "1.0", id: 1, result: {} })).toThrow(WireSchemaError);
+  });
+
+  it("checks a response stream: notifications first, the response last", () => {
+    const note = { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1 } };
+    const done = { jsonrpc: "2.0", id: 1, result: { resultType: "input_required", requestState: "s" } };
+    expect(() => validateResponseStream([note, note, done], "tools/call")).not.toThrow();
+    expect(() => validateResponseStream([done, note], "tools/call")).toThrow(/before the end/);
+    expect(() => validateResponseStream([note], "tools/call")).toThrow(/not the final response/);
+  });
+
+  it("reports ajv errors and the offending message", () => {
+    let caught: unknown;
+    try {
+      validateResult("tools/list", { resultType: "complete", tools: [], cacheScope: "private" });
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(WireSchemaError);
+    const err = caught as WireSchemaError;
+    expect(err.message).toContain("not a valid ListToolsResult");
+    expect(err.message).toContain("must have required property 'ttlMs'");
+    expect(err.message).toContain('"cacheScope": "private"');
+    expect(err.errors.length).toBeGreaterThan(0);
+  });
+});
+
+describe("the method maps agree with the schema", () => {
+  it("RESULT_DEFS covers every client request method", () => {
+    const methods = (schema.$defs.ClientRequest.anyOf ?? []).map(
+      (r) => schema.$defs[r.$ref.split("/").pop() as string].properties?.method.const,
+    );
+    expect(Object.keys(RESULT_DEFS).sort()).toEqual(methods.sort());
+  });
+
+  it("RESULT_DEFS matches each *ResultResponse def", () => {
+    for (const defs of Object.values(RESULT_DEFS)) {
+      const complete = defs.find((d) => d !== "InputRequiredResult") as string;
+      const result = schema.$defs[`${complete}Response`]?.properties?.result;
+      const refs: string[] = result.anyOf ? result.anyOf.map((r: { $ref: string }) => r.$ref) : [result.$ref];
+      expect(refs.map((r) => r.split("/").pop()).sort()).toEqual([...defs].sort());
+    }
+  });
+
+  it("NOTIFICATION_DEFS matches ServerNotification", () => {
+    const defs = (schema.$defs.ServerNotification.anyOf ?? []).map((r) => r.$ref.split("/").pop() as string);
+    expect(Object.values(NOTIFICATION_DEFS).sort()).toEqual(defs.sort());
+    for (const [method, def] of Object.entries(NOTIFICATION_DEFS)) {
+      expect(schema.$defs[def].properties?.method.const).toBe(method);
+    }
+  });
+});
