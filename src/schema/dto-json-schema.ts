@@ -8,6 +8,7 @@ const { defaultMetadataStorage } = require("class-transformer/cjs/storage") as {
 import type { JsonObject } from "../dispatch/wire-types";
 
 const REF_PREFIX = "#/$defs/";
+const BUILT_INS = new Set(["Object", "Function", "Array", "Promise", "Map", "Set", "Symbol", "BigInt"]);
 
 /** Thrown at bootstrap when a DTO cannot be expressed as JSON Schema. */
 export class SchemaGenerationError extends Error {
@@ -58,6 +59,12 @@ function collectRefs(node: unknown, owner: Function, property: string, defs: Rec
   const ref = (node as JsonObject).$ref;
   if (typeof ref === "string" && ref.startsWith(REF_PREFIX)) {
     const name = ref.slice(REF_PREFIX.length);
+    if (BUILT_INS.has(name)) {
+      // A union or `object` type reflects as Object: there is nothing to describe it with.
+      throw new SchemaGenerationError(
+        `${owner.name}.${property}: the schema generator cannot express this property (its type reflects as ${name}; add a type decorator such as @IsString(), or declare a raw JSON Schema)`,
+      );
+    }
     if (!seen.has(name)) {
       const nested = nestedClass(owner, property, name);
       if (!nested) {

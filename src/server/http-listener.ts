@@ -39,8 +39,10 @@ export interface HttpListener {
 
 const LOCALHOST = ["localhost", "127.0.0.1", "[::1]"];
 
-function jsonError(res: ServerResponse, status: number, code: number, message: string, id: unknown = null, data?: unknown): void {
-  const body = JSON.stringify({ jsonrpc: "2.0", id: id ?? null, error: { code, message, ...(data !== undefined && { data }) } });
+/** A JSON-RPC error body; `id` is left out (as the 2026-07-28 schema allows) when the request's id is not known. */
+function jsonError(res: ServerResponse, status: number, code: number, message: string, id?: unknown, data?: unknown): void {
+  const known = typeof id === "string" || typeof id === "number";
+  const body = JSON.stringify({ jsonrpc: "2.0", ...(known && { id }), error: { code, message, ...(data !== undefined && { data }) } });
   res.writeHead(status, { "content-type": "application/json" }).end(body);
 }
 
