@@ -28,6 +28,28 @@ export type { ResultValidator, ListCacheHint, DispatchRequest } from "./dispatch
 export { type AppLogger, APP_LOGGER, StderrLogger, SilentLogger, MemoryLogger } from "./dispatch/app-logger";
 export type { ClientCapabilities, InputRequest, InputRequiredResult, ElicitationSchema, JsonObject } from "./dispatch/wire-types";
 
+// Elicitation (the imperative core)
+export { Elicitation } from "./elicitation/elicitation";
+export { Sampling, INVALID_SAMPLING_RESPONSE, type SamplingResponse, type SamplingAnswered, type CreateMessageParams, type CreateMessageRequest, type CreateMessageResult, type SamplingMessage } from "./elicitation/sampling";
+export { Roots, INVALID_ROOTS_RESPONSE, type RootsResponse, type RootsAnswered, type ListRootsRequest, type ListRootsResult, type Root } from "./elicitation/roots";
+export {
+  INVALID_ELICITATION_RESPONSE,
+  type ElicitationResponse,
+  type FormElicitationResponse,
+  type UrlElicitationResponse,
+  type FormAccepted,
+  type UrlAccepted,
+  type ElicitationDeclined,
+  type ElicitationCancelled,
+} from "./elicitation/response";
+export type { InputMissing } from "./elicitation/input-response-entry";
+export type { FormElicitRequest, UrlElicitRequest, ElicitRequest } from "./elicitation/elicit-request";
+export type { FormSchema, FormPropertySchema, ElicitationContent, EnumOption } from "./elicitation/form-schema";
+export { ElicitationSchemaError } from "./elicitation/elicitation-schema-error";
+export { InputRequestError } from "./elicitation/input-request-error";
+export { requiredCapabilities, missingCapabilities, isAllowedBy } from "./elicitation/capabilities";
+export { JSONSchema } from "class-validator-jsonschema";
+
 // State
 export {
   StateSealer,

@@ -22,7 +22,7 @@ describe("a 2025-11-25 client over stdio", () => {
   });
 
   it("negotiated 2025-11-25 with initialize", () => {
-    const init = c.tap.sent.find((m) => (m as { method?: string }).method === "initialize") as { params: { protocolVersion: string } };
+    const init = c.tap.sent.find((m) => (m as { method?: string }).method === "initialize") as unknown as { params: { protocolVersion: string } };
     expect(init.params.protocolVersion).toBe("2025-11-25");
   });
 

@@ -1,0 +1,91 @@
+import type { InputResponseSource } from "../dispatch/request-context";
+import type { ElicitationContent, FormPropertySchema } from "./form-schema";
+import { formValueViolation } from "./form-value-check";
+import { assertInputRequest } from "./input-request-shape";
+import { inputResponseEntry, invalidInputResponse, type InputMissing } from "./input-response-entry";
+import { isPlainObject } from "./plain-object";
+import type { ElicitRequest, FormElicitRequest, UrlElicitRequest } from "./elicit-request";
+
+/** The -32602 message for any invalid elicitation answer. */
+export const INVALID_ELICITATION_RESPONSE = "Invalid elicitation response";
+
+/** The user submitted the form; `content` is validated and holds only the schema's properties. */
+export type FormAccepted = { status: "answered"; action: "accept"; content: ElicitationContent };
+/** The user agreed to open the URL. Consent only: whether the outside step finished is for you to check. */
+export type UrlAccepted = { status: "answered"; action: "accept" };
+/** An explicit "no". */
+export type ElicitationDeclined = { status: "answered"; action: "decline" };
+/** Dismissed without a choice. */
+export type ElicitationCancelled = { status: "answered"; action: "cancel" };
+
+export type FormElicitationResponse = InputMissing | FormAccepted | ElicitationDeclined | ElicitationCancelled;
+export type UrlElicitationResponse = InputMissing | UrlAccepted | ElicitationDeclined | ElicitationCancelled;
+export type ElicitationResponse = FormElicitationResponse | UrlElicitationResponse;
+
+const ACTIONS = ["accept", "decline", "cancel"];
+
+/**
+ * Reads this round's answer to `request` under `key` (see `Elicitation.response`).
+ *
+ * @example const answer = elicitationResponse(ctx, "contact", request);
+ */
+export function elicitationResponse(source: InputResponseSource, key: string, request: FormElicitRequest): FormElicitationResponse;
+export function elicitationResponse(source: InputResponseSource, key: string, request: UrlElicitRequest): UrlElicitationResponse;
+export function elicitationResponse(source: InputResponseSource, key: string, request: ElicitRequest): ElicitationResponse;
+export function elicitationResponse(source: InputResponseSource, key: string, request: ElicitRequest): ElicitationResponse {
+  assertInputRequest(request, "elicitation request");
+  if (request.method !== "elicitation/create") {
+    throw new TypeError(`Elicitation.response reads elicitation/create answers, not ${request.method}`);
+  }
+  const found = inputResponseEntry(source, key, INVALID_ELICITATION_RESPONSE);
+  if (found === undefined) return { status: "missing" };
+  const invalid = (reason: string) => invalidInputResponse(INVALID_ELICITATION_RESPONSE, key, reason);
+  const entry = found.entry;
+  if (!isPlainObject(entry)) throw invalid("entry: not an object");
+  if (typeof entry.action !== "string" || !ACTIONS.includes(entry.action)) {
+    throw invalid("action: not one of accept, decline, cancel");
+  }
+  // content is normally absent on decline/cancel and meaningless there; it is not read.
+  if (entry.action === "decline") return { status: "answered", action: "decline" };
+  if (entry.action === "cancel") return { status: "answered", action: "cancel" };
+  if (request.params.mode === "url") return { status: "answered", action: "accept" };
+  const schema = request.params.requestedSchema;
+  return { status: "answered", action: "accept", content: acceptedContent(entry.content, schema, invalid) };
+}
+
+function acceptedContent(
+  content: unknown,
+  schema: FormElicitRequest["params"]["requestedSchema"],
+  invalid: (reason: string) => Error,
+): ElicitationContent {
+  // An accept without content is an empty submission: fine unless something is required.
+  const submitted = content === undefined ? {} : content;
+  if (!isPlainObject(submitted)) throw invalid("content: not an object");
+  const required = new Set(schema.required ?? []);
+  const kept: [string, ElicitationContent[string]][] = [];
+  for (const [name, property] of Object.entries(schema.properties) as [string, FormPropertySchema][]) {
+    if (!Object.prototype.hasOwnProperty.call(submitted, name) || submitted[name] === undefined) {
+      if (required.has(name)) throw invalid(`content.${name}: required`);
+      continue; // defaults are the client's to pre-fill, never the server's to assume
+    }
+    const violation = formValueViolation(property, submitted[name]);
+    if (violation !== undefined) throw invalid(`content.${name}: ${violation}`);
+    const value = submitted[name] as ElicitationContent[string];
+    kept.push([name, Array.isArray(value) ? [...value] : value]);
+  }
+  // Keys the schema does not declare are dropped, but must still be wire-shaped (flat values).
+  const extras = Object.keys(submitted).filter((name) => !Object.prototype.hasOwnProperty.call(schema.properties, name));
+  if (!extras.every((name) => isFlatValue(submitted[name]))) throw invalid("content: not a flat object");
+  // fromEntries defines own properties, so a property named "__proto__" cannot touch the prototype.
+  return Object.fromEntries(kept);
+}
+
+/** ElicitResult.content values: string, finite number, boolean or array of strings. */
+function isFlatValue(value: unknown): boolean {
+  return (
+    typeof value === "string" ||
+    typeof value === "boolean" ||
+    (typeof value === "number" && Number.isFinite(value)) ||
+    (Array.isArray(value) && value.every((item) => typeof item === "string"))
+  );
+}

@@ -1,0 +1,164 @@
+/*
+ * Pins Sampling and Roots:
+ * - Sampling.createMessage builds a bare, frozen { method: "sampling/createMessage", params }
+ *   and rejects empty/missing messages, bad roles or content, non-positive or fractional
+ *   maxTokens, unknown includeContext and malformed optional fields;
+ * - Roots.list builds { method: "roots/list", params: {} };
+ * - Sampling.response / Roots.response: missing (no entry, other keys only), answered with a
+ *   copy of the CreateMessageResult / ListRootsResult (unknown keys dropped), and -32602
+ *   "Invalid sampling response" / "Invalid roots response" with data { key, reason } for a null
+ *   entry, an ElicitResult-shaped entry, wrong role, content, model, stopReason, missing roots,
+ *   non-file URIs and bad names, never echoing the value.
+ */
+import { McpError } from "../../../src/dispatch/errors";
+import type { InputRequest } from "../../../src/dispatch/wire-types";
+import { InputRequestError } from "../../../src/elicitation/input-request-error";
+import { Roots } from "../../../src/elicitation/roots";
+import { Sampling, type CreateMessageParams } from "../../../src/elicitation/sampling";
+
+const ctx = (inputResponses?: Record<string, unknown>) => ({ inputResponses });
+const params: CreateMessageParams = {
+  messages: [{ role: "user", content: { type: "text", text: "Summarise the ticket" } }],
+  maxTokens: 200,
+};
+const ask = Sampling.createMessage(params);
+
+function rejection(run: () => unknown): McpError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(McpError);
+    return error as McpError;
+  }
+  throw new Error("expected a rejection");
+}
+
+describe("Sampling.createMessage", () => {
+  it("builds a bare frozen request", () => {
+    const request = Sampling.createMessage({ ...params, systemPrompt: "Be brief", includeContext: "none", temperature: 0.2, stopSequences: ["END"] });
+    expect(request).toEqual({
+      method: "sampling/createMessage",
+      params: { ...params, systemPrompt: "Be brief", includeContext: "none", temperature: 0.2, stopSequences: ["END"] },
+    });
+    expect(Object.isFrozen(request.params.messages[0])).toBe(true);
+    const wire: InputRequest = request;
+    expect(wire.method).toBe("sampling/createMessage");
+  });
+
+  it("accepts content arrays and tools", () => {
+    expect(() =>
+      Sampling.createMessage({
+        messages: [{ role: "assistant", content: [{ type: "text", text: "a" }, { type: "image", data: "AAAA", mimeType: "image/png" }] }],
+        maxTokens: 1,
+        tools: [{ name: "lookup", inputSchema: { type: "object" } }],
+        toolChoice: { mode: "auto" },
+      }),
+    ).not.toThrow();
+  });
+
+  it.each<[string, unknown]>([
+    ["no messages", { maxTokens: 10 }],
+    ["empty messages", { messages: [], maxTokens: 10 }],
+    ["a message without role", { messages: [{ content: { type: "text", text: "x" } }], maxTokens: 10 }],
+    ["a system role", { messages: [{ role: "system", content: { type: "text", text: "x" } }], maxTokens: 10 }],
+    ["a string content", { messages: [{ role: "user", content: "hello" }], maxTokens: 10 }],
+    ["a text block without text", { messages: [{ role: "user", content: { type: "text" } }], maxTokens: 10 }],
+    ["an empty content array", { messages: [{ role: "user", content: [] }], maxTokens: 10 }],
+    ["no maxTokens", { messages: params.messages }],
+    ["zero maxTokens", { ...params, maxTokens: 0 }],
+    ["negative maxTokens", { ...params, maxTokens: -5 }],
+    ["fractional maxTokens", { ...params, maxTokens: 1.5 }],
+    ["string maxTokens", { ...params, maxTokens: "100" }],
+    ["unknown includeContext", { ...params, includeContext: "everything" }],
+    ["non-string systemPrompt", { ...params, systemPrompt: 1 }],
+    ["non-number temperature", { ...params, temperature: "hot" }],
+    ["non-string stopSequences", { ...params, stopSequences: [1] }],
+    ["tools not an array", { ...params, tools: { name: "x" } }],
+    ["toolChoice not an object", { ...params, toolChoice: "auto" }],
+  ])("rejects %s", (_name, bad) => {
+    expect(() => Sampling.createMessage(bad as CreateMessageParams)).toThrow(InputRequestError);
+  });
+});
+
+describe("Sampling.response", () => {
+  const result = { role: "assistant", content: { type: "text", text: "Short summary" }, model: "m-1", stopReason: "endTurn" };
+
+  it("is missing without an entry", () => {
+    expect(Sampling.response(ctx(), "s", ask)).toEqual({ status: "missing" });
+    expect(Sampling.response(ctx({ other: result }), "s", ask)).toEqual({ status: "missing" });
+  });
+
+  it("returns a copy of the result with unknown keys dropped", () => {
+    const answer = Sampling.response(ctx({ s: { ...result, extra: 1, _meta: { trace: "t" } } }), "s", ask);
+    expect(answer).toEqual({ status: "answered", result: { ...result, _meta: { trace: "t" } } });
+  });
+
+  it("accepts an array content and no stopReason", () => {
+    const entry = { role: "assistant", content: [{ type: "text", text: "a" }], model: "m" };
+    expect(Sampling.response(ctx({ s: entry }), "s", ask)).toEqual({ status: "answered", result: entry });
+  });
+
+  it.each<[string, unknown, string]>([
+    ["a null entry", null, "entry: not an object"],
+    ["an elicitation answer", { action: "accept", content: {} }, "role: not user or assistant"],
+    ["a system role", { ...result, role: "system" }, "role: not user or assistant"],
+    ["a string content", { ...result, content: "text" }, "content: not a content block"],
+    ["missing content", { role: "assistant", model: "m" }, "content: not a content block"],
+    ["a missing model", { role: "assistant", content: result.content }, "model: not a string"],
+    ["a numeric stopReason", { ...result, stopReason: 1 }, "stopReason: not a string"],
+    ["a non-object _meta", { ...result, _meta: "x" }, "_meta: not an object"],
+  ])("rejects %s", (_name, entry, reason) => {
+    const error = rejection(() => Sampling.response(ctx({ s: entry }), "s", ask));
+    expect(error.code).toBe(-32602);
+    expect(error.message).toBe("Invalid sampling response");
+    expect(error.data).toEqual({ key: "s", reason });
+  });
+
+  it("refuses to read a non-sampling request", () => {
+    expect(() => Sampling.response(ctx(), "s", Roots.list() as never)).toThrow(TypeError);
+  });
+});
+
+describe("Roots", () => {
+  it("builds the bare roots/list request", () => {
+    const request = Roots.list();
+    expect(request).toEqual({ method: "roots/list", params: {} });
+    const wire: InputRequest = request;
+    expect(wire.method).toBe("roots/list");
+  });
+
+  it("is missing without an entry", () => {
+    expect(Roots.response(ctx(), "r", Roots.list())).toEqual({ status: "missing" });
+    expect(Roots.response(ctx({ s: { roots: [] } }), "r")).toEqual({ status: "missing" });
+  });
+
+  it("returns the roots, unknown keys dropped", () => {
+    const answer = Roots.response(
+      ctx({ r: { roots: [{ uri: "file:///home/ada/project", name: "Project", extra: 1 }, { uri: "file:///tmp" }], extra: true } }),
+      "r",
+      Roots.list(),
+    );
+    expect(answer).toEqual({ status: "answered", result: { roots: [{ uri: "file:///home/ada/project", name: "Project" }, { uri: "file:///tmp" }] } });
+  });
+
+  it("accepts an empty roots list", () => {
+    expect(Roots.response(ctx({ r: { roots: [] } }), "r")).toEqual({ status: "answered", result: { roots: [] } });
+  });
+
+  it.each<[string, unknown, string]>([
+    ["a null entry", null, "entry: not an object"],
+    ["a missing roots array", {}, "roots: not an array"],
+    ["roots as an object", { roots: { uri: "file:///x" } }, "roots: not an array"],
+    ["a string root", { roots: ["file:///x"] }, "roots[0]: not an object"],
+    ["an https root", { roots: [{ uri: "https://example.com/repo" }] }, "roots[0].uri: not a file:// URI"],
+    ["a relative root", { roots: [{ uri: "/home/ada" }] }, "roots[0].uri: not a file:// URI"],
+    ["a numeric uri", { roots: [{ uri: 7 }] }, "roots[0].uri: not a file:// URI"],
+    ["a numeric name", { roots: [{ uri: "file:///a" }, { uri: "file:///b", name: 3 }] }, "roots[1].name: not a string"],
+  ])("rejects %s", (_name, entry, reason) => {
+    const error = rejection(() => Roots.response(ctx({ r: entry }), "r", Roots.list()));
+    expect(error.code).toBe(-32602);
+    expect(error.message).toBe("Invalid roots response");
+    expect(error.data).toEqual({ key: "r", reason });
+    expect(JSON.stringify(error.toJSON())).not.toContain("example.com");
+  });
+});
