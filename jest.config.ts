@@ -5,8 +5,13 @@ const config: Config = {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
-  transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json", isolatedModules: true }] },
+  transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }] },
   setupFiles: ["reflect-metadata"],
+  // Samples and docs import the package by name, as users do.
+  moduleNameMapper: {
+    "^roundtrip-mcp$": "<rootDir>/src/index.ts",
+    "^roundtrip-mcp/testing$": "<rootDir>/src/testing/index.ts",
+  },
   testTimeout: 30000,
 };
 

@@ -72,3 +72,4 @@ export { RegistrationError } from "./registry/component-registry";
 // Server
 export { McpApp, type McpAppOptions, type ConnectionOptions } from "./server/mcp-app";
 export type { ListenOptions, HttpListener, Authenticator } from "./server/http-listener";
+export { ChangeNotifier } from "./server/change-notifier";

@@ -22,6 +22,8 @@ export interface DispatchRequest {
   /** Capabilities declared for this request (2025 era: those of `initialize`). */
   clientCapabilities: ClientCapabilities;
   protocolVersion?: string;
+  /** "legacy" for a 2025-era request (capabilities from initialize, answers from the SDK's shim). */
+  era?: "modern" | "legacy";
   /** Retry material as received; undefined when absent. */
   inputResponses?: unknown;
   requestState?: unknown;
@@ -210,7 +212,12 @@ export class Dispatcher {
     if (hasRequests) {
       const missing = missingCapabilities(Object.values(inputRequests), request.clientCapabilities);
       if (missing) {
-        throw new McpError(ErrorCode.MissingRequiredClientCapability, "Missing required client capability", { requiredCapabilities: missing });
+        const message =
+          request.era === "legacy"
+            ? `Missing required client capability: ${capabilityNames(missing).join(", ")}. This 2025-era client did not declare it ` +
+              "(over stateless HTTP a 2025 client has no session to answer input requests on); use protocol 2026-07-28 or stdio"
+            : "Missing required client capability";
+        throw new McpError(ErrorCode.MissingRequiredClientCapability, message, { requiredCapabilities: missing });
       }
     }
     const out: JsonObject = { resultType: "input_required" };
@@ -266,6 +273,14 @@ export class Dispatcher {
       completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 },
     };
   }
+}
+
+/** "elicitation", "elicitation.url", "sampling.tools", ... for a ClientCapabilities object. */
+function capabilityNames(caps: ClientCapabilities): string[] {
+  return Object.entries(caps).flatMap(([key, value]) => {
+    const inner = value && typeof value === "object" ? Object.keys(value) : [];
+    return inner.length === 0 ? [key] : inner.map((k) => `${key}.${k}`);
+  });
 }
 
 function isInputRequired(value: unknown): value is JsonObject {

@@ -6,7 +6,7 @@ import type { ElicitationFormat } from "./formats";
 import type { FormPropertySchema, FormSchema } from "./form-schema";
 import { validateFormSchema } from "./form-schema-subset";
 import { frozenCopy } from "./frozen-copy";
-import { isPlainObject } from "./plain-object";
+import { isPlainObject } from "../dispatch/plain-object";
 
 /** A class whose class-validator decorators describe a form. */
 export type DtoClass<T extends object = object> = new (...args: any[]) => T;

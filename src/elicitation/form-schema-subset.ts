@@ -2,7 +2,7 @@ import { ElicitationSchemaError } from "./elicitation-schema-error";
 import { ELICITATION_FORMATS } from "./formats";
 import type { FormPropertySchema, FormSchema } from "./form-schema";
 import { formValueViolation } from "./form-value-check";
-import { isPlainObject } from "./plain-object";
+import { isPlainObject } from "../dispatch/plain-object";
 
 type JsonRecord = Record<string, unknown>;
 

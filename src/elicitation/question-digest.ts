@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { InputRequest } from "../dispatch/wire-types";
-import { isPlainObject } from "./plain-object";
+import { isPlainObject } from "../dispatch/plain-object";
 
 // Wording that does not change what a valid answer is: editing it must not re-ask.
 const PRESENTATION_KEYWORDS = new Set(["title", "description", "default"]);

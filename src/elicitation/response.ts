@@ -3,7 +3,7 @@ import type { ElicitationContent, FormPropertySchema } from "./form-schema";
 import { formValueViolation } from "./form-value-check";
 import { assertInputRequest } from "./input-request-shape";
 import { inputResponseEntry, invalidInputResponse, type InputMissing } from "./input-response-entry";
-import { isPlainObject } from "./plain-object";
+import { isPlainObject } from "../dispatch/plain-object";
 import type { ElicitRequest, FormElicitRequest, UrlElicitRequest } from "./elicit-request";
 
 /** The -32602 message for any invalid elicitation answer. */

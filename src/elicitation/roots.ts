@@ -3,7 +3,7 @@ import type { JsonObject } from "../dispatch/wire-types";
 import { frozenCopy } from "./frozen-copy";
 import { assertInputRequest } from "./input-request-shape";
 import { inputResponseEntry, invalidInputResponse, type InputMissing } from "./input-response-entry";
-import { isPlainObject } from "./plain-object";
+import { isPlainObject } from "../dispatch/plain-object";
 import { ValidatedRequests } from "./validated-requests";
 
 /** The -32602 message for any invalid roots answer. */

@@ -4,7 +4,7 @@ import { frozenCopy } from "./frozen-copy";
 import { InputRequestError } from "./input-request-error";
 import { assertInputRequest, isContent, samplingParamsProblem } from "./input-request-shape";
 import { inputResponseEntry, invalidInputResponse, type InputMissing } from "./input-response-entry";
-import { isPlainObject } from "./plain-object";
+import { isPlainObject } from "../dispatch/plain-object";
 import { ValidatedRequests } from "./validated-requests";
 
 /** The -32602 message for any invalid sampling answer. */

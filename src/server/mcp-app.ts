@@ -11,6 +11,7 @@ import type { JsonObject } from "../dispatch/wire-types";
 import { buildSdkServer, capabilitiesFor, type RequestFacts } from "./sdk-bridge";
 import { startHttpListener, type HttpListener, type ListenOptions } from "./http-listener";
 import { RawCaptureTransport } from "./raw-capture-transport";
+import { ChangeNotifier } from "./change-notifier";
 
 export interface McpAppOptions {
   /** Decorated component classes. */
@@ -55,9 +56,12 @@ export class McpApp {
   readonly container: DependencyContainer;
   readonly dispatcher: Dispatcher;
   readonly logger: AppLogger;
+  /** Announces list changes and resource updates to open `subscriptions/listen` streams (also injectable). */
+  readonly changes: ChangeNotifier;
   private readonly listeners = new Set<HttpListener>();
   private readonly connections = new Set<StdioServerHandle>();
-  private readonly handlers = new Set<McpHttpHandler>();
+  /** HTTP handlers this app made, each with the function that detaches it from `changes`. */
+  private readonly handlers = new Map<McpHttpHandler, () => void>();
   private readonly serverInfo: { name: string; version: string; title?: string };
 
   private constructor(private readonly options: McpAppOptions) {
@@ -76,6 +80,9 @@ export class McpApp {
     } else if (options.state) {
       throw new TypeError("McpApp.create: a StateSealer is already registered in the container; drop the state option");
     }
+    // Components reach the notifier by injection; an app sharing a container shares it.
+    if (!this.container.isRegistered(ChangeNotifier, false)) this.container.registerInstance(ChangeNotifier, new ChangeNotifier());
+    this.changes = this.container.resolve(ChangeNotifier);
     for (const cls of options.components) {
       if (!this.container.isRegistered(cls as never, true)) this.container.registerSingleton(cls as never);
     }
@@ -126,6 +133,8 @@ export class McpApp {
       port: listener.port,
       close: async () => {
         this.listeners.delete(listener);
+        this.handlers.get(handler)?.();
+        this.handlers.delete(handler);
         await listener.close();
       },
     };
@@ -136,48 +145,48 @@ export class McpApp {
    * Authentication and Host/Origin checks are the caller's job here (`listen` does them).
    */
   httpHandler(): McpHttpHandler {
-    const capabilities = capabilitiesFor(this.dispatcher);
+    const capabilities = { modern: capabilitiesFor(this.dispatcher, "modern"), legacy: capabilitiesFor(this.dispatcher, "legacy") };
     const handler = createMcpHandler(
-      () =>
+      ({ era }) =>
         buildSdkServer({
           serverInfo: this.serverInfo,
           instructions: this.options.instructions,
-          capabilities,
+          capabilities: capabilities[era],
           dispatcher: this.dispatcher,
           facts: httpFacts,
           onerror: (e) => this.reportError(e),
         }),
       { onerror: (e) => this.reportError(e) },
     );
-    this.handlers.add(handler);
+    this.handlers.set(handler, this.changes.attach(handler.notify));
     return handler;
   }
 
-  /** Tells open `subscriptions/listen` streams that the tool list changed. */
+  /** Tells open `subscriptions/listen` streams that the tool list changed (same as `changes.toolsChanged()`). */
   notifyToolsChanged(): void {
-    for (const h of this.handlers) h.notify.toolsChanged();
+    this.changes.toolsChanged();
   }
 
   /** Tells open `subscriptions/listen` streams that the prompt list changed. */
   notifyPromptsChanged(): void {
-    for (const h of this.handlers) h.notify.promptsChanged();
+    this.changes.promptsChanged();
   }
 
   /** Tells open `subscriptions/listen` streams that the resource list changed. */
   notifyResourcesChanged(): void {
-    for (const h of this.handlers) h.notify.resourcesChanged();
+    this.changes.resourcesChanged();
   }
 
   /** Tells subscribers of `uri` that it changed. */
   notifyResourceUpdated(uri: string): void {
-    for (const h of this.handlers) h.notify.resourceUpdated(uri);
+    this.changes.resourceUpdated(uri);
   }
 
   /** Closes every listener and connection this app opened. */
   async close(): Promise<void> {
     await Promise.all([...this.listeners].map((l) => l.close()));
     await Promise.all([...this.connections].map((c) => c.close()));
-    await Promise.all([...this.handlers].map((h) => h.close()));
+    await Promise.all([...this.handlers].map(([h, detach]) => (detach(), h.close())));
     this.listeners.clear();
     this.connections.clear();
     this.handlers.clear();
@@ -185,14 +194,14 @@ export class McpApp {
 
   private serveConnection(inner: Transport, options: ConnectionOptions): StdioServerHandle {
     const transport = new RawCaptureTransport(inner);
-    const capabilities = capabilitiesFor(this.dispatcher);
+    const capabilities = { modern: capabilitiesFor(this.dispatcher, "modern"), legacy: capabilitiesFor(this.dispatcher, "legacy") };
     const localPrincipal = this.options.localPrincipal ?? null;
     const handle = serveStdio(
-      () =>
+      ({ era }) =>
         buildSdkServer({
           serverInfo: this.serverInfo,
           instructions: this.options.instructions,
-          capabilities,
+          capabilities: capabilities[era],
           dispatcher: this.dispatcher,
           facts: (ctx) => ({ principal: localPrincipal, rawParams: transport.rawParams(ctx.mcpReq.id) }),
           onerror: (e) => this.reportError(e),

@@ -34,15 +34,21 @@ export interface BridgeOptions {
   onerror: (error: Error) => void;
 }
 
-/** Which server capabilities an app advertises, from what it registered. */
-export function capabilitiesFor(dispatcher: Dispatcher): ServerCapabilities {
+/**
+ * Which server capabilities an app advertises, from what it registered. `resources.subscribe`
+ * is advertised to 2026-07-28 traffic only: there it means `resourceSubscriptions` on
+ * `subscriptions/listen` (fed by `McpApp.notifyResourceUpdated`), and the SDK honours that filter
+ * only when it is advertised; in the 2025 era it would promise `resources/subscribe`, which the
+ * framework does not implement.
+ */
+export function capabilitiesFor(dispatcher: Dispatcher, era: "modern" | "legacy" = "modern"): ServerCapabilities {
   const r = dispatcher.registry;
   const hasResources = r.resources.size + r.templates.length > 0;
   const hasCompletions = r.prompts.size > 0 || r.templates.length > 0;
   return {
     ...(r.tools.size > 0 && { tools: { listChanged: true } }),
     ...(r.prompts.size > 0 && { prompts: { listChanged: true } }),
-    ...(hasResources && { resources: { listChanged: true } }),
+    ...(hasResources && { resources: { listChanged: true, ...(era === "modern" && { subscribe: true }) } }),
     ...(hasCompletions && { completions: {} }),
     logging: {},
   };
@@ -100,7 +106,8 @@ function toDispatchRequest(method: string, request: { params?: JsonObject }, ctx
     params,
     principal: known.principal,
     clientCapabilities,
-    protocolVersion: (envelope[PROTOCOL_VERSION_KEY] as string | undefined) ?? server.getClientVersion?.()?.version,
+    protocolVersion: envelope[PROTOCOL_VERSION_KEY] as string | undefined,
+    era: modern ? ("modern" as const) : ("legacy" as const),
     inputResponses,
     requestState,
     progress: progressReporter(ctx),

@@ -15,6 +15,7 @@
  * Numbers: JavaScript cannot tell `1` from `1.0` once JSON is parsed (both are the number 1), so
  * they are the same value here; `-0` is written as `0`, like `JSON.stringify` does.
  */
+import { isPlainObject } from "../dispatch/plain-object";
 
 /** A value that survives a JSON round trip unchanged. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -75,8 +76,7 @@ function writeObject(value: object, sortKeys: boolean, path: string, open: Set<o
     }
     text = `[${parts.join(",")}]`;
   } else {
-    const proto = Object.getPrototypeOf(value);
-    if (proto !== Object.prototype && proto !== null) {
+    if (!isPlainObject(value)) {
       const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
       throw notJson(typeof name === "string" && name ? `a ${name} object` : "a non-plain object", path);
     }

@@ -7,6 +7,7 @@ import { Client, StreamableHTTPClientTransport, type ClientCapabilities, type Tr
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { McpApp, HttpListener } from "../../src/index";
 import { WireTap } from "./wire-tap";
+import { RawSession } from "./raw-session";
 
 export type BoundaryName = "in-process" | "stdio" | "http";
 export const BOUNDARIES: BoundaryName[] = ["in-process", "stdio", "http"];
@@ -28,6 +29,7 @@ export interface Connected {
 export class Boundary {
   private listener?: HttpListener;
   private readonly clients: Client[] = [];
+  private readonly raws: RawSession[] = [];
 
   constructor(
     readonly name: BoundaryName,
@@ -61,6 +63,13 @@ export class Boundary {
     return { client, tap };
   }
 
+  /** A raw session over this boundary: exact JSON-RPC in and out, no client in between. */
+  async raw(): Promise<RawSession> {
+    const session = await RawSession.open(await this.transport());
+    this.raws.push(session);
+    return session;
+  }
+
   private async transport(): Promise<Transport> {
     switch (this.name) {
       case "in-process":
@@ -79,6 +88,7 @@ export class Boundary {
 
   async stop(): Promise<void> {
     await Promise.all(this.clients.splice(0).map((c) => c.close().catch(() => undefined)));
+    await Promise.all(this.raws.splice(0).map((r) => r.close().catch(() => undefined)));
     await this.listener?.close();
     this.listener = undefined;
   }
