@@ -1,5 +1,6 @@
 import { plainToInstance } from "class-transformer";
 import { validate, type ValidationError } from "class-validator";
+import "./validation-metadata-cache";
 
 /** One failed constraint: the dotted path of the field and the constraint's name and message. */
 export interface FieldViolation {

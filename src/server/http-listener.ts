@@ -112,7 +112,10 @@ export async function startHttpListener(
       }
     }
     const controller = new AbortController();
-    res.on("close", () => controller.abort());
+    // "close" also fires after a completed response; only a client that went away cancels.
+    res.on("close", () => {
+      if (!res.writableFinished) controller.abort();
+    });
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) {
       if (value === undefined) continue;
@@ -129,9 +132,16 @@ export async function startHttpListener(
       ...(body !== undefined && { parsedBody: body }),
       authInfo: { token: "", clientId: principal ?? "anonymous", scopes: [], extra: { principal, rawParams } },
     });
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    if (!response.body) return void res.end();
-    if (response.headers.get("content-type")?.includes("text/event-stream")) res.flushHeaders();
+    const outHeaders = Object.fromEntries(response.headers);
+    if (!response.body) return void res.writeHead(response.status, outHeaders).end();
+    if (!response.headers.get("content-type")?.includes("text/event-stream")) {
+      // A plain JSON answer goes out in one write with its length (no chunked stream).
+      const payload = Buffer.from(await response.arrayBuffer());
+      res.writeHead(response.status, { ...outHeaders, "content-length": String(payload.length) }).end(payload);
+      return;
+    }
+    res.writeHead(response.status, outHeaders);
+    res.flushHeaders();
     const stream = Readable.fromWeb(response.body as never);
     stream.on("error", () => res.destroy());
     stream.pipe(res);

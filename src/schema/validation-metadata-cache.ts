@@ -1,0 +1,43 @@
+import { getMetadataStorage } from "class-validator";
+
+/**
+ * class-validator resolves a class's rules on every `validate()` by scanning every decorated class
+ * in the process (to find inherited rules), so per-request cost grows with the app's number of DTOs
+ * (upstream: typestack/class-validator#2686, open). A class's resolved rules never change once its
+ * module has loaded, so the framework memoizes the lookup, keyed by the call's arguments, and drops
+ * the memo whenever new metadata is registered (a class defined later, a custom constraint).
+ * Installed once, on the process-wide storage, when this module loads.
+ */
+type Lookup = (target: Function, schema: string, always: boolean, strictGroups: boolean, groups?: string[]) => unknown[];
+
+const INSTALLED = Symbol.for("roundtrip-mcp.validation-metadata-cache");
+
+export function installValidationMetadataCache(): void {
+  const storage = getMetadataStorage() as unknown as Record<string | symbol, unknown> & {
+    getTargetValidationMetadatas: Lookup;
+    addValidationMetadata: (...args: unknown[]) => void;
+    addConstraintMetadata: (...args: unknown[]) => void;
+  };
+  if (storage[INSTALLED]) return;
+  storage[INSTALLED] = true;
+  let memo = new WeakMap<Function, Map<string, unknown[]>>();
+  const lookup = storage.getTargetValidationMetadatas.bind(storage) as Lookup;
+  storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups) => {
+    if (typeof target !== "function") return lookup(target, schema, always, strictGroups, groups);
+    const key = `${schema}\u0000${always}\u0000${strictGroups}\u0000${groups ? groups.join("\u0001") : ""}`;
+    let byArgs = memo.get(target);
+    if (!byArgs) memo.set(target, (byArgs = new Map()));
+    let found = byArgs.get(key);
+    if (!found) byArgs.set(key, (found = lookup(target, schema, always, strictGroups, groups)));
+    return found;
+  };
+  for (const name of ["addValidationMetadata", "addConstraintMetadata"] as const) {
+    const original = storage[name].bind(storage);
+    storage[name] = (...args: unknown[]) => {
+      memo = new WeakMap();
+      original(...args);
+    };
+  }
+}
+
+installValidationMetadataCache();
