@@ -1,0 +1,35 @@
+import "reflect-metadata";
+import type { IncomingMessage } from "node:http";
+import { McpApp, StderrLogger } from "roundtrip-mcp";
+import { Palette } from "../interactive/declarative";
+
+/** Maps a request to a principal; null rejects it with 401. Replace with real token verification. */
+async function authenticate(request: IncomingMessage): Promise<string | null> {
+  const header = request.headers.authorization ?? "";
+  const token = header.startsWith("Bearer ") ? header.slice(7) : "";
+  return token === process.env.DEMO_TOKEN ? "demo-user" : null;
+}
+
+const app = McpApp.create({
+  name: "palette",
+  version: "1.0.0",
+  components: [Palette],
+  // Every instance behind the load balancer reads the same ring: no sticky sessions needed.
+  state: { keysFromEnv: "STATE_KEYS" },
+  logger: new StderrLogger("info"),
+});
+
+void app
+  .listen({
+    host: "0.0.0.0",
+    port: Number(process.env.PORT ?? 8080),
+    path: "/mcp",
+    allowedHosts: ["mcp.example.com"],
+    authenticate,
+  })
+  .then((listener) => {
+    console.error(`listening on ${listener.url}`);
+    const stop = () => void listener.close().then(() => process.exit(0));
+    process.on("SIGTERM", stop);
+    process.on("SIGINT", stop);
+  });

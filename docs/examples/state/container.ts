@@ -1,0 +1,9 @@
+import { createStateSealer, StateSealer } from "roundtrip-mcp";
+
+const fromEnv = createStateSealer({ keysFromEnv: "STATE_KEYS", ttl: 600 });
+const ring = new StateSealer({
+  keys: [
+    { id: "2026-08", secret: Buffer.from(process.env.STATE_KEY_AUG ?? "", "base64") },
+    { id: "2026-07", secret: Buffer.from(process.env.STATE_KEY_JUL ?? "", "base64") },
+  ],
+});
