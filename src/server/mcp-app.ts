@@ -45,6 +45,13 @@ export interface McpAppOptions {
 export interface ConnectionOptions {
   /** Serve 2025-era clients on this connection (default "serve"). */
   legacy?: "serve" | "reject";
+  /**
+   * Principal of every request on this connection, instead of the app's `localPrincipal`: lets a
+   * test act as another user in-process (`roundtrip-mcp/testing` uses it for `client.as(...)`).
+   *
+   * @example const transport = await app.connect({ principal: "alice" });
+   */
+  principal?: string | null;
 }
 
 /**
@@ -195,7 +202,7 @@ export class McpApp {
   private serveConnection(inner: Transport, options: ConnectionOptions): StdioServerHandle {
     const transport = new RawCaptureTransport(inner);
     const capabilities = { modern: capabilitiesFor(this.dispatcher, "modern"), legacy: capabilitiesFor(this.dispatcher, "legacy") };
-    const localPrincipal = this.options.localPrincipal ?? null;
+    const localPrincipal = options.principal !== undefined ? options.principal : (this.options.localPrincipal ?? null);
     const handle = serveStdio(
       ({ era }) =>
         buildSdkServer({

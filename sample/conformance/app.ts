@@ -1,0 +1,31 @@
+// The conformance fixture server: every fixture the official MCP conformance suite
+// (0.2.0-alpha.12, --requirements 2026-07-28) calls by name, written as ordinary components.
+import "reflect-metadata";
+import { McpApp, type McpAppOptions, type StateOptions } from "roundtrip-mcp";
+import { ClassicTools } from "./classic-tools";
+import { Diagnostics } from "./diagnostics";
+import { DeclarativeMrtr, HandwrittenMrtr } from "./mrtr-tools";
+import { ConformancePrompts } from "./prompts";
+import { ConformanceResources } from "./resources";
+
+export const CONFORMANCE_COMPONENTS = [DeclarativeMrtr, HandwrittenMrtr, ClassicTools, Diagnostics, ConformanceResources, ConformancePrompts];
+
+/** Environment variable holding a state key ring (`id:base64secret,...`); without it the keys are per process. */
+export const STATE_KEYS_ENV = "CONFORMANCE_STATE_KEYS";
+
+/**
+ * The fixture app. requestState is sealed with the key ring from CONFORMANCE_STATE_KEYS when it is
+ * set (several instances then accept each other's state), else with a process-lifetime key.
+ */
+export function createConformanceApp(overrides: Partial<McpAppOptions> = {}): McpApp {
+  const state: StateOptions = process.env[STATE_KEYS_ENV] ? { keysFromEnv: STATE_KEYS_ENV } : { ephemeral: true };
+  return McpApp.create({
+    name: "roundtrip-mcp-conformance",
+    version: "0.1.0",
+    title: "roundtrip-mcp conformance fixtures",
+    components: CONFORMANCE_COMPONENTS,
+    state,
+    listCache: { ttlMs: 60_000, cacheScope: "public" },
+    ...overrides,
+  });
+}
