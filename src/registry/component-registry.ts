@@ -434,10 +434,38 @@ function typeName(type: unknown): string {
   return typeof type === "function" ? type.name : String(type);
 }
 
-/** x-mcp-header declarations at `properties.<name>` of the root (the only placement the spec allows). */
+/**
+ * x-mcp-header declarations. The spec allows them only on a property reached from the root through
+ * `properties` keys; anywhere else (inside items, oneOf/anyOf/allOf/not, if/then/else, $defs) is a
+ * registration error, since clients drop tools whose annotations are invalid.
+ */
 function headerParams(schema: JsonObject, where: string): ToolDefinition["headerParams"] {
   const out: { property: string; header: string; type: "string" | "integer" | "boolean" }[] = [];
   const props = (schema.properties ?? {}) as Record<string, JsonObject>;
+  const misplaced = (node: unknown, path: string, allowed: boolean): string | undefined => {
+    if (node === null || typeof node !== "object") return undefined;
+    if (!Array.isArray(node) && "x-mcp-header" in node && !allowed) return path;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "x-mcp-header") continue;
+      // Only the root's own `properties.<name>` may carry it (and is checked below).
+      const found = misplaced(value, `${path}/${key}`, false);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === "properties") {
+      for (const [name, prop] of Object.entries(props)) {
+        for (const [inner, sub] of Object.entries(prop ?? {})) {
+          const found = inner === "x-mcp-header" ? undefined : misplaced(sub, `#/properties/${name}/${inner}`, false);
+          if (found) throw new RegistrationError(`${where}: x-mcp-header at ${found} is not allowed (only on a root property reached through properties)`);
+        }
+      }
+      continue;
+    }
+    const found = misplaced(value, `#/${key}`, false);
+    if (found) throw new RegistrationError(`${where}: x-mcp-header at ${found} is not allowed (only on a root property reached through properties)`);
+  }
   for (const [property, prop] of Object.entries(props)) {
     const header = prop["x-mcp-header"];
     if (header === undefined) continue;
@@ -448,6 +476,9 @@ function headerParams(schema: JsonObject, where: string): ToolDefinition["header
       throw new RegistrationError(`${where}: x-mcp-header "${header}" is declared twice (case-insensitively)`);
     }
     const type = prop.type;
+    if (type === "integer" && ((typeof prop.minimum === "number" && prop.minimum < -Number.MAX_SAFE_INTEGER) || (typeof prop.maximum === "number" && prop.maximum > Number.MAX_SAFE_INTEGER))) {
+      throw new RegistrationError(`${where}: x-mcp-header on "${property}" needs bounds within ±(2^53−1)`);
+    }
     if (type !== "string" && type !== "integer" && type !== "boolean") {
       throw new RegistrationError(`${where}: x-mcp-header on "${property}" needs type string, integer or boolean (found ${JSON.stringify(type)})`);
     }

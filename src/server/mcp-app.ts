@@ -10,7 +10,7 @@ import { createStateSealer, type StateOptions } from "../state/create-state-seal
 import type { JsonObject } from "../dispatch/wire-types";
 import { buildSdkServer, capabilitiesFor, type RequestFacts } from "./sdk-bridge";
 import { startHttpListener, type HttpListener, type ListenOptions } from "./http-listener";
-import { RawCaptureTransport } from "./raw-capture-transport";
+import { ConnectionTransport } from "./connection-transport";
 import { ChangeNotifier } from "./change-notifier";
 
 export interface McpAppOptions {
@@ -200,7 +200,7 @@ export class McpApp {
   }
 
   private serveConnection(inner: Transport, options: ConnectionOptions): StdioServerHandle {
-    const transport = new RawCaptureTransport(inner);
+    const transport = new ConnectionTransport(inner);
     const capabilities = { modern: capabilitiesFor(this.dispatcher, "modern"), legacy: capabilitiesFor(this.dispatcher, "legacy") };
     const localPrincipal = options.principal !== undefined ? options.principal : (this.options.localPrincipal ?? null);
     const handle = serveStdio(

@@ -1,5 +1,6 @@
-// Pins the preferences sample (sample/preferences), driven in-process and over an HTTP listener by
-// the official client pinned to 2026-07-28 in manual MRTR mode, with raw wire assertions:
+// Pins the preferences sample (sample/preferences), driven with roundtrip-mcp/testing in-process,
+// over HTTP, and over stdio against the compiled server (`node dist/sample/preferences/main-stdio.js`,
+// what `npm run start:stdio` runs; `npm test` builds first):
 // - descriptors: three read-only, argument-less tools (two with an outputSchema), the resource
 //   template preferences://{profile}/summary, the prompt preferences_prompt
 // - choose_preferences takes exactly three requests: colour (red/green/blue) first, then a style
@@ -12,16 +13,20 @@
 //   complete with the consent recorded and verified: false; a form-only client gets -32021
 // - reset_preferences: input_required with only a requestState (no inputRequests key on the wire),
 //   its retry completes with no state; a tampered or another tool's state is -32602
-// - every server message validates against the official wire schema
-import { ProtocolError } from "@modelcontextprotocol/client";
-import { Boundary, type BoundaryName, type Connected } from "../support/boundaries";
+// - every server message validates against the official wire schema; nothing unexpected arrives
+import fs from "node:fs";
+import path from "node:path";
+import { accept, createHttpTestClient, createStdioTestClient, createTestClient, tamper, type Flow, type Round, type TestClient, type TestClientOptions, type WireResult } from "roundtrip-mcp/testing";
 import { createPreferencesApp } from "../../sample/preferences/preferences-app";
-import { MemoryLogger, type McpApp } from "../../src/index";
+import { MemoryLogger } from "../../src/index";
+import { validateServerMessage } from "../support/wire-schema";
 
-type Json = Record<string, unknown>;
-type Method = "tools/call" | "resources/read" | "prompts/get";
+type Boundary = "in-process" | "http" | "stdio";
+type Asking = "tools/call" | "resources/read" | "prompts/get";
 
+const STDIO_SERVER = path.resolve(__dirname, "../../dist/sample/preferences/main-stdio.js");
 const STYLES: Record<string, string[]> = { red: ["crimson", "coral", "brick"], green: ["forest", "mint", "olive"], blue: ["navy", "sky", "teal"] };
+const CAPABILITIES = { elicitation: { form: {}, url: {} } };
 
 const COLOR_REQUEST = {
   method: "elicitation/create",
@@ -41,185 +46,172 @@ const styleRequest = (color: string) => ({
   },
 });
 
-const accept = (content: Json) => ({ action: "accept", content });
-
-async function rejection(promise: Promise<unknown>): Promise<{ code: number; message: string; data?: unknown }> {
-  try {
-    await promise;
-  } catch (error) {
-    const e = error as ProtocolError;
-    return { code: e.code, message: e.message, data: e.data };
+async function connect(boundary: Boundary, options: TestClientOptions): Promise<TestClient> {
+  switch (boundary) {
+    case "in-process":
+      return createTestClient(createPreferencesApp({ logger: new MemoryLogger() }), options);
+    case "http":
+      return createHttpTestClient(createPreferencesApp({ logger: new MemoryLogger() }), options);
+    case "stdio":
+      if (!fs.existsSync(STDIO_SERVER)) throw new Error(`${STDIO_SERVER} is missing: run \`npm run build\` first (\`npm test\` does)`);
+      return createStdioTestClient({ command: process.execPath, args: [STDIO_SERVER] }, options);
   }
-  throw new Error("expected the request to fail");
 }
 
-/** One manual round: the client's result and the raw result on the wire. */
-async function round(c: Connected, method: Method, params: Json): Promise<{ result: Json; wire: Json }> {
-  const options = { allowInputRequired: true };
-  const result =
-    method === "tools/call"
-      ? await c.client.callTool(params as never, options)
-      : method === "resources/read"
-        ? await c.client.readResource(params as never, options)
-        : await c.client.getPrompt(params as never, options);
-  const wire = (c.tap.lastResponse(method) as { result: Json }).result;
-  return { result: result as Json, wire };
+/** Starts `method` and answers colour, then style: the three rounds of the workflow. */
+async function chooseAll<R extends WireResult>(start: Promise<Flow<R>>, color: string, style: string): Promise<Flow<R>> {
+  const first = await start;
+  const second = await first.answer({ color: accept({ color }) });
+  return second.answer({ style: accept({ style }) });
 }
 
-/** Runs the colour-then-style workflow on `method` and returns every round's wire result and the final client result. */
-async function chooseAll(c: Connected, method: Method, params: Json, color: string, style: string): Promise<{ wires: Json[]; final: Json }> {
-  const first = await round(c, method, params);
-  const second = await round(c, method, { ...params, inputResponses: { color: accept({ color }) }, requestState: first.wire.requestState });
-  const third = await round(c, method, { ...params, inputResponses: { style: accept({ style }) }, requestState: second.wire.requestState });
-  return { wires: [first.wire, second.wire, third.wire], final: third.result };
-}
-
-const BOUNDARY_NAMES: BoundaryName[] = ["in-process", "http"];
-
-describe.each(BOUNDARY_NAMES)("the preferences sample over %s", (name) => {
-  let app: McpApp;
-  let boundary: Boundary;
-  let c: Connected;
-  const taps: Connected[] = [];
+describe.each<Boundary>(["in-process", "http", "stdio"])("the preferences sample over %s", (boundary) => {
+  let client: TestClient;
+  const violations: string[] = [];
+  let validated = 0;
+  const validate = (round: Round) => {
+    validated++;
+    try {
+      validateServerMessage(round.response, round.request.method);
+      for (const notification of round.notifications) validateServerMessage(notification);
+    } catch (error) {
+      violations.push((error as Error).message);
+    }
+  };
 
   beforeAll(async () => {
-    app = createPreferencesApp({ logger: new MemoryLogger() });
-    boundary = new Boundary(name, app, "preferences");
-    await boundary.start();
-    c = await boundary.connect({ capabilities: { elicitation: { form: {}, url: {} } } });
-    taps.push(c);
+    client = await connect(boundary, { capabilities: CAPABILITIES, onRound: validate });
   });
-
   afterAll(async () => {
-    await boundary.stop();
-    await app.close();
+    await client.close();
+    await client.app?.close();
   });
-
   afterEach(() => {
-    for (const t of taps) expect(t.tap.violations).toEqual([]);
+    expect(validated).toBeGreaterThan(0);
+    expect(violations).toEqual([]);
+    expect(client.unexpectedMessages).toEqual([]);
   });
 
   it("publishes read-only tools, the summary template and the prompt", async () => {
-    // A separate client: after tools/list, the pinned client (2.4.0) applies output-schema checks to
-    // input_required results of callTool even with allowInputRequired, so the main client never lists.
-    const lister = await boundary.connect({ capabilities: { elicitation: { form: {}, url: {} } } });
-    taps.push(lister);
-    const { tools } = await lister.client.listTools();
+    const { tools } = (await client.request("tools/list")).result as { tools: { name: string; annotations?: { readOnlyHint?: boolean }; inputSchema: unknown; outputSchema?: unknown }[] };
     expect(tools.map((t) => [t.name, t.annotations?.readOnlyHint, t.inputSchema])).toEqual([
       ["choose_preferences", true, { type: "object", additionalProperties: false }],
       ["preview_theme", true, { type: "object", additionalProperties: false }],
       ["reset_preferences", true, { type: "object", additionalProperties: false }],
     ]);
+    expect(tools.filter((t) => t.outputSchema !== undefined).map((t) => t.name)).toEqual(["choose_preferences", "preview_theme"]);
     expect(tools.find((t) => t.name === "choose_preferences")!.outputSchema).toEqual({
       type: "object",
       properties: { color: { type: "string", enum: ["red", "green", "blue"] }, style: { type: "string" } },
       required: ["color", "style"],
       additionalProperties: false,
     });
-    expect((await lister.client.listResourceTemplates()).resourceTemplates).toEqual([
+    expect((await client.request("resources/templates/list")).result.resourceTemplates).toEqual([
       { uriTemplate: "preferences://{profile}/summary", name: "preferences-summary", description: "A profile's preferences, asked for on reading", mimeType: "text/plain" },
     ]);
-    expect((await lister.client.listPrompts()).prompts).toEqual([
+    expect((await client.request("prompts/list")).result.prompts).toEqual([
       { name: "preferences_prompt", description: "Asks your preferences and turns them into a request for a theme", arguments: [] },
     ]);
   });
 
   it.each(["red", "green", "blue"])("asks colour %s, then that colour's styles, and completes in three requests", async (color) => {
     const style = STYLES[color][1];
-    const { wires, final } = await chooseAll(c, "tools/call", { name: "choose_preferences", arguments: {} }, color, style);
-    expect(wires[0]).toMatchObject({ resultType: "input_required", inputRequests: { color: COLOR_REQUEST } });
-    expect(Object.keys(wires[0].inputRequests as Json)).toEqual(["color"]);
-    expect(wires[1]).toMatchObject({ resultType: "input_required", inputRequests: { style: styleRequest(color) } });
-    expect(Object.keys(wires[1].inputRequests as Json)).toEqual(["style"]);
-    expect(typeof wires[0].requestState).toBe("string");
-    expect(wires[1].requestState).not.toBe(wires[0].requestState);
-    expect(wires[2].resultType).toBe("complete");
-    expect(wires[2]).not.toHaveProperty("requestState");
-    expect(wires[2]).not.toHaveProperty("inputRequests");
-    expect(final.structuredContent).toEqual({ color, style });
-    expect(final.content).toEqual([{ type: "text", text: `Preferences chosen: ${color} / ${style}` }]);
+    const round1 = await client.callTool("choose_preferences");
+    expect(round1.inputRequests).toEqual({ color: COLOR_REQUEST });
+    expect(round1.asked("color").choices).toEqual(["red", "green", "blue"]);
+    const round2 = await round1.answer({ color: accept({ color }) });
+    expect(round2.inputRequests).toEqual({ style: styleRequest(color) });
+    expect(round2.asked("style").choices).toEqual(STYLES[color]);
+    expect(typeof round1.requestState).toBe("string");
+    expect(round2.requestState).not.toBe(round1.requestState);
+    const done = await round2.answer({ style: accept({ style }) });
+    expect(done.rounds).toBe(3);
+    expect(done.status).toBe("complete");
+    expect(done.result).not.toHaveProperty("requestState");
+    expect(done.result).not.toHaveProperty("inputRequests");
+    expect(done.result.structuredContent).toEqual({ color, style });
+    expect(done.result.content).toEqual([{ type: "text", text: `Preferences chosen: ${color} / ${style}` }]);
   });
 
   it("reads the summary resource through the same questions", async () => {
     const uri = "preferences://home/summary";
-    const { wires, final } = await chooseAll(c, "resources/read", { uri }, "blue", "teal");
-    expect(wires[0].inputRequests).toEqual({ color: COLOR_REQUEST });
-    expect(wires[1].inputRequests).toEqual({ style: styleRequest("blue") });
-    for (const wire of wires.slice(0, 2)) {
-      expect(wire).not.toHaveProperty("ttlMs");
-      expect(wire).not.toHaveProperty("cacheScope");
+    const done = await chooseAll(client.readResource(uri), "blue", "teal");
+    const [first, second] = done.history.map((r) => r.response.result!);
+    expect(first.inputRequests).toEqual({ color: COLOR_REQUEST });
+    expect(second.inputRequests).toEqual({ style: styleRequest("blue") });
+    for (const interim of [first, second]) {
+      expect(interim).not.toHaveProperty("ttlMs");
+      expect(interim).not.toHaveProperty("cacheScope");
     }
-    expect(wires[2]).toMatchObject({ resultType: "complete", ttlMs: 0, cacheScope: "private" });
-    expect(final.contents).toEqual([{ uri, mimeType: "text/plain", text: "Preferences for profile home: blue / teal" }]);
+    expect(done.result).toMatchObject({ resultType: "complete", ttlMs: 0, cacheScope: "private" });
+    expect(done.result.contents).toEqual([{ uri, mimeType: "text/plain", text: "Preferences for profile home: blue / teal" }]);
+    expect(done.rounds).toBe(3);
   });
 
   it("renders the prompt through the same questions", async () => {
-    const { wires, final } = await chooseAll(c, "prompts/get", { name: "preferences_prompt" }, "red", "brick");
-    expect(wires[0].inputRequests).toEqual({ color: COLOR_REQUEST });
-    expect(wires[1].inputRequests).toEqual({ style: styleRequest("red") });
-    expect(wires[2].resultType).toBe("complete");
-    expect(final.messages).toEqual([{ role: "user", content: { type: "text", text: "Suggest a colour theme for me. My preferences: red / brick." } }]);
+    const done = await chooseAll(client.getPrompt("preferences_prompt"), "red", "brick");
+    const [first, second] = done.history.map((r) => r.response.result!);
+    expect(first.inputRequests).toEqual({ color: COLOR_REQUEST });
+    expect(second.inputRequests).toEqual({ style: styleRequest("red") });
+    expect(done.result.messages).toEqual([{ role: "user", content: { type: "text", text: "Suggest a colour theme for me. My preferences: red / brick." } }]);
+    expect(done.rounds).toBe(3);
+  });
+
+  it.each<Asking>(["tools/call", "resources/read", "prompts/get"])("completes %s from a script in three rounds", async (method) => {
+    const params = { "tools/call": { name: "choose_preferences", arguments: {} }, "resources/read": { uri: "preferences://p/summary" }, "prompts/get": { name: "preferences_prompt" } }[method];
+    const done = await client.run(method, params, { color: accept({ color: "green" }), style: (asked) => accept({ style: asked.choices!.at(-1)! }) });
+    expect(done.status).toBe("complete");
+    expect(done.rounds).toBe(3);
+    expect(done.text).toContain("green / olive");
   });
 
   it("refuses a colour or a style that was not offered", async () => {
-    const params = { name: "choose_preferences", arguments: {} };
-    const first = await round(c, "tools/call", params);
-    expect(await rejection(round(c, "tools/call", { ...params, inputResponses: { color: accept({ color: "purple" }) }, requestState: first.wire.requestState }))).toEqual({
+    const round1 = await client.callTool("choose_preferences");
+    expect((await round1.answer({ color: accept({ color: "purple" }) })).error).toEqual({
       code: -32602,
       message: "Invalid elicitation response",
       data: { key: "color", reason: "content.color: enum" },
     });
-    const second = await round(c, "tools/call", { ...params, inputResponses: { color: accept({ color: "green" }) }, requestState: first.wire.requestState });
-    const navy = await rejection(round(c, "tools/call", { ...params, inputResponses: { style: accept({ style: "navy" }) }, requestState: second.wire.requestState }));
+    const round2 = await round1.answer({ color: accept({ color: "green" }) });
+    const navy = (await round2.answer({ style: accept({ style: "navy" }) })).error;
     expect([navy.code, navy.data]).toEqual([-32602, { key: "style", reason: "content.style: enum" }]);
   });
 
-  it.each(["accept", "decline", "cancel"])("records URL consent %s without verifying the outside step", async (action) => {
-    const params = { name: "preview_theme", arguments: {} };
-    const first = await round(c, "tools/call", params);
-    expect(first.wire).toMatchObject({
-      resultType: "input_required",
-      inputRequests: {
-        consent: {
-          method: "elicitation/create",
-          params: { mode: "url", message: "Open the theme preview in your browser?", url: "http://localhost/preview?theme=current" },
-        },
-      },
+  it.each(["accept", "decline", "cancel"] as const)("records URL consent %s without verifying the outside step", async (action) => {
+    const round1 = await client.callTool("preview_theme");
+    expect(round1.inputRequests).toEqual({
+      consent: { method: "elicitation/create", params: { mode: "url", message: "Open the theme preview in your browser?", url: "http://localhost/preview?theme=current" } },
     });
-    const last = await round(c, "tools/call", { ...params, inputResponses: { consent: { action } }, requestState: first.wire.requestState });
-    expect(last.wire.resultType).toBe("complete");
+    expect(round1.asked("consent")).toMatchObject({ kind: "url", url: "http://localhost/preview?theme=current" });
+    const last = await round1.answer({ consent: { action } });
+    expect(last.status).toBe("complete");
     expect(last.result.isError).toBeUndefined();
     expect(last.result.structuredContent).toEqual({ consent: action, verified: false });
-    expect(last.result.content).toEqual([{ type: "text", text: `Consent: ${action}. Preview not verified: nothing was fetched or opened.` }]);
+    expect(last.text).toBe(`Consent: ${action}. Preview not verified: nothing was fetched or opened.`);
   });
 
   it("answers -32021 naming the URL capability to a form-only client", async () => {
-    const formOnly = await boundary.connect({ capabilities: { elicitation: { form: {} } } });
-    taps.push(formOnly);
-    expect(await rejection(formOnly.client.callTool({ name: "preview_theme", arguments: {} }, { allowInputRequired: true }))).toMatchObject({
-      code: -32021,
-      data: { requiredCapabilities: { elicitation: { url: {} } } },
-    });
+    const refused = await client.callTool("preview_theme", {}, { capabilities: { elicitation: { form: {} } } });
+    expect(refused.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { url: {} } } } });
   });
 
   it("continues reset_preferences from a state-only round and carries nothing further", async () => {
-    const params = { name: "reset_preferences", arguments: {} };
-    const first = await round(c, "tools/call", params);
-    const { _meta, ...bare } = first.wire;
+    const first = await client.callTool("reset_preferences");
+    const { _meta, ...bare } = first.inputRequired;
     expect(bare).toEqual({ resultType: "input_required", requestState: expect.any(String) });
-    const last = await round(c, "tools/call", { ...params, requestState: first.wire.requestState });
-    expect(last.wire.resultType).toBe("complete");
-    expect(last.wire).not.toHaveProperty("requestState");
+    const last = await first.retry();
+    expect(last.status).toBe("complete");
+    expect(last.result).not.toHaveProperty("requestState");
     expect(last.result.structuredContent).toEqual({ reset: true, checkpoint: "reset", stateDiscarded: true });
+    expect(last.round.request.params).toMatchObject({ name: "reset_preferences", arguments: {}, requestState: first.requestState });
   });
 
   it("refuses a tampered state and another tool's state with the same -32602", async () => {
-    const params = { name: "reset_preferences", arguments: {} };
-    const first = await round(c, "tools/call", params);
-    const tampered = await rejection(round(c, "tools/call", { ...params, requestState: `${first.wire.requestState as string}-TAMPERED` }));
-    const other = await round(c, "tools/call", { name: "choose_preferences", arguments: {} });
-    const foreign = await rejection(round(c, "tools/call", { ...params, requestState: other.wire.requestState }));
-    expect(tampered).toEqual({ code: -32602, message: "Invalid or expired request state", data: undefined });
+    const first = await client.callTool("reset_preferences");
+    const tampered = (await first.withState(tamper(first.requestState!, "append")).retry()).error;
+    const other = await client.callTool("choose_preferences");
+    const foreign = (await first.withState(other.requestState).retry()).error;
+    expect(tampered).toEqual({ code: -32602, message: "Invalid or expired request state" });
     expect(foreign).toEqual(tampered);
   });
 });

@@ -107,3 +107,23 @@ describe("bootstrap errors", () => {
     expect(() => McpApp.create({ components: [Ok], logger: new SilentLogger() })).toThrow(/state option is required/);
   });
 });
+
+describe("x-mcp-header placement", () => {
+  const tool = (input: Record<string, unknown>) => {
+    class T { @Tool({ name: "t", input }) run() { return "x"; } }
+    return build(T);
+  };
+  it("accepts it on root string, integer and boolean properties", () => {
+    expect(tool({ type: "object", properties: { a: { type: "string", "x-mcp-header": "A" }, b: { type: "integer", "x-mcp-header": "B" }, c: { type: "boolean", "x-mcp-header": "C" } } })).not.toThrow();
+  });
+  it.each([
+    ["a number property", { type: "object", properties: { n: { type: "number", "x-mcp-header": "N" } } }, "needs type string, integer or boolean"],
+    ["inside items", { type: "object", properties: { list: { type: "array", items: { type: "string", "x-mcp-header": "L" } } } }, "#/properties/list/items"],
+    ["inside anyOf", { type: "object", properties: {}, anyOf: [{ properties: { x: { type: "string", "x-mcp-header": "X" } } }] }, "#/anyOf"],
+    ["inside $defs", { type: "object", properties: { r: { $ref: "#/$defs/d" } }, $defs: { d: { type: "string", "x-mcp-header": "D" } } }, "#/$defs/d"],
+    ["a duplicate, case-insensitively", { type: "object", properties: { a: { type: "string", "x-mcp-header": "Same" }, b: { type: "string", "x-mcp-header": "same" } } }, "declared twice"],
+    ["a non-token name", { type: "object", properties: { a: { type: "string", "x-mcp-header": "has space" } } }, "RFC 9110 token"],
+  ])("rejects %s", (_label, input, fragment) => {
+    expectRegistrationError(tool(input), "T.run", fragment as string);
+  });
+});

@@ -1,0 +1,38 @@
+import type { McpApp } from "../server/mcp-app";
+import { ClientHost } from "./client-host";
+import { kitApp, type KitAppOptions } from "./kit-app";
+import { MessageChannel } from "./message-channel";
+import { TestClient, type TestClientOptions } from "./test-client";
+
+/** Options of `createTestClient`: request defaults, and how to build the app from components. */
+export interface CreateTestClientOptions extends TestClientOptions, KitAppOptions {}
+
+/**
+ * An in-process test client: the app serves one connection over the SDK's in-memory transport,
+ * through the same entry as stdio (`McpApp.connect`), so every request takes the real wire path.
+ * Give component classes and the kit builds the app (random secret, `MemoryLogger`, a test clock
+ * behind `client.clock`); or give a ready `McpApp`. `client.as(principal)` opens a connection of
+ * its own with `McpApp.connect({ principal })`.
+ *
+ * @example const client = await createTestClient([PreferenceTools], { capabilities: { elicitation: { form: {} } } });
+ */
+export async function createTestClient(target: McpApp | readonly Function[], options: CreateTestClientOptions = {}): Promise<TestClient> {
+  const { app: appOptions, clock: clockOption, ...defaults } = options;
+  const { app, owned, clock, noClockReason } = kitApp(target, { app: appOptions, clock: clockOption });
+  const host = new ClientHost({
+    boundary: "in-process",
+    app,
+    clock,
+    noClockReason,
+    timeoutMs: 10_000,
+    open: async (principal, listeners) =>
+      MessageChannel.open("in-process", await app.connect(principal === undefined ? {} : { principal: principal.principal }), listeners),
+    checkPrincipal: () => undefined,
+    dispose: async () => {
+      if (owned) await app.close();
+    },
+  });
+  // Connect now, so a broken app fails here rather than in the first test.
+  await host.channel(undefined);
+  return new TestClient(host, defaults);
+}

@@ -1,0 +1,45 @@
+// roundtrip-mcp/testing: drive MCP 2026-07-28 servers round by round from jest tests, in-process,
+// over stdio and over HTTP. Speaks JSON-RPC itself; imports no MCP SDK.
+
+// Clients
+export { createTestClient, type CreateTestClientOptions } from "./create-test-client";
+export { createStdioTestClient, type StdioTestClientOptions } from "./create-stdio-test-client";
+export { createHttpTestClient, type HttpTestClientOptions } from "./create-http-test-client";
+export { TestClient, TEST_CLIENT_INFO, type TestClientOptions, type RawOptions } from "./test-client";
+export type { KitAppOptions } from "./kit-app";
+export type { StdioServerCommand } from "./stdio-child-transport";
+export type { BoundaryName, HttpExchange } from "./channel";
+
+// Flows
+export { Flow, type FlowStatus, type Round, type CallOptions, type RunOptions, type Answer, type Answers, type Script } from "./flow";
+export { AskedInput, type AskedKind } from "./asked-input";
+
+// Answers and state helpers
+export { accept, decline, cancel, sampling, roots, type SamplingAnswerOptions } from "./answers";
+export { tamper, type TamperMode } from "./tamper";
+export { testClock, TEST_CLOCK_START, type TestClock } from "./test-clock";
+
+// Wire shapes
+export { PROTOCOL_VERSION, META } from "./wire-messages";
+export type {
+  JsonRpcId,
+  JsonRpcRequest,
+  RequestParams,
+  JsonRpcNotification,
+  JsonRpcResponse,
+  JsonRpcErrorObject,
+  WireResult,
+  WireInputRequest,
+  InputRequiredWireResult,
+  InputResponse,
+  ElicitResult,
+  CallToolResult,
+  ReadResourceResult,
+  GetPromptResult,
+  PromptMessage,
+  ProgressParams,
+  LogMessageParams,
+  ClientInfo,
+  FormElicitationParams,
+  UrlElicitationParams,
+} from "./wire-messages";
