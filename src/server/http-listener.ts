@@ -124,7 +124,8 @@ export async function startHttpListener(
     const request = new Request(`http://${req.headers.host ?? "localhost"}${req.url ?? path}`, {
       method: req.method,
       headers,
-      body: bodyText,
+      // A body we parsed travels as parsedBody; the SDK then never reads the stream.
+      body: body === undefined ? bodyText : undefined,
       signal: controller.signal,
     });
     const rawParams = (body as { params?: unknown } | undefined)?.params;
