@@ -1,6 +1,7 @@
 import type { Channel, ChannelRequestOptions, Exchange, HttpExchange, NotificationListener, StrayListener } from "./channel";
 import { mcpRequestHeaders, paramHeadersOf, type ParamHeader } from "./mcp-request-headers";
 import { META, PROTOCOL_VERSION, type JsonObject, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "./wire-messages";
+import { takeSseData } from "./sse-events";
 
 export interface HttpChannelOptions {
   url: string;
@@ -150,18 +151,9 @@ async function readEvents(body: ReadableStream<Uint8Array>): Promise<unknown[]> 
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      buffer += done ? `${decoder.decode()}\n\n` : decoder.decode(value, { stream: true });
-      buffer = buffer.replace(/\r\n?/g, "\n");
-      let end: number;
-      while ((end = buffer.indexOf("\n\n")) >= 0) {
-        const event = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const data = event
-          .split("\n")
-          .filter((line) => line.startsWith("data:"))
-          .map((line) => line.slice(line.startsWith("data: ") ? 6 : 5))
-          .join("\n");
-        if (data === "") continue;
+      const taken = takeSseData(buffer + (done ? `${decoder.decode()}\n\n` : decoder.decode(value, { stream: true })));
+      buffer = taken.rest;
+      for (const data of taken.data) {
         let message: unknown;
         try {
           message = JSON.parse(data);

@@ -1,6 +1,7 @@
 // Opens a subscriptions/listen POST and reads its SSE stream message by message (raw fetch, no
 // client in between), for exact assertions on acknowledgement, filtering and subscription ids.
 import { meta, PROTOCOL } from "./raw-http";
+import { takeSseData } from "../../src/testing/sse-events";
 
 export interface ListenStream {
   status: number;
@@ -37,18 +38,9 @@ export async function openListen(url: string, id: number | string, notifications
       while (ready.length === 0) {
         const { value, done } = await Promise.race([reader.read(), guard]);
         if (done) throw new Error("the listen stream ended");
-        buffer += value;
-        let end: number;
-        while ((end = buffer.indexOf("\n\n")) >= 0) {
-          const event = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = event
-            .split("\n")
-            .filter((line) => line.startsWith("data:"))
-            .map((line) => line.slice(5).trimStart())
-            .join("\n");
-          if (data.length > 0) ready.push(JSON.parse(data));
-        }
+        const taken = takeSseData(buffer + value);
+        buffer = taken.rest;
+        for (const data of taken.data) ready.push(JSON.parse(data));
       }
       return ready.shift()!;
     } finally {
