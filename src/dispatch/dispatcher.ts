@@ -139,7 +139,7 @@ export class Dispatcher {
       return this.failure(def, ctx, error);
     }
     // Admission runs on what came back, with the ORIGINAL request's capabilities.
-    if (isInputRequired(outcome)) return this.admit(outcome, request, ctx);
+    if (isInputRequired(outcome)) return this.admit(outcome, request);
     let result: JsonObject;
     try {
       result = await this.shape(def, ctx, outcome);
@@ -198,7 +198,7 @@ export class Dispatcher {
     throw new McpError(ErrorCode.InvalidParams, `The question "${key}" was ${verb}`, { key, action });
   }
 
-  private admit(result: JsonObject, request: DispatchRequest, ctx: RequestContext): JsonObject {
+  private admit(result: JsonObject, request: DispatchRequest): JsonObject {
     if (!INPUT_REQUIRED_METHODS.has(request.method)) {
       this.options.logger.error("input_required returned from a method that cannot carry it", { method: request.method });
       throw new McpError(ErrorCode.InternalError, "Internal error");
@@ -223,7 +223,6 @@ export class Dispatcher {
     const out: JsonObject = { resultType: "input_required" };
     if (hasRequests) out.inputRequests = inputRequests;
     if (typeof result.requestState === "string") out.requestState = result.requestState;
-    void ctx;
     return out;
   }
 

@@ -17,7 +17,7 @@ interface CarriedState {
 }
 
 export type RoundPlan =
-  | { kind: "ready"; values: ReadonlyMap<string, unknown> }
+  | { kind: "ready"; values: ReadonlyMap<string, unknown>; state: CarriedState }
   | { kind: "ask"; inputRequests: Record<string, InputRequest>; requestState: string }
   | { kind: "ended"; key: string; action: "decline" | "cancel" };
 
@@ -31,7 +31,7 @@ const INVALID_ANSWER = "Invalid elicitation response";
 export class RoundPlanner {
   constructor(private readonly sealer: StateSealer) {}
 
-  async plan(specs: readonly ElicitSpec[], ctx: RequestContext): Promise<RoundPlan & { state?: CarriedState }> {
+  async plan(specs: readonly ElicitSpec[], ctx: RequestContext): Promise<RoundPlan> {
     return this.resolve(specs, ctx, this.openState(ctx), ctx.inputResponses ?? {});
   }
 
@@ -67,7 +67,7 @@ export class RoundPlanner {
     carried: CarriedState,
     responses: Readonly<Record<string, unknown>>,
     reasked?: readonly string[],
-  ): Promise<RoundPlan & { state?: CarriedState }> {
+  ): Promise<RoundPlan> {
     const answers: Record<string, unknown> = {};
     const values = new Map<string, unknown>();
     const next: CarriedState = { r: carried.r + 1, a: {} };
