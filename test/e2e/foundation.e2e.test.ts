@@ -50,7 +50,7 @@ describe.each(BOUNDARIES)("foundation over %s", (name) => {
 
   it("lists tools in name order with exact descriptors and cache hints", async () => {
     const { tools } = await c.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["add", "bad_output", "echo_raw", "greet", "media", "ping", "plain_error", "soft_fail", "typed_error", "whoami", "work"]);
+    expect(tools.map((t) => t.name)).toEqual(["add", "bad_output", "echo_raw", "greet", "media", "ping", "plain_error", "soft_fail", "typed_error", "wait_for_abort", "whoami", "work"]);
     const add = tools.find((t) => t.name === "add")!;
     expect(add).toEqual({
       name: "add",

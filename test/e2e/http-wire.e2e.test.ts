@@ -8,7 +8,7 @@
 // - close() ends the listener and frees the port
 // - every response validates against the official wire schema
 import { createServer } from "node:net";
-import { createFeatureApp } from "./fixtures/feature-app";
+import { createFeatureApp, expectInFlight } from "./fixtures/feature-app";
 import { meta, rpc, post } from "../support/raw-http";
 import { validateServerMessage } from "../support/wire-schema";
 import type { HttpListener, McpApp } from "../../src/index";
@@ -144,6 +144,22 @@ describe("HTTP authentication", () => {
 });
 
 describe("HTTP close", () => {
+  it("ends in-flight requests", async () => {
+    const app = createFeatureApp();
+    const listener = await app.listen({ port: 0 });
+    const started = expectInFlight();
+    const pending = rpc(listener.url, "tools/call", { _meta: meta(), name: "wait_for_abort", arguments: {} }).then(
+      (r) => ({ settled: "response" as const, status: r.status }),
+      () => ({ settled: "connection closed" as const }),
+    );
+    await started;
+    await listener.close();
+    // The request does not hang: it ends with the connection (or an error response), never a result.
+    const outcome = await pending;
+    if (outcome.settled === "response") expect(outcome.status).not.toBe(200);
+    await app.close();
+  });
+
   it("frees the port", async () => {
     const app = createFeatureApp();
     const listener = await app.listen({ port: 0 });
