@@ -17,7 +17,7 @@
 import { Client } from "@modelcontextprotocol/client";
 import { BOUNDARIES, Boundary } from "../support/boundaries";
 import type { RawSession, WireResponse } from "../support/raw-session";
-import { Connections, createInteractiveApp, guard } from "./fixtures/interactive-app";
+import { createInteractiveApp } from "./fixtures/interactive-app";
 import { IsInt, Max, Min } from "class-validator";
 import { Elicit, McpApp, SilentLogger, Tool } from "../../src/index";
 import { Note } from "./fixtures/interactive-app";
@@ -202,18 +202,21 @@ describe.each(BOUNDARIES)("interactive operations over %s", (name) => {
   });
 
   it("runs middleware anew on every round", async () => {
-    guard.open = true;
+    // The guard lives in the serving process (the child, over stdio): it is toggled through a tool.
+    const setGuard = async (open: boolean) => expect(resultOf(await raw.request("tools/call", { name: "set_guard", arguments: { open } }, {})).isError).toBeUndefined();
     const call = (extra: Record<string, unknown> = {}) => raw.request("tools/call", { name: "guarded", arguments: {}, ...extra }, FORM);
+    await setGuard(true);
     const first = resultOf(await call());
     expect(first.resultType).toBe("input_required");
-    guard.open = false;
+    await setGuard(false);
     try {
-      if (name === "stdio") return; // the guard flag lives in the child process; covered in-process and over HTTP
       const refused = errorOf(await call({ requestState: first.requestState, inputResponses: { confirm: { action: "accept", content: { answer: "yes" } } } }));
       expect(refused).toEqual({ code: -33001, message: "Guard closed", data: { reason: "closed" } });
     } finally {
-      guard.open = true;
+      await setGuard(true);
     }
+    const allowed = resultOf(await call({ requestState: first.requestState, inputResponses: { confirm: { action: "accept", content: { answer: "yes" } } } }));
+    expect(allowed.content).toEqual([{ type: "text", text: "confirmed: yes" }]);
   });
 
   it("refuses a URL question behind middleware that forges capabilities", async () => {
@@ -235,8 +238,10 @@ describe.each(BOUNDARIES)("interactive operations over %s", (name) => {
     const again = resultOf(await call({ requestState: first.requestState, inputResponses: { consent: { action: "accept" } } }));
     expect(again.resultType).toBe("input_required");
     expect(Object.keys(again.inputRequests!)).toEqual(["consent"]);
-    if (name === "stdio") return; // completion is tracked in the child process
-    Connections.done.add(`acct-${name}`);
+    // The outside step finishes (recorded in the serving process, the child over stdio).
+    expect(resultOf(await raw.request("tools/call", { name: "finish_connection", arguments: { account: `acct-${name}` } }, {})).content).toEqual([
+      { type: "text", text: `finished acct-${name}` },
+    ]);
     const done = resultOf(await call({ requestState: again.requestState, inputResponses: { consent: { action: "accept" } } }));
     expect(done.content).toEqual([{ type: "text", text: `connected acct-${name} (accept)` }]);
   });
