@@ -12,9 +12,9 @@
  *   precise reason logged (other-request / other-principal).
  */
 import { MemoryLogger } from "../../../src/dispatch/app-logger";
-import { McpError } from "../../../src/dispatch/errors";
 import type { StateBinding } from "../../../src/dispatch/request-context";
 import { StateSealer } from "../../../src/state/state-sealer";
+import { rejectionOf } from "../../support/state-rejection";
 
 const SECRET = "binding-test-secret-0123456789-abcdefghij";
 const NOW = 1_750_000_000_000;
@@ -41,19 +41,6 @@ const PARAMS = {
   requestState: "rt1.previous",
 };
 
-function rejectionOf(open: () => unknown): McpError {
-  try {
-    open();
-  } catch (error) {
-    expect(error).toBeInstanceOf(McpError);
-    const failure = error as McpError;
-    expect(failure.code).toBe(-32602);
-    expect(failure.message).toBe("Invalid or expired request state");
-    expect(failure.data).toBeUndefined();
-    return failure;
-  }
-  throw new Error("expected open to reject the token");
-}
 
 function lastReason(logger: MemoryLogger): unknown {
   return logger.entries[logger.entries.length - 1]?.fields?.reason;

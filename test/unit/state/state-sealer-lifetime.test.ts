@@ -13,6 +13,7 @@ import { MemoryLogger } from "../../../src/dispatch/app-logger";
 import { McpError } from "../../../src/dispatch/errors";
 import type { StateBinding } from "../../../src/dispatch/request-context";
 import { StateSealer } from "../../../src/state/state-sealer";
+import { rejectionOf } from "../../support/state-rejection";
 
 const SECRET = "lifetime-test-secret-0123456789-abcdefghijk";
 const T = 1_750_000_000; // seconds
@@ -27,15 +28,8 @@ function clockedSealer(options: { ttl?: number } = {}) {
 }
 
 function reasonOf(logger: MemoryLogger, open: () => unknown): unknown {
-  try {
-    open();
-  } catch (error) {
-    expect(error).toBeInstanceOf(McpError);
-    expect((error as McpError).code).toBe(-32602);
-    expect((error as McpError).message).toBe("Invalid or expired request state");
-    return logger.entries[logger.entries.length - 1]?.fields?.reason;
-  }
-  throw new Error("expected open to reject the token");
+  rejectionOf(open);
+  return logger.entries[logger.entries.length - 1]?.fields?.reason;
 }
 
 function fieldsOf(token: string): unknown[] {

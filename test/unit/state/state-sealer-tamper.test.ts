@@ -15,9 +15,9 @@
  */
 import { createHmac } from "node:crypto";
 import { MemoryLogger } from "../../../src/dispatch/app-logger";
-import { McpError } from "../../../src/dispatch/errors";
 import type { StateBinding } from "../../../src/dispatch/request-context";
 import { StateSealer } from "../../../src/state/state-sealer";
+import { rejectionOf } from "../../support/state-rejection";
 
 const SECRET_A = "tamper-test-secret-A-0123456789abcdefghijklmnop";
 const SECRET_B = "tamper-test-secret-B-0123456789abcdefghijklmnop";
@@ -31,19 +31,6 @@ function makeSealer(keys = [{ id: "A", secret: SECRET_A }, { id: "B", secret: SE
   return { sealer: new StateSealer({ keys, now: () => NOW }, logger), logger };
 }
 
-function rejectionOf(open: () => unknown): McpError {
-  try {
-    open();
-  } catch (error) {
-    expect(error).toBeInstanceOf(McpError);
-    const failure = error as McpError;
-    expect(failure.code).toBe(-32602);
-    expect(failure.message).toBe("Invalid or expired request state");
-    expect(failure.data).toBeUndefined();
-    return failure;
-  }
-  throw new Error("expected open to reject the token");
-}
 
 function reasonOf(logger: MemoryLogger, open: () => unknown): unknown {
   const before = logger.entries.length;
