@@ -1,4 +1,5 @@
 import {
+  PROTOCOL_VERSION_META_KEY,
   SUPPORTED_PROTOCOL_VERSIONS,
   type JSONRPCMessage,
   type MessageExtraInfo,
@@ -8,7 +9,6 @@ import {
 import { ErrorCode } from "../dispatch/errors";
 import type { JsonObject } from "../dispatch/wire-types";
 
-const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
 /** The revision this framework serves per request (the SDK's exported LATEST is its 2025 default). */
 export const MODERN_PROTOCOL_VERSION = "2026-07-28";
 const KNOWN_VERSIONS = new Set<string>([MODERN_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS]);
@@ -35,7 +35,7 @@ export class ConnectionTransport implements Transport {
     inner.onmessage = (message, extra) => {
       const m = message as { id?: string | number; method?: unknown; params?: unknown };
       if (m.id !== undefined && typeof m.method === "string" && m.params && typeof m.params === "object") {
-        const claimed = ((m.params as JsonObject)._meta as JsonObject | undefined)?.[PROTOCOL_VERSION_KEY];
+        const claimed = ((m.params as JsonObject)._meta as JsonObject | undefined)?.[PROTOCOL_VERSION_META_KEY];
         if (typeof claimed === "string" && !KNOWN_VERSIONS.has(claimed)) {
           void inner.send({
             jsonrpc: "2.0",

@@ -1,11 +1,15 @@
-import { Server, type ServerContext, type ServerCapabilities } from "@modelcontextprotocol/server";
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  LOG_LEVEL_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  Server,
+  type ServerContext,
+  type ServerCapabilities,
+} from "@modelcontextprotocol/server";
 import type { Dispatcher } from "../dispatch/dispatcher";
 import type { LogLevel, ProgressReporter, RequestLogger } from "../dispatch/request-context";
 import type { ClientCapabilities, JsonObject } from "../dispatch/wire-types";
 
-const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
-const CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities";
-const LOG_LEVEL_KEY = "io.modelcontextprotocol/logLevel";
 const LEVELS: LogLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
 /** The methods the dispatcher answers; the SDK itself answers server/discover, initialize and subscriptions/listen. */
@@ -77,7 +81,7 @@ export function buildSdkServer(options: BridgeOptions): Server {
 
 function toDispatchRequest(method: string, request: { params?: JsonObject }, ctx: ServerContext, server: Server, facts: FactsLookup) {
   const envelope = (ctx.mcpReq.envelope ?? {}) as JsonObject;
-  const modern = typeof envelope[PROTOCOL_VERSION_KEY] === "string";
+  const modern = typeof envelope[PROTOCOL_VERSION_META_KEY] === "string";
   const known = facts(ctx);
   const lifted = request.params ?? {};
   const meta = { ...((lifted._meta as JsonObject | undefined) ?? {}), ...envelope };
@@ -98,15 +102,15 @@ function toDispatchRequest(method: string, request: { params?: JsonObject }, ctx
     params = { ...lifted, ...(Object.keys(meta).length > 0 && { _meta: meta }) };
   }
   const clientCapabilities = (modern
-    ? (envelope[CLIENT_CAPABILITIES_KEY] as ClientCapabilities | undefined)
+    ? (envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined)
     : (server.getClientCapabilities() as ClientCapabilities | undefined)) ?? {};
-  const level = envelope[LOG_LEVEL_KEY] as LogLevel | undefined;
+  const level = envelope[LOG_LEVEL_META_KEY] as LogLevel | undefined;
   return {
     method,
     params,
     principal: known.principal,
     clientCapabilities,
-    protocolVersion: envelope[PROTOCOL_VERSION_KEY] as string | undefined,
+    protocolVersion: envelope[PROTOCOL_VERSION_META_KEY] as string | undefined,
     era: modern ? ("modern" as const) : ("legacy" as const),
     inputResponses,
     requestState,
