@@ -1,6 +1,6 @@
 /**
  * Test-only validation of wire messages against the official 2026-07-28 JSON Schema
- * (`shared/spec/schema-2026-07-28.json`, a sibling of the repository checkout).
+ * (`test/support/spec/schema-2026-07-28.json`, shipped in the repository; see the README beside it).
  *
  * The schema alone is lenient in ways that would let real mistakes through, so the
  * validators here add what the spec requires and the schema cannot say:
@@ -20,8 +20,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020";
 
-/** Where the schema lives: `shared/` is the repository's sibling, here and in CI. */
-export const WIRE_SCHEMA_PATH = path.resolve(__dirname, "../../../shared/spec/schema-2026-07-28.json");
+/** The official schema, byte-identical to the published file (origin in spec/README.md). */
+export const WIRE_SCHEMA_PATH = path.resolve(__dirname, "spec/schema-2026-07-28.json");
 
 /**
  * Result $defs by request method. A method whose list includes `InputRequiredResult` may
@@ -80,7 +80,7 @@ function load(): Compiled {
   if (!fs.existsSync(WIRE_SCHEMA_PATH)) {
     throw new Error(
       `MCP wire schema not found at ${WIRE_SCHEMA_PATH}. ` +
-        "The shared/ folder (spec/schema-2026-07-28.json) must sit beside the repository checkout.",
+        "It ships in the repository (test/support/spec/); restore it with git checkout.",
     );
   }
   const original = JSON.parse(fs.readFileSync(WIRE_SCHEMA_PATH, "utf8")) as JsonObject;

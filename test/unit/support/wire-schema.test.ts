@@ -12,8 +12,10 @@
  *   id echo, no result+error, no server requests, no batches;
  * - RESULT_DEFS and NOTIFICATION_DEFS agree with the schema's own *ResultResponse,
  *   ClientRequest and ServerNotification defs;
- * - failures throw WireSchemaError naming the ajv errors and including the message.
+ * - failures throw WireSchemaError naming the ajv errors and including the message;
+ * - the schema shipped in test/support/spec is byte-identical to the published one (sha256).
  */
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import Ajv2020 from "ajv/dist/2020";
 import {
@@ -35,6 +37,13 @@ import {
 const schema = JSON.parse(fs.readFileSync(WIRE_SCHEMA_PATH, "utf8")) as {
   $defs: Record<string, { anyOf?: { $ref: string }[]; properties?: Record<string, any> }>;
 };
+
+describe("the shipped schema file", () => {
+  it("is byte-identical to the published 2026-07-28 schema.json", () => {
+    const digest = createHash("sha256").update(fs.readFileSync(WIRE_SCHEMA_PATH)).digest("hex");
+    expect(digest).toBe("ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203");
+  });
+});
 
 const elicitRequest = {
   method: "elicitation/create",
