@@ -164,6 +164,31 @@ export function describeProblems(scenarios: readonly ScenarioChecks[]): string[]
   );
 }
 
+/**
+ * Unscored scenarios this project holds to the same bar as the scored ones: every one must be
+ * present and free of FAILURE and WARNING.
+ */
+export const REQUIRED_UNSCORED: readonly string[] = Object.freeze([
+  "json-schema-2020-12",
+  "http-header-validation",
+  "http-custom-header-server-validation",
+]);
+
+/**
+ * Everything that keeps a run from passing, one line each (empty when it passes): a scored or
+ * required scenario that is missing, has no checks, or has a FAILURE or WARNING.
+ */
+export function verdict(report: ConformanceReport, required: readonly string[] = REQUIRED_UNSCORED): string[] {
+  const problems: string[] = [];
+  const byName = new Map(report.scenarios.map((s) => [s.scenario, s]));
+  for (const name of report.missingScored) problems.push(`${name} [scored]: no checks.json`);
+  for (const name of required) if (!byName.has(name)) problems.push(`${name} [required]: no checks.json`);
+  const held = report.scenarios.filter((s) => s.scored || required.includes(s.scenario));
+  for (const s of held) if (s.checks.length === 0) problems.push(`${s.scenario} [${s.category}]: ran no check`);
+  problems.push(...describeProblems(held));
+  return problems;
+}
+
 if (require.main === module) {
   const report = readChecks(path.resolve(process.argv[2] ?? path.join(CONFORMANCE_DIR, "results")));
   for (const s of report.summary) {

@@ -9,9 +9,12 @@
  *    line holding its URL;
  * 3. runs the suite with the Node 22 binary from ./node_modules/node:
  *    `server --url http://localhost:PORT/mcp --requirements 2026-07-28 -o DIR`;
- * 4. stops the server (SIGTERM, SIGKILL after 5 s), prints a recap and exits with the
- *    runner's exit code (0 = every scored check passed; WARNINGs do not change it).
- *    A harness failure (install, server start) exits with 2.
+ * 4. stops the server (SIGTERM, SIGKILL after 5 s), prints a recap and a verdict, and exits 0
+ *    only when the runner exited 0 AND every scored scenario and every scenario in
+ *    REQUIRED_UNSCORED (read-checks.ts) is present, ran checks, and has no FAILURE or WARNING.
+ *    Otherwise it exits 1; a harness failure (install, server start) exits with 2.
+ *
+ * This is the only place the suite is installed and run: `npm test` never downloads anything.
  *
  * Environment: CONFORMANCE_SERVER_CMD, CONFORMANCE_OUTPUT_DIR (default ./results),
  * CONFORMANCE_REQUIREMENTS (default 2026-07-28).
@@ -22,7 +25,7 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as readline from "node:readline";
-import { CONFORMANCE_DIR, SUITE_PACKAGE_DIR, describeProblems, parseRunDir, readChecks } from "./read-checks";
+import { CONFORMANCE_DIR, SUITE_PACKAGE_DIR, describeProblems, parseRunDir, readChecks, verdict } from "./read-checks";
 
 export const REPO_ROOT = path.resolve(CONFORMANCE_DIR, "..", "..");
 export const DEFAULT_SERVER_CMD = "node dist/sample/conformance/main-http.js";
@@ -40,7 +43,10 @@ export interface RunOptions {
 }
 
 export interface RunOutcome {
+  /** The runner's own exit code. */
   exitCode: number;
+  /** Why the run does not pass this project's bar (empty when it does). */
+  problems: string[];
   outDir: string;
   url: string;
   durationMs: number;
@@ -220,7 +226,8 @@ function runRunner(url: string, options: RunOptions, log: fs.WriteStream): { chi
   return { child, exited };
 }
 
-function printRecap(options: RunOptions, outcome: RunOutcome, serverDiedEarly: boolean): void {
+function printRecap(options: RunOptions, outcome: Omit<RunOutcome, "problems">, serverDiedEarly: boolean): string[] {
+  let problems: string[] = [];
   const lines = [`\n=== roundtrip-mcp conformance recap (${options.requirements}) ===`];
   lines.push(`runner exit code ${outcome.exitCode}, ${(outcome.durationMs / 1000).toFixed(1)} s, results in ${outcome.outDir}`);
   if (serverDiedEarly) lines.push("the fixture server exited during the run; see server.log");
@@ -231,16 +238,21 @@ function printRecap(options: RunOptions, outcome: RunOutcome, serverDiedEarly: b
     lines.push(`scored: ${clean.length}/${report.requirements.server.length} clean, ${scored.length} present`);
     if (report.missingScored.length) lines.push(`missing scored scenarios: ${report.missingScored.join(", ")}`);
     for (const category of ["scored", "pending"]) {
-      const problems = describeProblems(report.scenarios.filter((s) => s.category === category));
-      if (problems.length) lines.push(`${category} FAILURE/WARNING:`, ...problems.map((p) => `  ${p}`));
+      const listed = describeProblems(report.scenarios.filter((s) => s.category === category));
+      if (listed.length) lines.push(`${category} FAILURE/WARNING:`, ...listed.map((p) => `  ${p}`));
     }
     const unscored = report.scenarios.filter((s) => !s.scored && s.category !== "pending");
     const unscoredBad = unscored.filter((s) => s.failures.length > 0);
     lines.push(`not scored (${unscored.map((s) => s.category).filter((c, i, a) => a.indexOf(c) === i).join(", ")}): ${unscoredBad.length}/${unscored.length} with failures`);
+    problems = verdict(report);
   } catch (e) {
-    lines.push(`could not read results: ${(e as Error).message}`);
+    problems = [`could not read results: ${(e as Error).message}`];
   }
+  if (outcome.exitCode !== 0) problems.unshift(`the runner exited with code ${outcome.exitCode}`);
+  if (serverDiedEarly) problems.push("the fixture server exited during the run");
+  lines.push(problems.length === 0 ? "verdict: PASS" : `verdict: FAIL\n${problems.map((p) => `  ${p}`).join("\n")}`);
   process.stdout.write(`${lines.join("\n")}\n`);
+  return problems;
 }
 
 /** Runs install, server, suite and teardown; resolves with the runner's exit code. */
@@ -274,8 +286,8 @@ export async function runConformance(partial: Partial<RunOptions> = {}): Promise
     const serverDiedEarly = server.hasExited();
     await stopServer();
     const outcome = { exitCode, outDir: options.outDir, url: server.url, durationMs: Date.now() - started };
-    printRecap(options, outcome, serverDiedEarly);
-    return outcome;
+    const problems = printRecap(options, outcome, serverDiedEarly);
+    return { ...outcome, problems };
   } finally {
     await stopServer();
     process.off("SIGINT", onSignal);
@@ -298,7 +310,7 @@ function parseArgs(argv: string[]): Partial<RunOptions> {
 
 if (require.main === module) {
   runConformance(parseArgs(process.argv.slice(2))).then(
-    (outcome) => process.exit(outcome.exitCode),
+    (outcome) => process.exit(outcome.problems.length === 0 ? 0 : 1),
     (error: Error) => {
       process.stderr.write(`[conformance] ${error instanceof HarnessError ? error.message : error.stack}\n`);
       process.exit(HARNESS_FAILURE);
