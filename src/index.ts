@@ -2,14 +2,13 @@ import "reflect-metadata";
 
 // Decorators
 export { Tool, type ToolOptions } from "./decorators/tool";
-export { Resource, type ResourceOptions, type ResourceAnnotations } from "./decorators/resource";
+export { Resource, type ResourceOptions } from "./decorators/resource";
 export { Prompt, type PromptOptions } from "./decorators/prompt";
 export { Arg } from "./decorators/arg";
 export { Ctx } from "./decorators/ctx";
 export {
   Elicit,
   type ElicitOptions,
-  type ElicitOutcome,
   type ElicitedAnswers,
   type QuestionSource,
   type ComputedQuestion,
@@ -17,21 +16,25 @@ export {
 } from "./decorators/elicit";
 export { Complete, type CompletionProvider, type CompletionRequest } from "./decorators/complete";
 export { UseMiddleware } from "./decorators/use-middleware";
-export type { DtoClass, JsonSchema, Icon, ToolAnnotations, CacheScope } from "./decorators/component-options";
+export type { Icon, ToolAnnotations } from "./decorators/component-options";
+export type { DtoClass } from "./protocol/dto-class";
 
 // Dispatch
-export { McpError, ErrorCode, isMcpError } from "./dispatch/errors";
-export { Result, type ToolResult, type ContentBlock, type ResourceContents, type ResourceLinkFields, type ContentAnnotations } from "./dispatch/result";
-export type { RequestContext, ProgressReporter, RequestLogger, LogLevel, StateBinding } from "./dispatch/request-context";
-export type { Middleware, Next, ComponentRef } from "./dispatch/middleware";
+export { McpError, ErrorCode, isMcpError } from "./protocol/errors";
+export { Result } from "./dispatch/result";
+export type { ToolResult, ContentBlock, ResourceContents, ResourceLinkFields, Annotations } from "./protocol/content";
+export type { RequestContext, ProgressReporter, RequestLogger, LogLevel, StateBinding } from "./protocol/request-context";
+export type { Middleware, Next, ComponentRef } from "./protocol/middleware";
 export type { ResultValidator, ListCacheHint, DispatchRequest } from "./dispatch/dispatcher";
-export { type AppLogger, APP_LOGGER, StderrLogger, SilentLogger, MemoryLogger } from "./dispatch/app-logger";
-export type { ClientCapabilities, InputRequest, InputRequiredResult, ElicitationSchema, JsonObject } from "./dispatch/wire-types";
+export { type AppLogger, APP_LOGGER, StderrLogger, SilentLogger, MemoryLogger } from "./protocol/app-logger";
+export type { ClientCapabilities, InputRequest, InputRequiredResult, JsonObject, CacheScope } from "./protocol/wire-types";
 
 // Elicitation (the imperative core)
 export { Elicitation } from "./elicitation/elicitation";
-export { Sampling, INVALID_SAMPLING_RESPONSE, type SamplingResponse, type SamplingAnswered, type CreateMessageParams, type CreateMessageRequest, type CreateMessageResult, type SamplingMessage } from "./elicitation/sampling";
-export { Roots, INVALID_ROOTS_RESPONSE, type RootsResponse, type RootsAnswered, type ListRootsRequest, type ListRootsResult, type Root } from "./elicitation/roots";
+export { Sampling, INVALID_SAMPLING_RESPONSE, type SamplingResponse, type SamplingAnswered } from "./elicitation/sampling";
+export type { CreateMessageParams, CreateMessageRequest, CreateMessageResult, SamplingMessage } from "./protocol/sampling-request";
+export { Roots, INVALID_ROOTS_RESPONSE, type RootsResponse, type RootsAnswered } from "./elicitation/roots";
+export type { ListRootsRequest, ListRootsResult, Root } from "./protocol/roots-request";
 export {
   INVALID_ELICITATION_RESPONSE,
   type ElicitationResponse,
@@ -43,9 +46,9 @@ export {
   type ElicitationCancelled,
 } from "./elicitation/response";
 export type { InputMissing } from "./elicitation/input-response-entry";
-export type { FormElicitRequest, UrlElicitRequest, ElicitRequest } from "./elicitation/elicit-request";
-export type { FormSchema, FormPropertySchema, ElicitationContent, EnumOption } from "./elicitation/form-schema";
-export { ElicitationSchemaError } from "./elicitation/elicitation-schema-error";
+export type { FormElicitRequest, UrlElicitRequest, ElicitRequest, ElicitResult } from "./protocol/elicit-request";
+export type { FormSchema, FormPropertySchema, ElicitationContent, EnumOption } from "./protocol/form-schema";
+export { ElicitationSchemaError } from "./schema/elicitation-schema-error";
 export { InputRequestError } from "./elicitation/input-request-error";
 export { requiredCapabilities, missingCapabilities, isAllowedBy } from "./elicitation/capabilities";
 export { JSONSchema } from "class-validator-jsonschema";
@@ -64,7 +67,7 @@ export {
 } from "./state/state-sealer";
 export { createStateSealer, type StateOptions } from "./state/create-state-sealer";
 export type { StateKey } from "./state/key-ring";
-export type { JsonValue } from "./state/canonical-json";
+export type { JsonValue } from "./protocol/canonical-json";
 
 // Registry
 export { RegistrationError } from "./registry/component-registry";

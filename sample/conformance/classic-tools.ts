@@ -3,11 +3,11 @@
 import "reflect-metadata";
 import { setTimeout as sleep } from "node:timers/promises";
 import { IsInt, IsOptional, IsString } from "class-validator";
-import { Arg, Ctx, JSONSchema, Result, Tool, type JsonSchema, type RequestContext } from "roundtrip-mcp";
+import { Arg, Ctx, JSONSchema, Result, Tool, type JsonObject, type RequestContext } from "roundtrip-mcp";
 import { RED_PIXEL_PNG, silentWav } from "./media";
 
 /** The inputSchema of json-schema-2020-12, as the scenario spells it: passed through unchanged. */
-export const JSON_SCHEMA_2020_12_INPUT: JsonSchema = {
+export const JSON_SCHEMA_2020_12_INPUT: JsonObject = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",
   $defs: {
@@ -89,7 +89,7 @@ export class ClassicTools {
     throw new Error("This tool intentionally returns an error for testing");
   }
 
-  @Tool({ name: "json_schema_2020_12_tool", description: "Tool with JSON Schema 2020-12 features", input: JSON_SCHEMA_2020_12_INPUT })
+  @Tool({ name: "json_schema_2020_12_tool", description: "Tool with JSON Schema 2020-12 features", arguments: JSON_SCHEMA_2020_12_INPUT })
   jsonSchema202012(@Arg() args: Record<string, unknown>) {
     return Result.structured(args);
   }

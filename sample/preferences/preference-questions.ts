@@ -2,7 +2,7 @@
 // how the answers are put into words. The tool, the resource and the prompt all ask through
 // `@AskColor()` and `@AskStyle()`, so the questions are written once.
 import { IsIn } from "class-validator";
-import { Elicit, JSONSchema, type ElicitationSchema, type ElicitedAnswers } from "roundtrip-mcp";
+import { Elicit, JSONSchema, type FormSchema, type ElicitedAnswers } from "roundtrip-mcp";
 
 export const COLORS = ["red", "green", "blue"] as const;
 export type Color = (typeof COLORS)[number];
@@ -34,7 +34,7 @@ export interface Preferences {
 }
 
 /** The style question, computed from the colour answer. An arrow function: the framework tells it from a DTO class. */
-const styleQuestion = (answers: ElicitedAnswers): ElicitationSchema => ({
+const styleQuestion = (answers: ElicitedAnswers): FormSchema => ({
   type: "object",
   properties: { style: { type: "string", title: "Style", enum: [...STYLES_BY_COLOR[(answers[COLOR_KEY] as ColorChoice).color]] } },
   required: ["style"],

@@ -1,12 +1,5 @@
-import type { JsonObject } from "../dispatch/wire-types";
-import type { Middleware } from "../dispatch/middleware";
-
-/** A class whose instances class-validator can validate (a DTO). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type DtoClass<T = object> = new (...args: any[]) => T;
-
-/** A raw JSON Schema object, passed through unchanged. */
-export type JsonSchema = JsonObject;
+import type { JsonObject } from "../protocol/wire-types";
+import type { Middleware } from "../protocol/middleware";
 
 export interface Icon {
   src: string;
@@ -35,5 +28,3 @@ export interface ToolAnnotations {
   idempotentHint?: boolean;
   openWorldHint?: boolean;
 }
-
-export type CacheScope = "public" | "private";

@@ -1,7 +1,8 @@
 import { declareParam } from "./component-declaration";
-import type { DtoClass } from "./component-options";
-import type { ElicitationSchema } from "../dispatch/wire-types";
-import type { RequestContext } from "../dispatch/request-context";
+import type { DtoClass } from "../protocol/dto-class";
+import type { FormSchema } from "../protocol/form-schema";
+import type { JsonObject } from "../protocol/wire-types";
+import type { RequestContext } from "../protocol/request-context";
 
 /** A URL-mode question: the user is asked to open `url` (consent only; nothing is fetched). */
 export interface UrlQuestion {
@@ -9,13 +10,7 @@ export interface UrlQuestion {
 }
 
 /** What a question is built from: a DTO, a restricted form schema, or a URL. */
-export type QuestionSource = DtoClass | ElicitationSchema | UrlQuestion;
-
-/** The outcome of one question, as the method receives it under `onDecline: "outcome"`. */
-export type ElicitOutcome<T = Record<string, unknown>> =
-  | { action: "accept"; content?: T }
-  | { action: "decline" }
-  | { action: "cancel" };
+export type QuestionSource = DtoClass | FormSchema | FormSchema<JsonObject> | UrlQuestion;
 
 /** Answers resolved so far, by key: the accepted content (or URL consent), or undefined when declined under `optional`. */
 export type ElicitedAnswers = Readonly<Record<string, unknown>>;
@@ -36,7 +31,7 @@ export interface ElicitOptions {
    * - "end" (default): the operation ends. A tool returns an isError result naming the question;
    *   a resource or prompt fails with -32602 and `data: { key, action }`.
    * - "optional": the parameter is `undefined` and the method runs.
-   * - "outcome": the method receives the whole `ElicitOutcome` (`{ action, content? }`).
+   * - "outcome": the method receives the whole `ElicitResult` (`{ action, content? }`).
    */
   onDecline?: "end" | "optional" | "outcome";
 }

@@ -1,5 +1,6 @@
 import { declareComponent } from "./component-declaration";
-import type { CommonComponentOptions, DtoClass } from "./component-options";
+import type { CommonComponentOptions } from "./component-options";
+import type { DtoClass } from "../protocol/dto-class";
 
 export interface PromptOptions extends CommonComponentOptions {
   /** The arguments DTO (string fields only) when not given as an `@Arg()` parameter. */

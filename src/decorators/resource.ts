@@ -1,12 +1,8 @@
 import { declareComponent } from "./component-declaration";
-import type { CacheScope, CommonComponentOptions } from "./component-options";
+import type { CommonComponentOptions } from "./component-options";
+import type { Annotations } from "../protocol/content";
+import type { CacheScope } from "../protocol/wire-types";
 import type { CompletionProvider } from "./complete";
-
-export interface ResourceAnnotations {
-  audience?: ("user" | "assistant")[];
-  priority?: number;
-  lastModified?: string;
-}
 
 export interface ResourceOptions extends CommonComponentOptions {
   /** A fixed URI. Exactly one of `uri` and `uriTemplate`. */
@@ -15,7 +11,7 @@ export interface ResourceOptions extends CommonComponentOptions {
   uriTemplate?: string;
   mimeType?: string;
   size?: number;
-  annotations?: ResourceAnnotations;
+  annotations?: Annotations;
   /** Cache hint for `resources/read` results (milliseconds, >= 0). Default 0. */
   ttlMs?: number;
   /** Cache hint scope for `resources/read` results. Default "private". */

@@ -1,15 +1,18 @@
 import { declareComponent } from "./component-declaration";
-import type { CommonComponentOptions, DtoClass, JsonSchema, ToolAnnotations } from "./component-options";
+import type { CommonComponentOptions, ToolAnnotations } from "./component-options";
+import type { DtoClass } from "../protocol/dto-class";
+import type { JsonObject } from "../protocol/wire-types";
 
 export interface ToolOptions extends CommonComponentOptions {
   annotations?: ToolAnnotations;
   /**
    * The arguments: a class-validator DTO (instead of an `@Arg()` parameter) or a raw JSON Schema
-   * (passed through unchanged, arguments validated against it and handed over as a plain object).
+   * object (published as `inputSchema` unchanged, arguments validated against it and handed over
+   * as a plain object).
    */
-  input?: DtoClass | JsonSchema;
-  /** Structured output: a DTO or a raw JSON Schema. Final structured results are validated against it. */
-  output?: DtoClass | JsonSchema;
+  arguments?: DtoClass | JsonObject;
+  /** Structured output: a DTO or a raw JSON Schema object. Final structured results are validated against it. */
+  output?: DtoClass | JsonObject;
 }
 
 /**

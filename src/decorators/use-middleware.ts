@@ -1,5 +1,5 @@
 import { MIDDLEWARE_KEY } from "./metadata-keys";
-import type { Middleware } from "../dispatch/middleware";
+import type { Middleware } from "../protocol/middleware";
 
 /**
  * Attaches middleware to every component of a class, or to one component method.

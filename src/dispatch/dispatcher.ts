@@ -1,17 +1,19 @@
 import type { DependencyContainer } from "tsyringe";
 import type { ComponentRegistry } from "../registry/component-registry";
 import type { ComponentDefinition, PromptDefinition, ResourceDefinition, ToolDefinition } from "../registry/definitions";
+import { frozenCopy } from "../protocol/frozen-copy";
+import { isPlainObject } from "../protocol/plain-object";
 import { describeViolations } from "../schema/dto-validator";
 import { missingCapabilities } from "../elicitation/capabilities";
 import type { StateSealer } from "../state/state-sealer";
-import type { AppLogger } from "./app-logger";
-import { ErrorCode, isMcpError, McpError } from "./errors";
-import type { ComponentRef, Middleware } from "./middleware";
-import type { LogLevel, ProgressReporter, RequestContext, RequestLogger } from "./request-context";
+import type { AppLogger } from "../protocol/app-logger";
+import { ErrorCode, isMcpError, McpError } from "../protocol/errors";
+import type { ComponentRef, Middleware } from "../protocol/middleware";
+import type { LogLevel, ProgressReporter, RequestContext, RequestLogger } from "../protocol/request-context";
 import { isReask, Result } from "./result";
 import { RoundPlanner, type CarriedState } from "./round-planner";
 import { OutputSchemaViolation, shapePromptResult, shapeResourceResult, shapeToolResult } from "./result-shaping";
-import type { ClientCapabilities, InputRequest, JsonObject } from "./wire-types";
+import type { ClientCapabilities, InputRequest, JsonObject } from "../protocol/wire-types";
 
 /** What a transport adapter hands the dispatcher for one request. */
 export interface DispatchRequest {
@@ -293,35 +295,27 @@ function checkRetryEnvelope(request: DispatchRequest): void {
     throw new McpError(ErrorCode.InvalidParams, "Invalid retry envelope: requestState must be a string");
   }
   if (inputResponses !== undefined) {
-    if (inputResponses === null || typeof inputResponses !== "object" || Array.isArray(inputResponses)) {
+    if (!isPlainObject(inputResponses)) {
       throw new McpError(ErrorCode.InvalidParams, "Invalid retry envelope: inputResponses must be an object");
     }
     for (const [key, entry] of Object.entries(inputResponses)) {
-      if (entry === null || typeof entry !== "object" || Array.isArray(entry)) {
+      if (!isPlainObject(entry)) {
         throw new McpError(ErrorCode.InvalidParams, `Invalid retry envelope: inputResponses.${key} must be an object`);
       }
     }
   }
 }
 
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === "object" && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
-
 function makeContext(request: DispatchRequest): RequestContext {
-  const params = deepFreeze(structuredClone(request.params));
+  const params = frozenCopy(request.params);
   return Object.freeze({
     method: request.method,
     requestMethod: request.method,
     requestParams: params,
     principal: request.principal,
-    clientCapabilities: deepFreeze(structuredClone(request.clientCapabilities ?? {})),
+    clientCapabilities: frozenCopy(request.clientCapabilities ?? {}),
     protocolVersion: request.protocolVersion,
-    inputResponses: request.inputResponses === undefined ? undefined : deepFreeze(structuredClone(request.inputResponses as Record<string, unknown>)),
+    inputResponses: request.inputResponses === undefined ? undefined : frozenCopy(request.inputResponses as Record<string, unknown>),
     requestState: request.requestState as string | undefined,
     progress: request.progress ?? NO_PROGRESS,
     log: request.log ?? NO_LOG,

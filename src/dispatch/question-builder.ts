@@ -1,9 +1,9 @@
 import { Elicitation } from "../elicitation/elicitation";
-import type { DtoClass } from "../decorators/component-options";
+import type { DtoClass } from "../protocol/dto-class";
 import type { ElicitSpec } from "../registry/definitions";
 import type { ElicitedAnswers, QuestionSource, UrlQuestion } from "../decorators/elicit";
-import type { InputRequest } from "./wire-types";
-import type { RequestContext } from "./request-context";
+import type { InputRequest } from "../protocol/wire-types";
+import type { RequestContext } from "../protocol/request-context";
 
 /** One question as asked this round: the wire input request and, for a DTO form, the DTO to validate with. */
 export interface BuiltQuestion {

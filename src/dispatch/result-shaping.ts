@@ -1,7 +1,7 @@
 import type { PromptDefinition, ResourceDefinition, ToolDefinition } from "../registry/definitions";
 import { describeViolations } from "../schema/dto-validator";
-import { ErrorCode, McpError } from "./errors";
-import type { JsonObject } from "./wire-types";
+import { ErrorCode, McpError } from "../protocol/errors";
+import type { JsonObject } from "../protocol/wire-types";
 
 const CONTENT_TYPES = new Set(["text", "image", "audio", "resource_link", "resource"]);
 

@@ -1,39 +1,6 @@
-import type { JsonObject, InputRequest, InputRequiredResult } from "./wire-types";
+import type { InputRequest, InputRequiredResult } from "../protocol/wire-types";
+import type { ContentBlock, ResourceContents, ResourceLinkFields, ToolResult } from "../protocol/content";
 import { inputRequired } from "../elicitation/input-required";
-
-export interface ContentAnnotations {
-  audience?: ("user" | "assistant")[];
-  priority?: number;
-  lastModified?: string;
-}
-
-export type ContentBlock =
-  | { type: "text"; text: string; annotations?: ContentAnnotations; _meta?: JsonObject }
-  | { type: "image"; data: string; mimeType: string; annotations?: ContentAnnotations; _meta?: JsonObject }
-  | { type: "audio"; data: string; mimeType: string; annotations?: ContentAnnotations; _meta?: JsonObject }
-  | ({ type: "resource_link"; uri: string; name: string } & ResourceLinkFields)
-  | { type: "resource"; resource: ResourceContents; annotations?: ContentAnnotations; _meta?: JsonObject };
-
-export interface ResourceLinkFields {
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  size?: number;
-  annotations?: ContentAnnotations;
-  _meta?: JsonObject;
-}
-
-export type ResourceContents =
-  | { uri: string; mimeType?: string; text: string; _meta?: JsonObject }
-  | { uri: string; mimeType?: string; blob: string; _meta?: JsonObject };
-
-/** A final tools/call result (resultType is stamped by the dispatcher). */
-export interface ToolResult {
-  content: ContentBlock[];
-  structuredContent?: unknown;
-  isError?: boolean;
-  _meta?: JsonObject;
-}
 
 /** Returned by a component with `@Elicit` parameters to have the named questions asked again. */
 export interface ReaskResult {

@@ -2,18 +2,18 @@ import { Elicitation } from "../elicitation/elicitation";
 import { questionDigest } from "../elicitation/question-digest";
 import type { StateSealer } from "../state/state-sealer";
 import type { ElicitSpec } from "../registry/definitions";
-import type { ElicitOutcome } from "../decorators/elicit";
+import type { ElicitResult } from "../protocol/elicit-request";
 import { validateDto } from "../schema/dto-validator";
 import { buildQuestion } from "./question-builder";
-import { ErrorCode, McpError } from "./errors";
-import type { RequestContext } from "./request-context";
-import type { InputRequest, JsonObject } from "./wire-types";
+import { ErrorCode, McpError } from "../protocol/errors";
+import type { RequestContext } from "../protocol/request-context";
+import type { InputRequest, JsonObject } from "../protocol/wire-types";
 
 /** What travels in sealed requestState between rounds: answers pinned to their question's digest. */
 interface CarriedState {
   /** Round counter, so the state changes every round even when no answer did. */
   r: number;
-  a: Record<string, { d: string; o: ElicitOutcome }>;
+  a: Record<string, { d: string; o: ElicitResult }>;
 }
 
 export type RoundPlan =
@@ -77,7 +77,7 @@ export class RoundPlanner {
       if (!spec.after.every((d) => resolved.has(d))) continue;
       const question = buildQuestion(spec, answers, ctx);
       const digest = questionDigest(spec.key, question.request);
-      let outcome: ElicitOutcome | undefined;
+      let outcome: ElicitResult | undefined;
       const pinned = carried.a[spec.key];
       if (pinned && pinned.d === digest) outcome = pinned.o;
       else if (!reasked?.includes(spec.key) && Object.prototype.hasOwnProperty.call(responses, spec.key)) {

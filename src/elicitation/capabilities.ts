@@ -1,5 +1,5 @@
-import type { ClientCapabilities, InputRequest } from "../dispatch/wire-types";
-import { isPlainObject } from "../dispatch/plain-object";
+import type { ClientCapabilities, InputRequest } from "../protocol/wire-types";
+import { isPlainObject } from "../protocol/plain-object";
 
 /**
  * The client capabilities `request` needs (MCP 2026-07-28 §2.5.7), in the form used by

@@ -1,14 +1,15 @@
-import { dtoToElicitationSchema, type DtoClass } from "./dto-to-elicitation-schema";
-import type { FormElicitRequest, UrlElicitRequest } from "./elicit-request";
-import type { FormSchema } from "./form-schema";
-import { validateFormSchema } from "./form-schema-subset";
-import { frozenCopy } from "./frozen-copy";
+import { dtoToFormSchema } from "../schema/dto-form-schema";
+import type { FormElicitRequest, UrlElicitRequest } from "../protocol/elicit-request";
+import type { FormSchema } from "../protocol/form-schema";
+import { validateFormSchema } from "../schema/form-schema-subset";
+import { frozenCopy } from "../protocol/frozen-copy";
 import { InputRequestError } from "./input-request-error";
 import { nonEmptyMessageProblem } from "./input-request-shape";
 import { navigableUrlProblem } from "./navigable-url";
 import { elicitationResponse } from "./response";
 import { ValidatedRequests } from "./validated-requests";
-import type { ElicitationSchema } from "../dispatch/wire-types";
+import type { JsonObject } from "../protocol/wire-types";
+import type { DtoClass } from "../protocol/dto-class";
 
 /**
  * The imperative elicitation API. Build a bare `elicitation/create` request, put it in
@@ -24,12 +25,12 @@ export const Elicitation = {
    *
    * @example const ask = Elicitation.form("Who should we contact?", { type: "object", properties: { email: { type: "string", format: "email" } }, required: ["email"] });
    */
-  form(message: string, schemaOrDto: FormSchema | ElicitationSchema | DtoClass): FormElicitRequest {
+  form(message: string, schemaOrDto: FormSchema | FormSchema<JsonObject> | DtoClass): FormElicitRequest {
     const messageProblem = nonEmptyMessageProblem(message);
     if (messageProblem !== undefined) throw new InputRequestError(`Invalid form elicitation: ${messageProblem}`);
     let requestedSchema: FormSchema;
     if (typeof schemaOrDto === "function") {
-      requestedSchema = dtoToElicitationSchema(schemaOrDto);
+      requestedSchema = dtoToFormSchema(schemaOrDto);
     } else {
       validateFormSchema(schemaOrDto);
       requestedSchema = schemaOrDto;

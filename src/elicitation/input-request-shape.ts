@@ -1,7 +1,7 @@
-import { validateFormSchema } from "./form-schema-subset";
+import { validateFormSchema } from "../schema/form-schema-subset";
 import { InputRequestError } from "./input-request-error";
 import { navigableUrlProblem } from "./navigable-url";
-import { isPlainObject } from "../dispatch/plain-object";
+import { isPlainObject } from "../protocol/plain-object";
 import { ValidatedRequests } from "./validated-requests";
 
 const INCLUDE_CONTEXT = ["none", "thisServer", "allServers"];

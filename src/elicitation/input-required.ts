@@ -1,6 +1,6 @@
-import type { InputRequest, InputRequiredResult } from "../dispatch/wire-types";
+import type { InputRequest, InputRequiredResult } from "../protocol/wire-types";
 import { assertInputRequest } from "./input-request-shape";
-import { isPlainObject } from "../dispatch/plain-object";
+import { isPlainObject } from "../protocol/plain-object";
 
 /** What to ask for and/or the state to carry to the retry. At least one is required. */
 export interface InputRequiredOptions {

@@ -1,6 +1,6 @@
-import { McpError, ErrorCode } from "../dispatch/errors";
-import type { InputResponseSource } from "../dispatch/request-context";
-import { isPlainObject } from "../dispatch/plain-object";
+import { McpError, ErrorCode } from "../protocol/errors";
+import type { InputResponseSource } from "../protocol/request-context";
+import { isPlainObject } from "../protocol/plain-object";
 
 /** The one shape every "no answer yet" inspection returns. */
 export type InputMissing = { status: "missing" };

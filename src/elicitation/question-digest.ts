@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import type { InputRequest } from "../dispatch/wire-types";
-import { isPlainObject } from "../dispatch/plain-object";
+import type { InputRequest } from "../protocol/wire-types";
+import { canonicalJson } from "../protocol/canonical-json";
+import { isPlainObject } from "../protocol/plain-object";
 
 // Wording that does not change what a valid answer is: editing it must not re-ask.
 const PRESENTATION_KEYWORDS = new Set(["title", "description", "default"]);
@@ -67,18 +68,4 @@ function withoutPresentation(value: unknown): unknown {
       .filter(([name]) => !PRESENTATION_KEYWORDS.has(name))
       .map(([name, item]) => [name, withoutPresentation(item)]),
   );
-}
-
-/** JSON with object keys sorted at every level; undefined members dropped as JSON.stringify does. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? "null" : canonicalJson(item))).join(",")}]`;
-  if (typeof value === "object" && value !== null) {
-    const members = Object.keys(value)
-      .sort()
-      .filter((name) => (value as Record<string, unknown>)[name] !== undefined)
-      .map((name) => `${JSON.stringify(name)}:${canonicalJson((value as Record<string, unknown>)[name])}`);
-    return `{${members.join(",")}}`;
-  }
-  if (typeof value === "number" && !Number.isFinite(value)) throw new TypeError("questionDigest: non-finite number");
-  return JSON.stringify(value) ?? "null";
 }

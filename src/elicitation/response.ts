@@ -1,10 +1,10 @@
-import type { InputResponseSource } from "../dispatch/request-context";
-import type { ElicitationContent, FormPropertySchema } from "./form-schema";
-import { formValueViolation } from "./form-value-check";
+import type { InputResponseSource } from "../protocol/request-context";
+import type { ElicitationContent, FormPropertySchema } from "../protocol/form-schema";
+import { formValueViolation } from "../schema/form-value-check";
 import { assertInputRequest } from "./input-request-shape";
 import { inputResponseEntry, invalidInputResponse, type InputMissing } from "./input-response-entry";
-import { isPlainObject } from "../dispatch/plain-object";
-import type { ElicitRequest, FormElicitRequest, UrlElicitRequest } from "./elicit-request";
+import { isPlainObject } from "../protocol/plain-object";
+import type { ElicitRequest, FormElicitRequest, UrlElicitRequest } from "../protocol/elicit-request";
 
 /** The -32602 message for any invalid elicitation answer. */
 export const INVALID_ELICITATION_RESPONSE = "Invalid elicitation response";

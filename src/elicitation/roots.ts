@@ -1,19 +1,13 @@
-import type { InputResponseSource } from "../dispatch/request-context";
-import type { JsonObject } from "../dispatch/wire-types";
-import { frozenCopy } from "./frozen-copy";
+import type { InputResponseSource } from "../protocol/request-context";
+import type { ListRootsRequest, ListRootsResult, Root } from "../protocol/roots-request";
+import { frozenCopy } from "../protocol/frozen-copy";
 import { assertInputRequest } from "./input-request-shape";
 import { inputResponseEntry, invalidInputResponse, type InputMissing } from "./input-response-entry";
-import { isPlainObject } from "../dispatch/plain-object";
+import { isPlainObject } from "../protocol/plain-object";
 import { ValidatedRequests } from "./validated-requests";
 
 /** The -32602 message for any invalid roots answer. */
 export const INVALID_ROOTS_RESPONSE = "Invalid roots response";
-
-/** A bare `roots/list` input request. */
-export type ListRootsRequest = { method: "roots/list"; params: { _meta?: JsonObject } };
-/** One root the client exposes; `uri` is a `file://` URI. */
-export type Root = { uri: string; name?: string; _meta?: JsonObject };
-export type ListRootsResult = { roots: Root[] };
 
 export type RootsAnswered = { status: "answered"; result: ListRootsResult };
 /** Missing, or the client's roots. A client that gives up on roots never retries. */

@@ -1,47 +1,14 @@
-import type { InputResponseSource } from "../dispatch/request-context";
-import type { JsonObject } from "../dispatch/wire-types";
-import { frozenCopy } from "./frozen-copy";
+import type { InputResponseSource } from "../protocol/request-context";
+import type { CreateMessageParams, CreateMessageRequest, CreateMessageResult, SamplingContent } from "../protocol/sampling-request";
+import { frozenCopy } from "../protocol/frozen-copy";
 import { InputRequestError } from "./input-request-error";
 import { assertInputRequest, isContent, samplingParamsProblem } from "./input-request-shape";
 import { inputResponseEntry, invalidInputResponse, type InputMissing } from "./input-response-entry";
-import { isPlainObject } from "../dispatch/plain-object";
+import { isPlainObject } from "../protocol/plain-object";
 import { ValidatedRequests } from "./validated-requests";
 
 /** The -32602 message for any invalid sampling answer. */
 export const INVALID_SAMPLING_RESPONSE = "Invalid sampling response";
-
-export type SamplingRole = "user" | "assistant";
-/** A content block: text, image, audio, tool_use, tool_result... (`type` decides the rest). */
-export type SamplingContentBlock = { type: string; [field: string]: unknown };
-export type SamplingContent = SamplingContentBlock | SamplingContentBlock[];
-export type SamplingMessage = { role: SamplingRole; content: SamplingContent; _meta?: JsonObject };
-
-/** `sampling/createMessage` params (MCP 2026-07-28 CreateMessageRequestParams). */
-export type CreateMessageParams = {
-  messages: SamplingMessage[];
-  maxTokens: number;
-  systemPrompt?: string;
-  modelPreferences?: JsonObject;
-  includeContext?: "none" | "thisServer" | "allServers";
-  temperature?: number;
-  stopSequences?: string[];
-  metadata?: JsonObject;
-  tools?: JsonObject[];
-  toolChoice?: JsonObject;
-  _meta?: JsonObject;
-};
-
-/** A bare `sampling/createMessage` input request. */
-export type CreateMessageRequest = { method: "sampling/createMessage"; params: CreateMessageParams };
-
-/** What the client's model produced (CreateMessageResult), with unknown keys dropped. */
-export type CreateMessageResult = {
-  role: SamplingRole;
-  content: SamplingContent;
-  model: string;
-  stopReason?: string;
-  _meta?: JsonObject;
-};
 
 export type SamplingAnswered = { status: "answered"; result: CreateMessageResult };
 /** Missing, or the client's sampled message. A client that gives up on sampling never retries. */

@@ -1,12 +1,12 @@
 import { componentDeclarations, paramDeclarations, type ParamDeclaration } from "../decorators/component-declaration";
-import type { DtoClass, JsonSchema } from "../decorators/component-options";
+import type { DtoClass } from "../protocol/dto-class";
 import { completionProviders, type CompletionProvider } from "../decorators/complete";
 import { declaredMiddleware } from "../decorators/use-middleware";
 import type { ToolOptions } from "../decorators/tool";
 import type { ResourceOptions } from "../decorators/resource";
 import type { PromptOptions } from "../decorators/prompt";
-import type { Middleware } from "../dispatch/middleware";
-import type { JsonObject } from "../dispatch/wire-types";
+import type { Middleware } from "../protocol/middleware";
+import type { JsonObject } from "../protocol/wire-types";
 import { dtoToJsonSchema, SchemaGenerationError } from "../schema/dto-json-schema";
 import { validateDto } from "../schema/dto-validator";
 import { JsonSchemaValidator } from "../schema/json-schema-validator";
@@ -106,10 +106,10 @@ export class ComponentRegistry {
     const name = checkName(options.name ?? (methodName === "handle" ? cls.name : methodName), where, "tool");
     if (this.tools.has(name)) throw new RegistrationError(`${where}: duplicate tool name "${name}" (already declared by ${this.tools.get(name)!.where})`);
     const declared = paramDeclarations(cls, methodName);
-    const rawInput = options.input !== undefined && !isClass(options.input);
+    const rawInput = options.arguments !== undefined && !isClass(options.arguments);
     const { params, inputDto } = this.planParams(cls, methodName, declared, where, "tool", rawInput);
-    if (inputDto && options.input) throw new RegistrationError(`${where}: arguments declared twice (@Arg() parameter and the input option)`);
-    const input = inputDto ?? options.input;
+    if (inputDto && options.arguments) throw new RegistrationError(`${where}: arguments declared twice (@Arg() parameter and the arguments option)`);
+    const input = inputDto ?? options.arguments;
     let inputSchema: JsonObject;
     let bindArguments: ArgumentBinder;
     if (input === undefined) {
@@ -405,7 +405,7 @@ export class ComponentRegistry {
     }
   }
 
-  private rawBinder(schema: JsonSchema, where: string): ArgumentBinder {
+  private rawBinder(schema: JsonObject, where: string): ArgumentBinder {
     const check = this.schemas.compile(schema, `${where} inputSchema`);
     return async (raw) => {
       const value = raw ?? {};

@@ -1,9 +1,9 @@
-import type { Middleware, ComponentRef } from "../dispatch/middleware";
+import type { Middleware, ComponentRef } from "../protocol/middleware";
 import type { FieldViolation } from "../schema/dto-validator";
-import type { JsonObject } from "../dispatch/wire-types";
+import type { JsonObject } from "../protocol/wire-types";
 import type { CompletionProvider } from "../decorators/complete";
 import type { ElicitOptions, QuestionSource, ComputedQuestion } from "../decorators/elicit";
-import type { CacheScope } from "../decorators/component-options";
+import type { CacheScope } from "../protocol/wire-types";
 import type { UriTemplate } from "./uri-template";
 
 /** How each handler parameter is filled, in positional order. */

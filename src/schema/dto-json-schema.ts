@@ -5,7 +5,7 @@ import type { MetadataStorage } from "class-transformer/types/MetadataStorage";
 // class-transformer keeps @Type() metadata here; the package ships no typings for this path.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { defaultMetadataStorage } = require("class-transformer/cjs/storage") as { defaultMetadataStorage: MetadataStorage };
-import type { JsonObject } from "../dispatch/wire-types";
+import type { JsonObject } from "../protocol/wire-types";
 
 const REF_PREFIX = "#/$defs/";
 const BUILT_INS = new Set(["Object", "Function", "Array", "Promise", "Map", "Set", "Symbol", "BigInt"]);

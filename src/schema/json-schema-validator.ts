@@ -1,7 +1,7 @@
 import Ajv2020 from "ajv/dist/2020";
 import type { ValidateFunction } from "ajv";
 import type { FieldViolation } from "./dto-validator";
-import type { JsonObject } from "../dispatch/wire-types";
+import type { JsonObject } from "../protocol/wire-types";
 
 /**
  * Compiles raw JSON Schemas (2020-12 by default) once at bootstrap and validates values against them.

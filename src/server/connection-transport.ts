@@ -6,8 +6,8 @@ import {
   type Transport,
   type TransportSendOptions,
 } from "@modelcontextprotocol/server";
-import { ErrorCode } from "../dispatch/errors";
-import type { JsonObject } from "../dispatch/wire-types";
+import { ErrorCode } from "../protocol/errors";
+import type { JsonObject } from "../protocol/wire-types";
 
 /** The revision this framework serves per request (the SDK's exported LATEST is its 2025 default). */
 export const MODERN_PROTOCOL_VERSION = "2026-07-28";

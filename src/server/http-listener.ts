@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { validateHostHeader, validateOriginHeader, type McpHttpHandler } from "@modelcontextprotocol/server";
 import type { ComponentRegistry } from "../registry/component-registry";
-import { ErrorCode } from "../dispatch/errors";
+import { ErrorCode } from "../protocol/errors";
 import { checkParamHeaders } from "./mcp-param-headers";
 
 const MAX_BODY = 4 * 1024 * 1024;

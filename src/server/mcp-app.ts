@@ -3,11 +3,11 @@ import { createMcpHandler, InMemoryTransport, type McpHttpHandler, type ServerCo
 import { serveStdio, StdioServerTransport, type StdioServerHandle } from "@modelcontextprotocol/server/stdio";
 import { ComponentRegistry } from "../registry/component-registry";
 import { Dispatcher, type ListCacheHint, type ResultValidator } from "../dispatch/dispatcher";
-import { APP_LOGGER, StderrLogger, type AppLogger } from "../dispatch/app-logger";
-import type { Middleware } from "../dispatch/middleware";
+import { APP_LOGGER, StderrLogger, type AppLogger } from "../protocol/app-logger";
+import type { Middleware } from "../protocol/middleware";
 import { StateSealer } from "../state/state-sealer";
 import { createStateSealer, type StateOptions } from "../state/create-state-sealer";
-import type { JsonObject } from "../dispatch/wire-types";
+import type { JsonObject } from "../protocol/wire-types";
 import { buildSdkServer, capabilitiesFor, type RequestFacts } from "./sdk-bridge";
 import { startHttpListener, type HttpListener, type ListenOptions } from "./http-listener";
 import { ConnectionTransport } from "./connection-transport";

@@ -1,5 +1,5 @@
 import type { ToolDefinition } from "../registry/definitions";
-import { ErrorCode } from "../dispatch/errors";
+import { ErrorCode } from "../protocol/errors";
 
 /**
  * Checks `Mcp-Param-*` headers against the body for a tools/call (SEP-2243, DIGEST §5.3).

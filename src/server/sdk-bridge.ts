@@ -7,8 +7,8 @@ import {
   type ServerCapabilities,
 } from "@modelcontextprotocol/server";
 import type { Dispatcher } from "../dispatch/dispatcher";
-import type { LogLevel, ProgressReporter, RequestLogger } from "../dispatch/request-context";
-import type { ClientCapabilities, JsonObject } from "../dispatch/wire-types";
+import type { LogLevel, ProgressReporter, RequestLogger } from "../protocol/request-context";
+import type { ClientCapabilities, JsonObject } from "../protocol/wire-types";
 
 const LEVELS: LogLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { type AppLogger, StderrLogger } from "../dispatch/app-logger";
+import { type AppLogger, StderrLogger } from "../protocol/app-logger";
 import { parseKeyRingText, type StateKey } from "./key-ring";
 import { StateSealer } from "./state-sealer";
 

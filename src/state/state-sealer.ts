@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { type AppLogger, StderrLogger } from "../dispatch/app-logger";
-import { ErrorCode, McpError } from "../dispatch/errors";
-import type { StateBinding } from "../dispatch/request-context";
-import { canonicalJson, type JsonValue, strictJsonStringify } from "./canonical-json";
+import { type AppLogger, StderrLogger } from "../protocol/app-logger";
+import { ErrorCode, McpError } from "../protocol/errors";
+import type { StateBinding } from "../protocol/request-context";
+import { canonicalJson, type JsonValue, strictJsonStringify } from "../protocol/canonical-json";
 import { type DerivedKey, KeyRing, type StateKey } from "./key-ring";
 
 /** Default lifetime of a sealed state, in seconds. */

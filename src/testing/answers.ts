@@ -2,10 +2,10 @@
  * Answers a test gives to input requests: the bare `InputResponse` bodies of MCP 2026-07-28, built
  * without typing the wire shapes by hand. One family of small builders.
  */
-import type { ElicitationContent } from "../elicitation/form-schema";
-import type { CreateMessageResult, SamplingContent } from "../elicitation/sampling";
-import type { ListRootsResult, Root } from "../elicitation/roots";
-import type { ElicitResult } from "./wire-messages";
+import type { ElicitationContent } from "../protocol/form-schema";
+import type { CreateMessageResult, SamplingContent } from "../protocol/sampling-request";
+import type { ListRootsResult, Root } from "../protocol/roots-request";
+import type { ElicitResult } from "../protocol/elicit-request";
 
 /**
  * The user accepted: with form `content`, or with no content for URL-mode consent.

@@ -1,4 +1,6 @@
-import type { FormElicitationParams, JsonObject, UrlElicitationParams, WireInputRequest } from "./wire-messages";
+import type { FormSchema } from "../protocol/form-schema";
+import type { JsonObject } from "../protocol/wire-types";
+import type { WireInputRequest } from "./wire-messages";
 
 /** What kind of input a request asks for. */
 export type AskedKind = "form" | "url" | "sampling" | "roots";
@@ -46,12 +48,12 @@ export class AskedInput {
 
   /** The URL to open (URL-mode elicitation only). */
   get url(): string | undefined {
-    return this.kind === "url" ? (this.request.params as UrlElicitationParams).url : undefined;
+    return this.kind === "url" ? (this.request.params as { url: string }).url : undefined;
   }
 
   /** The form's `requestedSchema` (form-mode elicitation only). */
-  get schema(): FormElicitationParams["requestedSchema"] | undefined {
-    return this.kind === "form" ? (this.request.params as FormElicitationParams).requestedSchema : undefined;
+  get schema(): FormSchema<JsonObject> | undefined {
+    return this.kind === "form" ? (this.request.params as { requestedSchema: FormSchema<JsonObject> }).requestedSchema : undefined;
   }
 
   /** The form's property names, in order (empty for anything but a form). */

@@ -1,16 +1,14 @@
 import { AskedInput } from "./asked-input";
 import type { HttpExchange } from "./channel";
 import type { TestClient } from "./test-client";
+import type { LogLevel } from "../protocol/request-context";
+import type { ClientCapabilities, InputRequiredResult, JsonObject } from "../protocol/wire-types";
 import type {
-  ClientCapabilities,
-  InputRequiredWireResult,
   InputResponse,
-  JsonObject,
   JsonRpcErrorObject,
   JsonRpcNotification,
   JsonRpcRequest,
   JsonRpcResponse,
-  LogLevel,
   LogMessageParams,
   ProgressParams,
   WireInputRequest,
@@ -135,9 +133,9 @@ export class Flow<R extends WireResult = WireResult> {
   }
 
   /** The interim result; throws unless the latest round asked for input. */
-  get inputRequired(): InputRequiredWireResult {
+  get inputRequired(): InputRequiredResult {
     if (this.status !== "input_required") throw this.misuse("inputRequired", "input_required");
-    return this.response.result as InputRequiredWireResult;
+    return this.response.result as InputRequiredResult;
   }
 
   /** This round's input requests by key (`{}` when none). */

@@ -1,6 +1,7 @@
 import type { Channel, ChannelRequestOptions, Exchange, HttpExchange, NotificationListener, StrayListener } from "./channel";
 import { mcpRequestHeaders, paramHeadersOf, type ParamHeader } from "./mcp-request-headers";
-import { META, PROTOCOL_VERSION, type JsonObject, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "./wire-messages";
+import type { JsonObject } from "../protocol/wire-types";
+import { META, PROTOCOL_VERSION, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "./wire-messages";
 import { takeSseData } from "./sse-events";
 
 export interface HttpChannelOptions {

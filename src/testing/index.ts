@@ -30,9 +30,7 @@ export type {
   JsonRpcErrorObject,
   WireResult,
   WireInputRequest,
-  InputRequiredWireResult,
   InputResponse,
-  ElicitResult,
   CallToolResult,
   ReadResourceResult,
   GetPromptResult,
@@ -40,6 +38,4 @@ export type {
   ProgressParams,
   LogMessageParams,
   ClientInfo,
-  FormElicitationParams,
-  UrlElicitationParams,
 } from "./wire-messages";

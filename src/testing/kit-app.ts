@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { MemoryLogger } from "../dispatch/app-logger";
+import { MemoryLogger } from "../protocol/app-logger";
 import { McpApp, type McpAppOptions } from "../server/mcp-app";
 import type { StateOptions } from "../state/create-state-sealer";
 import { testClock, type TestClock } from "./test-clock";

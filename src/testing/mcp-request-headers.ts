@@ -1,4 +1,5 @@
-import { META, PROTOCOL_VERSION, type JsonObject, type JsonRpcNotification, type JsonRpcRequest } from "./wire-messages";
+import type { JsonObject } from "../protocol/wire-types";
+import { META, PROTOCOL_VERSION, type JsonRpcNotification, type JsonRpcRequest } from "./wire-messages";
 
 /** A tool argument mirrored into an `Mcp-Param-{header}` header (`x-mcp-header` in its inputSchema). */
 export interface ParamHeader {

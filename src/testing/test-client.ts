@@ -3,14 +3,13 @@ import type { BoundaryName } from "./channel";
 import type { ClientHost, PrincipalChoice } from "./client-host";
 import { Flow, mergeOptions, type CallOptions, type Round, type RunOptions, type Script } from "./flow";
 import type { TestClock } from "./test-clock";
+import type { ClientCapabilities, JsonObject } from "../protocol/wire-types";
 import {
   META,
   PROTOCOL_VERSION,
   type CallToolResult,
-  type ClientCapabilities,
   type ClientInfo,
   type GetPromptResult,
-  type JsonObject,
   type JsonRpcId,
   type JsonRpcNotification,
   type JsonRpcRequest,

@@ -1,15 +1,16 @@
 /**
- * The JSON-RPC and MCP 2026-07-28 shapes the testing kit sends and reads. Declared here (not taken
+ * The JSON-RPC envelope and the received results the testing kit reads. Declared here (not taken
  * from the official SDK) so that `roundtrip-mcp/testing` speaks the wire itself: what a test sees
- * is exactly what crossed the boundary.
+ * is exactly what crossed the boundary. MCP shapes the main entry exports (InputRequest,
+ * ElicitResult, ToolResult, ClientCapabilities ...) are used from there, not declared again.
  */
-import type { ContentBlock, ResourceContents } from "../dispatch/result";
-import type { ClientCapabilities, JsonObject } from "../dispatch/wire-types";
-import type { CacheScope } from "../decorators/component-options";
-import type { LogLevel } from "../dispatch/request-context";
-import type { ElicitationContent } from "../elicitation/form-schema";
-import type { CreateMessageResult, SamplingMessage } from "../elicitation/sampling";
-import type { ListRootsResult } from "../elicitation/roots";
+import type { ContentBlock, ResourceContents, ToolResult } from "../protocol/content";
+import type { CacheScope, JsonObject } from "../protocol/wire-types";
+import type { FormSchema } from "../protocol/form-schema";
+import type { LogLevel } from "../protocol/request-context";
+import type { ElicitResult, UrlElicitRequest } from "../protocol/elicit-request";
+import type { CreateMessageRequest, CreateMessageResult } from "../protocol/sampling-request";
+import type { ListRootsResult } from "../protocol/roots-request";
 
 /** The protocol revision the kit speaks. */
 export const PROTOCOL_VERSION = "2026-07-28";
@@ -75,44 +76,22 @@ export interface ClientInfo {
   title?: string;
 }
 
-/** Form elicitation as the server sent it (`mode` may be absent: it means form). */
-export interface FormElicitationParams {
-  mode?: "form";
-  message: string;
-  requestedSchema: { $schema?: string; type: "object"; properties: Record<string, JsonObject>; required?: string[] };
-}
-
-export interface UrlElicitationParams {
-  mode: "url";
-  message: string;
-  url: string;
-}
-
-/** One entry of `inputRequests`: a bare request, no `jsonrpc` and no `id`. */
+/**
+ * One entry of `inputRequests` as received from any server, so looser than the `InputRequest`
+ * this framework sends: a form's `mode` may be absent and its schema is not assumed to be in the
+ * subset; a roots request may come without `params`.
+ */
 export type WireInputRequest =
-  | { method: "elicitation/create"; params: FormElicitationParams | UrlElicitationParams }
-  | { method: "sampling/createMessage"; params: { messages: SamplingMessage[]; maxTokens: number; [key: string]: unknown } }
+  | { method: "elicitation/create"; params: { mode?: "form"; message: string; requestedSchema: FormSchema<JsonObject> } }
+  | UrlElicitRequest
+  | CreateMessageRequest
   | { method: "roots/list"; params?: JsonObject };
-
-/** The interim result of a round that needs input. */
-export interface InputRequiredWireResult extends WireResult {
-  resultType: "input_required";
-  inputRequests?: Record<string, WireInputRequest>;
-  requestState?: string;
-}
-
-/** The user's answer to an elicitation. */
-export type ElicitResult = { action: "accept"; content?: ElicitationContent } | { action: "decline" } | { action: "cancel" };
 
 /** What a client sends back under an input request's key. */
 export type InputResponse = ElicitResult | CreateMessageResult | ListRootsResult;
 
-/** A complete `tools/call` result. */
-export interface CallToolResult extends WireResult {
-  content: ContentBlock[];
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-}
+/** A complete `tools/call` result as received. */
+export type CallToolResult = WireResult & ToolResult;
 
 /** A complete `resources/read` result (cache hints are required on a complete read). */
 export interface ReadResourceResult extends WireResult {
@@ -145,5 +124,3 @@ export interface LogMessageParams {
   data: unknown;
   logger?: string;
 }
-
-export type { ClientCapabilities, JsonObject, LogLevel };

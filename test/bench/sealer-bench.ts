@@ -8,9 +8,9 @@
  * (default 5), cases interleaved per trial; the median ops/s is printed with the range.
  */
 import { createHmac, randomBytes } from "node:crypto";
-import { SilentLogger } from "../../src/dispatch/app-logger";
-import type { StateBinding } from "../../src/dispatch/request-context";
-import { strictJsonStringify } from "../../src/state/canonical-json";
+import { SilentLogger } from "../../src/protocol/app-logger";
+import type { StateBinding } from "../../src/protocol/request-context";
+import { strictJsonStringify } from "../../src/protocol/canonical-json";
 import { StateSealer } from "../../src/state/state-sealer";
 
 const TRIAL_MS = Number(process.argv[2] ?? 1000);

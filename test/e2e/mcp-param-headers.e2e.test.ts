@@ -29,7 +29,7 @@ class Routing {
 
   @Tool({
     description: "Raw schema with a header parameter",
-    input: { type: "object", properties: { tenant: { type: "string", "x-mcp-header": "Tenant" } }, required: ["tenant"] },
+    arguments: { type: "object", properties: { tenant: { type: "string", "x-mcp-header": "Tenant" } }, required: ["tenant"] },
   })
   raw_route(@Arg() args: Record<string, unknown>) {
     calls.push(args);

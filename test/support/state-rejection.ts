@@ -1,6 +1,6 @@
 // Asserts that opening a sealed state fails the one way the wire may see: McpError -32602
 // "Invalid or expired request state" with no data. Returns the error for further checks.
-import { McpError } from "../../src/dispatch/errors";
+import { McpError } from "../../src/protocol/errors";
 
 export function rejectionOf(open: () => unknown): McpError {
   try {

@@ -1,6 +1,6 @@
 import "reflect-metadata";
 import { IsOptional, IsString } from "class-validator";
-import { Elicit, Tool, type ElicitOutcome } from "roundtrip-mcp";
+import { Elicit, Tool, type ElicitResult } from "roundtrip-mcp";
 
 export class Comment {
   @IsOptional() @IsString() text?: string;
@@ -21,7 +21,7 @@ export class Feedback {
 
   /** "outcome": the method sees the whole outcome and decides. */
   @Tool()
-  outcome_comment(@Elicit("comment", Comment, { message: "Any comment?", onDecline: "outcome" }) outcome: ElicitOutcome<Comment>) {
+  outcome_comment(@Elicit("comment", Comment, { message: "Any comment?", onDecline: "outcome" }) outcome: ElicitResult<Comment>) {
     return outcome.action === "accept" ? `Thanks: ${outcome.content?.text ?? ""}` : `You chose ${outcome.action}.`;
   }
 }

@@ -1,6 +1,6 @@
 import "reflect-metadata";
 import { IsString } from "class-validator";
-import { Arg, Elicit, Result, Tool, type ElicitOutcome } from "roundtrip-mcp";
+import { Arg, Elicit, Result, Tool, type ElicitResult } from "roundtrip-mcp";
 
 export class LinkArgs {
   @IsString() account!: string;
@@ -14,7 +14,7 @@ export class Accounts {
   link(
     @Arg() args: LinkArgs,
     @Elicit("consent", { url: "https://accounts.example.com/connect" }, { message: "Connect your account", onDecline: "outcome" })
-    consent: ElicitOutcome,
+    consent: ElicitResult,
   ) {
     if (consent.action !== "accept") return Result.error(`Linking ${consent.action === "decline" ? "declined" : "cancelled"}.`);
     // Accept means the user agreed to open the page, not that they finished there: check, and ask again.

@@ -35,7 +35,7 @@ function generatedComponent(i: number): Function {
       }
     },
   }[className];
-  Tool({ name: `tool_${i}`, description: `Generated tool number ${i}`, input: Dto })(Component);
+  Tool({ name: `tool_${i}`, description: `Generated tool number ${i}`, arguments: Dto })(Component);
   return Component;
 }
 

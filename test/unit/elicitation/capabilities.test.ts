@@ -9,7 +9,7 @@
  *   { elicitation: {} }, URL as { elicitation: { url: {} } }, both as { form: {}, url: {} }),
  *   or undefined when nothing is missing.
  */
-import type { ClientCapabilities, InputRequest } from "../../../src/dispatch/wire-types";
+import type { ClientCapabilities, InputRequest } from "../../../src/protocol/wire-types";
 import { isAllowedBy, missingCapabilities, requiredCapabilities } from "../../../src/elicitation/capabilities";
 import { Elicitation } from "../../../src/elicitation/elicitation";
 import { Roots } from "../../../src/elicitation/roots";

@@ -1,5 +1,5 @@
 /*
- * Pins the class-validator DTO -> form schema mapping (dtoToElicitationSchema):
+ * Pins the class-validator DTO -> form schema mapping (dtoToFormSchema):
  * - each supported decorator maps onto the subset: IsString, MinLength, MaxLength, IsNotEmpty,
  *   IsEmail, IsUrl, IsDateString, IsISO8601 (+ JSONSchema format "date"), IsInt, IsNumber, Min, Max,
  *   IsBoolean, IsIn / IsEnum (single and each:true multi), IsArray, ArrayMinSize, ArrayMaxSize,
@@ -42,13 +42,13 @@ import {
   type ValidatorConstraintInterface,
 } from "class-validator";
 import { JSONSchema } from "class-validator-jsonschema";
-import { dtoToElicitationSchema } from "../../../src/elicitation/dto-to-elicitation-schema";
-import { ElicitationSchemaError } from "../../../src/elicitation/elicitation-schema-error";
-import { validateFormSchema } from "../../../src/elicitation/form-schema-subset";
+import { dtoToFormSchema } from "../../../src/schema/dto-form-schema";
+import { ElicitationSchemaError } from "../../../src/schema/elicitation-schema-error";
+import { validateFormSchema } from "../../../src/schema/form-schema-subset";
 
 function conversionError(dto: new () => object): ElicitationSchemaError {
   try {
-    dtoToElicitationSchema(dto);
+    dtoToFormSchema(dto);
   } catch (error) {
     expect(error).toBeInstanceOf(ElicitationSchemaError);
     return error as ElicitationSchemaError;
@@ -56,7 +56,7 @@ function conversionError(dto: new () => object): ElicitationSchemaError {
   throw new Error("expected the DTO to be rejected");
 }
 
-describe("dtoToElicitationSchema: decorator mapping", () => {
+describe("dtoToFormSchema: decorator mapping", () => {
   it("maps string decorators", () => {
     class Profile {
       @IsString() @MinLength(2) @MaxLength(20) name!: string;
@@ -67,7 +67,7 @@ describe("dtoToElicitationSchema: decorator mapping", () => {
       @IsISO8601() born!: string;
       @JSONSchema({ format: "date" }) @IsDateString() day!: string;
     }
-    expect(dtoToElicitationSchema(Profile)).toEqual({
+    expect(dtoToFormSchema(Profile)).toEqual({
       type: "object",
       properties: {
         name: { type: "string", minLength: 2, maxLength: 20 },
@@ -90,7 +90,7 @@ describe("dtoToElicitationSchema: decorator mapping", () => {
       @Max(3) capped!: number;
       @IsBoolean() gift!: boolean;
     }
-    expect(dtoToElicitationSchema(Order).properties).toEqual({
+    expect(dtoToFormSchema(Order).properties).toEqual({
       quantity: { type: "integer", minimum: 1, maximum: 10 },
       price: { type: "number", minimum: 0.5 },
       both: { type: "integer" },
@@ -111,7 +111,7 @@ describe("dtoToElicitationSchema: decorator mapping", () => {
       @IsEnum(Size, { each: true }) sizes!: Size[];
       @IsString({ each: true }) @IsIn(["x"], { each: true }) marks!: string[];
     }
-    expect(dtoToElicitationSchema(Choice).properties).toEqual({
+    expect(dtoToFormSchema(Choice).properties).toEqual({
       color: { type: "string", enum: ["red", "green"] },
       size: { type: "string", enum: ["s", "l"] },
       tags: { type: "array", minItems: 1, maxItems: 2, items: { type: "string", enum: ["a", "b", "c"] } },
@@ -128,14 +128,14 @@ describe("dtoToElicitationSchema: decorator mapping", () => {
       @IsDefined() @IsString() defined!: string;
       @Allow() @IsString() allowed!: string;
     }
-    expect(dtoToElicitationSchema(Optionality).required).toEqual(["needed", "insisted", "defined", "allowed"]);
+    expect(dtoToFormSchema(Optionality).required).toEqual(["needed", "insisted", "defined", "allowed"]);
   });
 
   it("omits required when every property is optional", () => {
     class AllOptional {
       @IsOptional() @IsBoolean() newsletter?: boolean;
     }
-    expect(dtoToElicitationSchema(AllOptional)).toEqual({ type: "object", properties: { newsletter: { type: "boolean" } } });
+    expect(dtoToFormSchema(AllOptional)).toEqual({ type: "object", properties: { newsletter: { type: "boolean" } } });
   });
 
   it("falls back to the reflected type when only IsOptional is present", () => {
@@ -144,7 +144,7 @@ describe("dtoToElicitationSchema: decorator mapping", () => {
       @IsOptional() amount?: number;
       @IsOptional() flag?: boolean;
     }
-    expect(dtoToElicitationSchema(Reflected).properties).toEqual({
+    expect(dtoToFormSchema(Reflected).properties).toEqual({
       text: { type: "string" },
       amount: { type: "number" },
       flag: { type: "boolean" },
@@ -159,7 +159,7 @@ describe("dtoToElicitationSchema: decorator mapping", () => {
       @JSONSchema({ title: "Age", default: 30 }) @IsInt() @Min(0) age!: number;
       @JSONSchema({ default: ["a"] }) @IsIn(["a", "b"], { each: true }) picks!: string[];
     }
-    expect(dtoToElicitationSchema(Annotated).properties).toEqual({
+    expect(dtoToFormSchema(Annotated).properties).toEqual({
       name: { type: "string", title: "Your name", description: "As on your passport", default: "Ada" },
       age: { type: "integer", title: "Age", minimum: 0, default: 30 },
       picks: { type: "array", items: { type: "string", enum: ["a", "b"] }, default: ["a"] },
@@ -173,18 +173,18 @@ describe("dtoToElicitationSchema: decorator mapping", () => {
     class Derived extends Base {
       @IsBoolean() ok!: boolean;
     }
-    expect(Object.keys(dtoToElicitationSchema(Derived).properties).sort()).toEqual(["id", "ok"]);
+    expect(Object.keys(dtoToFormSchema(Derived).properties).sort()).toEqual(["id", "ok"]);
   });
 
   it("produces a frozen schema that passes the subset validator, converted once per class", () => {
     class Cached {
       @IsEmail() email!: string;
     }
-    const first = dtoToElicitationSchema(Cached);
+    const first = dtoToFormSchema(Cached);
     expect(() => validateFormSchema(first)).not.toThrow();
     expect(Object.isFrozen(first)).toBe(true);
     expect(Object.isFrozen(first.properties.email)).toBe(true);
-    expect(dtoToElicitationSchema(Cached)).toBe(first);
+    expect(dtoToFormSchema(Cached)).toBe(first);
   });
 });
 
@@ -195,7 +195,7 @@ class CustomCheck implements ValidatorConstraintInterface {
   }
 }
 
-describe("dtoToElicitationSchema: rejections name class, property and decorator", () => {
+describe("dtoToFormSchema: rejections name class, property and decorator", () => {
   it.each<[string, () => new () => object, string, string]>([
     ["Matches", () => { class WithPattern { @Matches(/^\d+$/) zip!: string; } return WithPattern; }, "zip", "Matches"],
     ["IsUUID", () => { class WithUuid { @IsUUID() id!: string; } return WithUuid; }, "id", "IsUuid"],

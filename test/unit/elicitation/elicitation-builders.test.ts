@@ -11,10 +11,10 @@
  */
 import { IsEmail } from "class-validator";
 import { Elicitation } from "../../../src/elicitation/elicitation";
-import { ElicitationSchemaError } from "../../../src/elicitation/elicitation-schema-error";
+import { ElicitationSchemaError } from "../../../src/schema/elicitation-schema-error";
 import { InputRequestError } from "../../../src/elicitation/input-request-error";
-import type { FormSchema } from "../../../src/elicitation/form-schema";
-import type { InputRequest } from "../../../src/dispatch/wire-types";
+import type { FormSchema } from "../../../src/protocol/form-schema";
+import type { InputRequest } from "../../../src/protocol/wire-types";
 
 const nameSchema: FormSchema = { type: "object", properties: { name: { type: "string" } }, required: ["name"] };
 

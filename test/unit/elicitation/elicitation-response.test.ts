@@ -15,8 +15,8 @@
  */
 import fc from "fast-check";
 import { Elicitation } from "../../../src/elicitation/elicitation";
-import { ErrorCode, McpError } from "../../../src/dispatch/errors";
-import type { FormPropertySchema, FormSchema } from "../../../src/elicitation/form-schema";
+import { ErrorCode, McpError } from "../../../src/protocol/errors";
+import type { FormPropertySchema, FormSchema } from "../../../src/protocol/form-schema";
 
 const ctx = (inputResponses?: Record<string, unknown> | null) => ({ inputResponses }) as { inputResponses: Record<string, unknown> | undefined };
 

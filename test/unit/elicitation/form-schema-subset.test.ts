@@ -13,9 +13,9 @@
  * - property (fast-check): any generated valid flat schema passes.
  */
 import fc from "fast-check";
-import { validateFormSchema } from "../../../src/elicitation/form-schema-subset";
-import { ElicitationSchemaError } from "../../../src/elicitation/elicitation-schema-error";
-import type { FormPropertySchema, FormSchema } from "../../../src/elicitation/form-schema";
+import { validateFormSchema } from "../../../src/schema/form-schema-subset";
+import { ElicitationSchemaError } from "../../../src/schema/elicitation-schema-error";
+import type { FormPropertySchema, FormSchema } from "../../../src/protocol/form-schema";
 
 const form = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   type: "object",

@@ -5,7 +5,7 @@
  * - date: YYYY-MM-DD naming a real calendar day, leap years included;
  * - date-time: RFC 3339 with a mandatory timezone, range-checked fields, leap second 60.
  */
-import { matchesFormat } from "../../../src/elicitation/formats";
+import { matchesFormat } from "../../../src/schema/formats";
 
 describe("matchesFormat", () => {
   it.each(["a@b.c", "first.last+tag@example.co.uk", "x@sub.example.org", "üser@exämple.de"])("email accepts %s", (value) => {

@@ -10,12 +10,12 @@
  *   message, schema subset, URL, sampling params, roots params); keys must be non-empty.
  */
 import { Elicitation } from "../../../src/elicitation/elicitation";
-import { ElicitationSchemaError } from "../../../src/elicitation/elicitation-schema-error";
+import { ElicitationSchemaError } from "../../../src/schema/elicitation-schema-error";
 import { inputRequired } from "../../../src/elicitation/input-required";
 import { InputRequestError } from "../../../src/elicitation/input-request-error";
 import { Roots } from "../../../src/elicitation/roots";
 import { Sampling } from "../../../src/elicitation/sampling";
-import type { InputRequest } from "../../../src/dispatch/wire-types";
+import type { InputRequest } from "../../../src/protocol/wire-types";
 
 const form = Elicitation.form("Name?", { type: "object", properties: { name: { type: "string" } }, required: ["name"] });
 const sample = Sampling.createMessage({ messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 5 });

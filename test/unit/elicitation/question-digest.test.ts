@@ -7,9 +7,9 @@
  * - message, title, description, default, option titles and $schema do not;
  * - sampling digests its params (not _meta); roots digests only key and method.
  */
-import type { InputRequest } from "../../../src/dispatch/wire-types";
+import type { InputRequest } from "../../../src/protocol/wire-types";
 import { Elicitation } from "../../../src/elicitation/elicitation";
-import type { FormSchema } from "../../../src/elicitation/form-schema";
+import type { FormSchema } from "../../../src/protocol/form-schema";
 import { questionDigest } from "../../../src/elicitation/question-digest";
 import { Roots } from "../../../src/elicitation/roots";
 import { Sampling } from "../../../src/elicitation/sampling";

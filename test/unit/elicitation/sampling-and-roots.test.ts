@@ -10,11 +10,12 @@
  *   entry, an ElicitResult-shaped entry, wrong role, content, model, stopReason, missing roots,
  *   non-file URIs and bad names, never echoing the value.
  */
-import { McpError } from "../../../src/dispatch/errors";
-import type { InputRequest } from "../../../src/dispatch/wire-types";
+import { McpError } from "../../../src/protocol/errors";
+import type { InputRequest } from "../../../src/protocol/wire-types";
 import { InputRequestError } from "../../../src/elicitation/input-request-error";
 import { Roots } from "../../../src/elicitation/roots";
-import { Sampling, type CreateMessageParams } from "../../../src/elicitation/sampling";
+import { Sampling } from "../../../src/elicitation/sampling";
+import type { CreateMessageParams } from "../../../src/protocol/sampling-request";
 
 const ctx = (inputResponses?: Record<string, unknown>) => ({ inputResponses });
 const params: CreateMessageParams = {

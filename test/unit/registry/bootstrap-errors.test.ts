@@ -110,7 +110,7 @@ describe("bootstrap errors", () => {
 
 describe("x-mcp-header placement", () => {
   const tool = (input: Record<string, unknown>) => {
-    class T { @Tool({ name: "t", input }) run() { return "x"; } }
+    class T { @Tool({ name: "t", arguments: input }) run() { return "x"; } }
     return build(T);
   };
   it("accepts it on root string, integer and boolean properties", () => {

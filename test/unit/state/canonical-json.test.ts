@@ -10,7 +10,7 @@
  * - a repeated (non-circular) reference is fine; null-prototype objects are plain;
  * - strings are escaped exactly as JSON.stringify escapes them.
  */
-import { canonicalJson, strictJsonStringify } from "../../../src/state/canonical-json";
+import { canonicalJson, strictJsonStringify } from "../../../src/protocol/canonical-json";
 
 describe("canonicalJson", () => {
   it("ignores object key order, at every depth", () => {

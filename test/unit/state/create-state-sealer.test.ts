@@ -13,9 +13,9 @@
  *   `ephemeral: false` is refused; { secret } logs nothing.
  */
 import { randomBytes } from "node:crypto";
-import { MemoryLogger } from "../../../src/dispatch/app-logger";
-import { McpError } from "../../../src/dispatch/errors";
-import type { StateBinding } from "../../../src/dispatch/request-context";
+import { MemoryLogger } from "../../../src/protocol/app-logger";
+import { McpError } from "../../../src/protocol/errors";
+import type { StateBinding } from "../../../src/protocol/request-context";
 import { createStateSealer, type StateOptions } from "../../../src/state/create-state-sealer";
 import { StateSealer } from "../../../src/state/state-sealer";
 

@@ -11,8 +11,8 @@
  * - undefined data properties are dropped; every failure is the exact -32602 error with the
  *   precise reason logged (other-request / other-principal).
  */
-import { MemoryLogger } from "../../../src/dispatch/app-logger";
-import type { StateBinding } from "../../../src/dispatch/request-context";
+import { MemoryLogger } from "../../../src/protocol/app-logger";
+import type { StateBinding } from "../../../src/protocol/request-context";
 import { StateSealer } from "../../../src/state/state-sealer";
 import { rejectionOf } from "../../support/state-rejection";
 

@@ -14,8 +14,8 @@
  * - three-step rotation across two instances keeps every token valid;
  * - the class is a plain exported class constructed as (options, logger?).
  */
-import { MemoryLogger } from "../../../src/dispatch/app-logger";
-import type { StateBinding } from "../../../src/dispatch/request-context";
+import { MemoryLogger } from "../../../src/protocol/app-logger";
+import type { StateBinding } from "../../../src/protocol/request-context";
 import { StateSealer, type StateSealerOptions } from "../../../src/state/state-sealer";
 
 const SECRET = "config-test-secret-0123456789-abcdefghijklm";

@@ -9,9 +9,9 @@
  * - a sealer with another default ttl refuses tokens whose lifetime exceeds it;
  * - a clock returning NaN or Infinity is a thrown Error, never "valid forever".
  */
-import { MemoryLogger } from "../../../src/dispatch/app-logger";
-import { McpError } from "../../../src/dispatch/errors";
-import type { StateBinding } from "../../../src/dispatch/request-context";
+import { MemoryLogger } from "../../../src/protocol/app-logger";
+import { McpError } from "../../../src/protocol/errors";
+import type { StateBinding } from "../../../src/protocol/request-context";
 import { StateSealer } from "../../../src/state/state-sealer";
 import { rejectionOf } from "../../support/state-rejection";
 

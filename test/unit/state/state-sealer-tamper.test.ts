@@ -14,8 +14,8 @@
  *   its parts, the data, the principal or the params.
  */
 import { createHmac } from "node:crypto";
-import { MemoryLogger } from "../../../src/dispatch/app-logger";
-import type { StateBinding } from "../../../src/dispatch/request-context";
+import { MemoryLogger } from "../../../src/protocol/app-logger";
+import type { StateBinding } from "../../../src/protocol/request-context";
 import { StateSealer } from "../../../src/state/state-sealer";
 import { rejectionOf } from "../../support/state-rejection";
 

@@ -10,10 +10,10 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
-import { SilentLogger } from "../../../src/dispatch/app-logger";
-import { McpError } from "../../../src/dispatch/errors";
-import type { StateBinding } from "../../../src/dispatch/request-context";
-import { canonicalJson } from "../../../src/state/canonical-json";
+import { SilentLogger } from "../../../src/protocol/app-logger";
+import { McpError } from "../../../src/protocol/errors";
+import type { StateBinding } from "../../../src/protocol/request-context";
+import { canonicalJson } from "../../../src/protocol/canonical-json";
 import { StateSealer } from "../../../src/state/state-sealer";
 
 const sealer = new StateSealer({ secret: "property-test-secret-0123456789-abcdefgh", now: () => 1_750_000_000_000 }, new SilentLogger());

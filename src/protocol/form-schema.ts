@@ -1,4 +1,5 @@
-import type { ElicitationFormat } from "./formats";
+/** The four string formats a form property may declare. */
+export type FormFormat = "email" | "uri" | "date" | "date-time";
 
 /** One option of a titled enum: the value sent back (`const`) and its display label. */
 export type EnumOption = { const: string; title: string };
@@ -10,7 +11,7 @@ export type StringPropertySchema = {
   description?: string;
   minLength?: number;
   maxLength?: number;
-  format?: ElicitationFormat;
+  format?: FormFormat;
   default?: string;
 };
 
@@ -52,14 +53,16 @@ export type FormPropertySchema =
 
 /**
  * The restricted flat `requestedSchema` of a form elicitation (MCP 2026-07-28
- * `ElicitRequestFormParams.requestedSchema`). Assignable to the wire `ElicitationSchema`.
+ * `ElicitRequestFormParams.requestedSchema`): the one form schema type, for `Elicitation.form`,
+ * `@Elicit` and the wire alike. `FormSchema<JsonObject>` is the same shape before it has been
+ * checked against the subset (what `Elicitation.form` and `@Elicit` accept and check).
  *
  * @example const schema: FormSchema = { type: "object", properties: { name: { type: "string" } }, required: ["name"] };
  */
-export type FormSchema = {
+export type FormSchema<P = FormPropertySchema> = {
   $schema?: string;
   type: "object";
-  properties: Record<string, FormPropertySchema>;
+  properties: Record<string, P>;
   required?: string[];
 };
 

@@ -1,3 +1,5 @@
+import type { FormFormat } from "../protocol/form-schema";
+
 /**
  * Syntactic checks for the four string formats the elicitation form subset allows. They are
  * deliberately simple and documented, not full RFC validation and never a network lookup:
@@ -12,10 +14,8 @@
  *   then `Z`/`z` or a `+hh:mm`/`-hh:mm` offset. The timezone is mandatory. Hours 00-23,
  *   minutes 00-59, seconds 00-59, or 60 for a leap second.
  */
-export type ElicitationFormat = "email" | "uri" | "date" | "date-time";
-
 /** The formats a form property may declare, in the spec's order. */
-export const ELICITATION_FORMATS: readonly ElicitationFormat[] = ["email", "uri", "date", "date-time"];
+export const ELICITATION_FORMATS: readonly FormFormat[] = ["email", "uri", "date", "date-time"];
 
 // Whitespace and C0/C1 controls: never part of any of the four formats.
 const SPACE_OR_CONTROL = /[\s\u0000-\u001f\u007f-\u009f]/u;
@@ -28,7 +28,7 @@ const DATE_TIME = /^(\d{4}-\d{2}-\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[
  *
  * @example matchesFormat("date", "2024-02-29") // true; "2023-02-29" is false
  */
-export function matchesFormat(format: ElicitationFormat, value: string): boolean {
+export function matchesFormat(format: FormFormat, value: string): boolean {
   switch (format) {
     case "email":
       return isEmail(value);

@@ -15,7 +15,7 @@
  * Numbers: JavaScript cannot tell `1` from `1.0` once JSON is parsed (both are the number 1), so
  * they are the same value here; `-0` is written as `0`, like `JSON.stringify` does.
  */
-import { isPlainObject } from "../dispatch/plain-object";
+import { isPlainObject } from "./plain-object";
 
 /** A value that survives a JSON round trip unchanged. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };

@@ -1,5 +1,5 @@
 import { matchesFormat } from "./formats";
-import type { EnumOption, FormPropertySchema, StringPropertySchema } from "./form-schema";
+import type { EnumOption, FormPropertySchema, StringPropertySchema } from "../protocol/form-schema";
 
 /**
  * Checks one value against one (already subset-valid) form property and returns the name of

@@ -2,6 +2,10 @@
  * Plain wire shapes of MCP 2026-07-28 that the framework reads and writes. Declared here so that
  * nothing outside src/server/ imports the official SDK.
  */
+import type { ElicitRequest } from "./elicit-request";
+import type { ListRootsRequest } from "./roots-request";
+import type { CreateMessageRequest } from "./sampling-request";
+
 export type JsonObject = { [key: string]: unknown };
 
 export interface ClientCapabilities {
@@ -14,26 +18,21 @@ export interface ClientCapabilities {
 }
 
 /** An input request inside `InputRequiredResult.inputRequests`: no jsonrpc, no id. */
-export type InputRequest =
-  | { method: "elicitation/create"; params: ElicitRequestParams }
-  | { method: "sampling/createMessage"; params: JsonObject }
-  | { method: "roots/list"; params?: JsonObject };
+export type InputRequest = ElicitRequest | CreateMessageRequest | ListRootsRequest;
 
-export type ElicitRequestParams =
-  | { mode: "form"; message: string; requestedSchema: ElicitationSchema }
-  | { mode: "url"; message: string; url: string };
-
-/** The restricted flat form schema of elicitation/create. */
-export interface ElicitationSchema {
-  $schema?: string;
-  type: "object";
-  properties: Record<string, JsonObject>;
-  required?: string[];
-}
-
-export interface InputRequiredResult {
+/** The interim result of a round that needs input (MRTR). */
+export type InputRequiredResult = {
   resultType: "input_required";
   inputRequests?: Record<string, InputRequest>;
   requestState?: string;
   _meta?: JsonObject;
+};
+
+/** Who may cache a result: any cache, or only the requesting principal's. */
+export type CacheScope = "public" | "private";
+
+/** Cache hints of the list results (`tools/list`, `prompts/list`, ...). */
+export interface ListCacheHint {
+  ttlMs: number;
+  cacheScope: CacheScope;
 }

@@ -2,14 +2,11 @@ import "reflect-metadata";
 import { getMetadataStorage } from "class-validator";
 import { getMetadataSchema } from "class-validator-jsonschema/build/decorators";
 import { ElicitationSchemaError } from "./elicitation-schema-error";
-import type { ElicitationFormat } from "./formats";
-import type { FormPropertySchema, FormSchema } from "./form-schema";
+import type { FormFormat, FormPropertySchema, FormSchema } from "../protocol/form-schema";
 import { validateFormSchema } from "./form-schema-subset";
-import { frozenCopy } from "./frozen-copy";
-import { isPlainObject } from "../dispatch/plain-object";
-
-/** A class whose class-validator decorators describe a form. */
-export type DtoClass<T extends object = object> = new (...args: any[]) => T;
+import { frozenCopy } from "../protocol/frozen-copy";
+import { isPlainObject } from "../protocol/plain-object";
+import type { DtoClass } from "../protocol/dto-class";
 
 /** The part of class-validator's ValidationMetadata this mapping reads. */
 interface ValidatorEntry {
@@ -30,7 +27,7 @@ interface PropertyFacts {
   defined: boolean;
   minLength?: number;
   maxLength?: number;
-  format?: { value: ElicitationFormat; decorator: string };
+  format?: { value: FormFormat; decorator: string };
   minimum?: number;
   maximum?: number;
   values?: { list: string[]; decorator: string };
@@ -53,9 +50,9 @@ const DATE_FORMATS: readonly string[] = ["date", "date-time"];
  * Any other decorator (Matches, IsUUID, ValidateNested, ValidateIf, custom constraints ...) throws
  * an `ElicitationSchemaError` naming the class, the property and the decorator.
  *
- * @example class Contact { @JSONSchema({ title: "E-mail" }) @IsEmail() email!: string } dtoToElicitationSchema(Contact);
+ * @example class Contact { @JSONSchema({ title: "E-mail" }) @IsEmail() email!: string } dtoToFormSchema(Contact);
  */
-export function dtoToElicitationSchema(dto: DtoClass): FormSchema {
+export function dtoToFormSchema(dto: DtoClass): FormSchema {
   const cached = cache.get(dto);
   if (cached !== undefined) return cached;
   const schema = convert(dto);
@@ -137,7 +134,7 @@ function gatherFacts(dto: DtoClass, property: string, entries: ValidatorEntry[])
       case "isDateString":
       case "isIso8601": {
         imply("string", decorator);
-        const value: ElicitationFormat =
+        const value: FormFormat =
           entry.name === "isEmail" ? "email" : entry.name === "isUrl" ? "uri" : "date-time";
         if (facts.format !== undefined && facts.format.value !== value) {
           fail(decorator, `conflicts with @${facts.format.decorator}: a field has at most one format`);
@@ -220,7 +217,7 @@ function writeProperty(dto: DtoClass, property: string, facts: PropertyFacts): F
           if (stringFormat !== "date-time" || !DATE_FORMATS.includes(format as string)) {
             fail("JSONSchema", '"format" may only choose "date" or "date-time" for an IsDateString / IsISO8601 property');
           }
-          stringFormat = format as ElicitationFormat;
+          stringFormat = format as FormFormat;
         }
         written = {
           type: "string",

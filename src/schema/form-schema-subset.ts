@@ -1,8 +1,8 @@
 import { ElicitationSchemaError } from "./elicitation-schema-error";
 import { ELICITATION_FORMATS } from "./formats";
-import type { FormPropertySchema, FormSchema } from "./form-schema";
+import type { FormPropertySchema, FormSchema } from "../protocol/form-schema";
 import { formValueViolation } from "./form-value-check";
-import { isPlainObject } from "../dispatch/plain-object";
+import { isPlainObject } from "../protocol/plain-object";
 
 type JsonRecord = Record<string, unknown>;
 
