@@ -1,10 +1,10 @@
 import { Elicitation } from "../elicitation/elicitation";
 import { questionDigest } from "../elicitation/question-digest";
 import type { StateSealer } from "../state/state-sealer";
-import type { ElicitSpec } from "../registry/definitions";
+import type { ElicitSpec } from "../features/component-definition";
 import type { ElicitResult } from "../protocol/elicit-request";
 import { validateDto } from "../schema/dto-validator";
-import { buildQuestion } from "./question-builder";
+import { buildQuestion } from "../features/question-builder";
 import { ErrorCode, McpError } from "../protocol/errors";
 import type { RequestContext } from "../protocol/request-context";
 import type { InputRequest, JsonObject } from "../protocol/wire-types";

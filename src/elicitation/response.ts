@@ -9,17 +9,18 @@ import type { ElicitRequest, FormElicitRequest, UrlElicitRequest } from "../prot
 /** The -32602 message for any invalid elicitation answer. */
 export const INVALID_ELICITATION_RESPONSE = "Invalid elicitation response";
 
-/** The user submitted the form; `content` is validated and holds only the schema's properties. */
-export type FormAccepted = { status: "answered"; action: "accept"; content: ElicitationContent };
-/** The user agreed to open the URL. Consent only: whether the outside step finished is for you to check. */
-export type UrlAccepted = { status: "answered"; action: "accept" };
-/** An explicit "no". */
-export type ElicitationDeclined = { status: "answered"; action: "decline" };
-/** Dismissed without a choice. */
-export type ElicitationCancelled = { status: "answered"; action: "cancel" };
+/** This round's answer, read: the user's `ElicitResult` with `status: "answered"`. */
+type Answered<R> = { status: "answered" } & R;
+/** An explicit "no", or dismissed without a choice. */
+type Refused = Answered<{ action: "decline" } | { action: "cancel" }>;
 
-export type FormElicitationResponse = InputMissing | FormAccepted | ElicitationDeclined | ElicitationCancelled;
-export type UrlElicitationResponse = InputMissing | UrlAccepted | ElicitationDeclined | ElicitationCancelled;
+/**
+ * A form's answer: missing, refused, or accepted with `content` validated against the schema
+ * (holding only the schema's properties).
+ */
+export type FormElicitationResponse = InputMissing | Answered<{ action: "accept"; content: ElicitationContent }> | Refused;
+/** A URL's answer: missing, refused, or accepted. Consent only: whether the outside step finished is for you to check. */
+export type UrlElicitationResponse = InputMissing | Answered<{ action: "accept" }> | Refused;
 export type ElicitationResponse = FormElicitationResponse | UrlElicitationResponse;
 
 const ACTIONS = ["accept", "decline", "cancel"];

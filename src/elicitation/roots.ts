@@ -9,7 +9,7 @@ import { ValidatedRequests } from "./validated-requests";
 /** The -32602 message for any invalid roots answer. */
 export const INVALID_ROOTS_RESPONSE = "Invalid roots response";
 
-export type RootsAnswered = { status: "answered"; result: ListRootsResult };
+type RootsAnswered = { status: "answered"; result: ListRootsResult };
 /** Missing, or the client's roots. A client that gives up on roots never retries. */
 export type RootsResponse = InputMissing | RootsAnswered;
 

@@ -10,7 +10,7 @@ import { ValidatedRequests } from "./validated-requests";
 /** The -32602 message for any invalid sampling answer. */
 export const INVALID_SAMPLING_RESPONSE = "Invalid sampling response";
 
-export type SamplingAnswered = { status: "answered"; result: CreateMessageResult };
+type SamplingAnswered = { status: "answered"; result: CreateMessageResult };
 /** Missing, or the client's sampled message. A client that gives up on sampling never retries. */
 export type SamplingResponse = InputMissing | SamplingAnswered;
 

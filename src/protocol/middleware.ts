@@ -1,4 +1,5 @@
 import type { RequestContext } from "./request-context";
+import type { JsonObject } from "./wire-types";
 
 /** Which component a middleware is running in front of. */
 export interface ComponentRef {
@@ -23,3 +24,9 @@ export type Next = (ctx?: RequestContext) => Promise<unknown>;
  * @example const audit: Middleware = async (ctx, next, component) => { log(component.name); return next(); };
  */
 export type Middleware = (ctx: RequestContext, next: Next, component: ComponentRef) => Promise<unknown> | unknown;
+
+/**
+ * Checks every final result (the app's `resultValidator` option); throw an `McpError` to replace
+ * it with that error. Never sees `input_required` rounds.
+ */
+export type ResultValidator = (result: JsonObject, info: { ctx: RequestContext; component: ComponentRef }) => void | Promise<void>;

@@ -37,8 +37,6 @@ export interface InputResponseSource {
  * Inject it into a handler with `@Ctx()`.
  */
 export interface RequestContext extends StateBinding, InputResponseSource {
-  /** The JSON-RPC method, e.g. "tools/call". Same as requestMethod. */
-  readonly method: string;
   /** Raw params as received, `_meta`, `inputResponses` and `requestState` included. */
   readonly requestParams: Readonly<JsonObject>;
   /** The authenticated principal, or null for anonymous. */

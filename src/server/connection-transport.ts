@@ -1,27 +1,14 @@
-import {
-  PROTOCOL_VERSION_META_KEY,
-  SUPPORTED_PROTOCOL_VERSIONS,
-  type JSONRPCMessage,
-  type MessageExtraInfo,
-  type Transport,
-  type TransportSendOptions,
-} from "@modelcontextprotocol/server";
-import { ErrorCode } from "../protocol/errors";
+import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from "@modelcontextprotocol/server";
 import type { JsonObject } from "../protocol/wire-types";
-
-/** The revision this framework serves per request (the SDK's exported LATEST is its 2025 default). */
-export const MODERN_PROTOCOL_VERSION = "2026-07-28";
-const KNOWN_VERSIONS = new Set<string>([MODERN_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS]);
+import { isRequest, type InboundChecks } from "./inbound-checks";
 
 /**
- * Wraps a connection-style transport (stdio, in-memory) for two per-request duties the SDK's
- * connection entry leaves to us:
+ * Wraps a connection-style transport (stdio, in-memory, any transport given to `serve`) for two
+ * per-request duties the SDK's connection entry leaves to us:
+ * - it runs the inbound checks every connection passes, answering a refused request itself;
  * - it keeps each in-flight request's params as received, keyed by JSON-RPC id, until its response
  *   is sent: the SDK lifts retry fields out of params before handlers run (and drops malformed ones
- *   silently), and the dispatcher needs them raw to refuse a malformed retry envelope with -32602;
- * - it refuses a request claiming an unknown protocol version with -32022, as HTTP does. Once a
- *   connection is pinned to the modern era, `serveStdio` (SDK 2.4.0) serves later requests without
- *   re-checking their version, but each request stands alone (DIGEST §1.1, §1.5).
+ *   silently), and the dispatcher needs them raw to refuse a malformed retry envelope with -32602.
  */
 export class ConnectionTransport implements Transport {
   private readonly inflight = new Map<string | number, JsonObject>();
@@ -29,26 +16,21 @@ export class ConnectionTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
 
-  constructor(private readonly inner: Transport) {
+  constructor(
+    private readonly inner: Transport,
+    checks: InboundChecks,
+  ) {
     inner.onclose = () => this.onclose?.();
     inner.onerror = (error) => this.onerror?.(error);
     inner.onmessage = (message, extra) => {
-      const m = message as { id?: string | number; method?: unknown; params?: unknown };
-      if (m.id !== undefined && typeof m.method === "string" && m.params && typeof m.params === "object") {
-        const claimed = ((m.params as JsonObject)._meta as JsonObject | undefined)?.[PROTOCOL_VERSION_META_KEY];
-        if (typeof claimed === "string" && !KNOWN_VERSIONS.has(claimed)) {
-          void inner.send({
-            jsonrpc: "2.0",
-            id: m.id,
-            error: {
-              code: ErrorCode.UnsupportedProtocolVersion,
-              message: `Unsupported protocol version: ${claimed}`,
-              data: { supported: [MODERN_PROTOCOL_VERSION], requested: claimed },
-            },
-          } as JSONRPCMessage);
+      if (isRequest(message)) {
+        const rejection = checks.connection(message);
+        if (rejection) {
+          const { code, message: text, data } = rejection;
+          void inner.send({ jsonrpc: "2.0", id: message.id, error: { code, message: text, ...(data !== undefined && { data }) } } as JSONRPCMessage);
           return;
         }
-        this.inflight.set(m.id, m.params as JsonObject);
+        if (message.params && typeof message.params === "object") this.inflight.set(message.id, message.params as JsonObject);
       }
       this.onmessage?.(message, extra);
     };

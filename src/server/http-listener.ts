@@ -2,9 +2,7 @@ import { createServer, type IncomingMessage, type Server as NodeServer, type Ser
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { validateHostHeader, validateOriginHeader, type McpHttpHandler } from "@modelcontextprotocol/server";
-import type { ComponentRegistry } from "../registry/component-registry";
 import { ErrorCode } from "../protocol/errors";
-import { checkParamHeaders } from "./mcp-param-headers";
 
 const MAX_BODY = 4 * 1024 * 1024;
 
@@ -46,10 +44,12 @@ function jsonError(res: ServerResponse, status: number, code: number, message: s
   res.writeHead(status, { "content-type": "application/json" }).end(body);
 }
 
-/** Serves the SDK's fetch-shaped handler on node:http, with the checks the framework owns in front of it. */
+/**
+ * Serves the app's fetch-shaped handler on node:http, with what only a listener can check in front
+ * of it: the path, Host and Origin, authentication and the body size.
+ */
 export async function startHttpListener(
   handler: McpHttpHandler,
-  registry: ComponentRegistry,
   options: ListenOptions,
   onerror: (error: Error) => void,
 ): Promise<HttpListener> {
@@ -99,17 +99,6 @@ export async function startHttpListener(
       } catch {
         body = undefined;
       }
-      const message = body as { method?: unknown; id?: unknown; params?: { name?: unknown; arguments?: unknown } } | undefined;
-      if (message && message.method === "tools/call" && typeof message.params?.name === "string" && req.headers["mcp-protocol-version"]) {
-        const tool = registry.tools.get(message.params.name);
-        if (tool && tool.headerParams.length > 0) {
-          const problem = checkParamHeaders(tool, message.params.arguments, (name) => {
-            const v = req.headers[name];
-            return Array.isArray(v) ? v.join(",") : v;
-          });
-          if (problem) return jsonError(res, 400, ErrorCode.HeaderMismatch, `Header mismatch: ${problem}`, message.id);
-        }
-      }
     }
     const controller = new AbortController();
     // "close" also fires after a completed response; only a client that went away cancels.
@@ -128,10 +117,9 @@ export async function startHttpListener(
       body: body === undefined ? bodyText : undefined,
       signal: controller.signal,
     });
-    const rawParams = (body as { params?: unknown } | undefined)?.params;
     const response = await handler.fetch(request, {
       ...(body !== undefined && { parsedBody: body }),
-      authInfo: { token: "", clientId: principal ?? "anonymous", scopes: [], extra: { principal, rawParams } },
+      authInfo: { token: "", clientId: principal ?? "anonymous", scopes: [], extra: { principal } },
     });
     const outHeaders = Object.fromEntries(response.headers);
     if (!response.body) return void res.writeHead(response.status, outHeaders).end();

@@ -1,17 +1,22 @@
 import { container as rootContainer, type DependencyContainer } from "tsyringe";
 import { createMcpHandler, InMemoryTransport, type McpHttpHandler, type ServerContext, type Transport } from "@modelcontextprotocol/server";
-import { serveStdio, StdioServerTransport, type StdioServerHandle } from "@modelcontextprotocol/server/stdio";
-import { ComponentRegistry } from "../registry/component-registry";
-import { Dispatcher, type ListCacheHint, type ResultValidator } from "../dispatch/dispatcher";
+import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import { Dispatcher } from "../dispatch/dispatcher";
+import { BUILT_IN_FEATURES } from "../features/built-in-features";
+import type { FeatureModule } from "../features/feature-module";
+import { FeatureTable } from "../features/feature-table";
 import { APP_LOGGER, StderrLogger, type AppLogger } from "../protocol/app-logger";
-import type { Middleware } from "../protocol/middleware";
-import { StateSealer } from "../state/state-sealer";
-import { createStateSealer, type StateOptions } from "../state/create-state-sealer";
-import type { JsonObject } from "../protocol/wire-types";
-import { buildSdkServer, capabilitiesFor, type RequestFacts } from "./sdk-bridge";
-import { startHttpListener, type HttpListener, type ListenOptions } from "./http-listener";
-import { ConnectionTransport } from "./connection-transport";
+import type { Era } from "../protocol/inbound-request";
+import type { Middleware, ResultValidator } from "../protocol/middleware";
+import type { JsonObject, ListCacheHint } from "../protocol/wire-types";
+import { createStateSealer } from "../state/create-state-sealer";
+import { StateSealer, type StateOptions } from "../state/state-sealer";
 import { ChangeNotifier } from "./change-notifier";
+import { ConnectionTransport } from "./connection-transport";
+import { httpEntry } from "./http-entry";
+import { startHttpListener, type HttpListener, type ListenOptions } from "./http-listener";
+import { InboundChecks } from "./inbound-checks";
+import { buildSdkServer, capabilitiesFor, type FactsLookup } from "./sdk-bridge";
 
 export interface McpAppOptions {
   /** Decorated component classes. */
@@ -39,10 +44,15 @@ export interface McpAppOptions {
   listCache?: ListCacheHint;
   /** Principal for requests arriving over stdio or in-process (no transport authentication). Default null. */
   localPrincipal?: string | null;
+  /**
+   * Features beyond the built-in tools, resources, prompts and completion (protocol extensions),
+   * each made by its own function with its own options.
+   */
+  features?: FeatureModule[];
 }
 
-/** Options of `serveStdio` and `connect`. */
-export interface ConnectionOptions {
+/** Options of `serve`, `serveStdio` and `connect`. */
+export interface ServeOptions {
   /** Serve 2025-era clients on this connection (default "serve"). */
   legacy?: "serve" | "reject";
   /**
@@ -54,6 +64,11 @@ export interface ConnectionOptions {
   principal?: string | null;
 }
 
+/** One connection being served; `close()` ends it and closes its transport. */
+export interface ServedConnection {
+  close(): Promise<void>;
+}
+
 /**
  * A roundtrip-mcp application: components registered, metadata read, schemas built — once.
  *
@@ -61,12 +76,15 @@ export interface ConnectionOptions {
  */
 export class McpApp {
   readonly container: DependencyContainer;
-  readonly dispatcher: Dispatcher;
   readonly logger: AppLogger;
   /** Announces list changes and resource updates to open `subscriptions/listen` streams (also injectable). */
   readonly changes: ChangeNotifier;
+  private readonly features: FeatureTable;
+  private readonly dispatcher: Dispatcher;
+  private readonly checks: InboundChecks;
+  private readonly capabilities: Record<Era, ReturnType<typeof capabilitiesFor>>;
   private readonly listeners = new Set<HttpListener>();
-  private readonly connections = new Set<StdioServerHandle>();
+  private readonly connections = new Set<ServedConnection>();
   /** HTTP handlers this app made, each with the function that detaches it from `changes`. */
   private readonly handlers = new Map<McpHttpHandler, () => void>();
   private readonly serverInfo: { name: string; version: string; title?: string };
@@ -75,7 +93,8 @@ export class McpApp {
     this.container = options.container ?? rootContainer.createChildContainer();
     this.logger = options.logger ?? (this.container.isRegistered(APP_LOGGER) ? this.container.resolve<AppLogger>(APP_LOGGER) : new StderrLogger());
     if (!this.container.isRegistered(APP_LOGGER)) this.container.registerInstance(APP_LOGGER, this.logger);
-    const registry = new ComponentRegistry(options.components ?? []);
+    const components = options.components ?? [];
+    this.features = new FeatureTable([...BUILT_IN_FEATURES, ...(options.features ?? [])], { components, listCache: options.listCache, logger: this.logger });
     if (!this.container.isRegistered(StateSealer, true)) {
       if (!options.state) {
         throw new TypeError(
@@ -90,19 +109,20 @@ export class McpApp {
     // Components reach the notifier by injection; an app sharing a container shares it.
     if (!this.container.isRegistered(ChangeNotifier, false)) this.container.registerInstance(ChangeNotifier, new ChangeNotifier());
     this.changes = this.container.resolve(ChangeNotifier);
-    for (const cls of options.components) {
+    for (const cls of components) {
       if (!this.container.isRegistered(cls as never, true)) this.container.registerSingleton(cls as never);
     }
     this.serverInfo = { name: options.name ?? "roundtrip-mcp-app", version: options.version ?? "0.0.0", ...(options.title && { title: options.title }) };
     this.dispatcher = new Dispatcher({
-      registry,
+      features: this.features,
       container: this.container,
       sealer: this.container.resolve(StateSealer),
       logger: this.logger,
       middleware: options.middleware,
       resultValidator: options.resultValidator,
-      listCache: options.listCache,
     });
+    this.checks = new InboundChecks(this.features);
+    this.capabilities = { modern: capabilitiesFor(this.features, "modern"), legacy: capabilitiesFor(this.features, "legacy") };
   }
 
   /** Builds the app; throws a `RegistrationError` naming the class and method for any declaration problem. */
@@ -115,25 +135,49 @@ export class McpApp {
     return this.container.resolve(StateSealer);
   }
 
-  /** Serves this process's stdin/stdout. Resolves once the connection is set up. */
-  serveStdio(options: ConnectionOptions = {}): StdioServerHandle {
-    return this.serveConnection(new StdioServerTransport(), options);
+  /**
+   * Serves one connection over any SDK `Transport` (stdio, in-memory, a socket of your own):
+   * every request on it passes the same checks and dispatcher as every other transport.
+   *
+   * @example app.serve(new StdioServerTransport(socketIn, socketOut));
+   */
+  serve(transport: Transport, options: ServeOptions = {}): ServedConnection {
+    const connection = new ConnectionTransport(transport, this.checks);
+    const principal = options.principal !== undefined ? options.principal : (this.options.localPrincipal ?? null);
+    const handle = serveStdio(this.sdkServers((ctx) => ({ principal, rawParams: connection.rawParams(ctx.mcpReq.id) })), {
+      transport: connection,
+      legacy: options.legacy ?? "serve",
+      onerror: (e) => this.reportError(e),
+    });
+    const served: ServedConnection = {
+      close: async () => {
+        this.connections.delete(served);
+        await handle.close();
+      },
+    };
+    this.connections.add(served);
+    return served;
+  }
+
+  /** Serves this process's stdin/stdout: `serve(new StdioServerTransport())`. */
+  serveStdio(options: ServeOptions = {}): ServedConnection {
+    return this.serve(new StdioServerTransport(), options);
   }
 
   /**
    * Serves one in-process connection and returns the client side of an in-memory transport pair,
-   * for tests and embedding: the same SDK path as stdio, without a child process.
+   * for tests and embedding: the same path as stdio, without a child process.
    */
-  async connect(options: ConnectionOptions = {}): Promise<Transport> {
+  async connect(options: ServeOptions = {}): Promise<Transport> {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    this.serveConnection(serverSide, options);
+    this.serve(serverSide, options);
     return clientSide;
   }
 
   /** Serves Streamable HTTP on `host:port` + `path`. Default host 127.0.0.1, path /mcp, port 0 (free). */
   async listen(options: ListenOptions = {}): Promise<HttpListener> {
     const handler = this.httpHandler();
-    const listener = await startHttpListener(handler, this.dispatcher.registry, options, (e) => this.reportError(e));
+    const listener = await startHttpListener(handler, options, (e) => this.reportError(e));
     this.listeners.add(listener);
     return {
       url: listener.url,
@@ -149,47 +193,19 @@ export class McpApp {
 
   /**
    * The fetch-shaped Streamable HTTP handler, to mount in any web-standard runtime or framework.
-   * Authentication and Host/Origin checks are the caller's job here (`listen` does them).
+   * It makes the framework's own request checks (`Mcp-Param-*` headers among them); Host/Origin
+   * checks, authentication and body-size limits are the caller's job here (`listen` does them).
    */
   httpHandler(): McpHttpHandler {
-    const capabilities = { modern: capabilitiesFor(this.dispatcher, "modern"), legacy: capabilitiesFor(this.dispatcher, "legacy") };
-    const handler = createMcpHandler(
-      ({ era }) =>
-        buildSdkServer({
-          serverInfo: this.serverInfo,
-          instructions: this.options.instructions,
-          capabilities: capabilities[era],
-          dispatcher: this.dispatcher,
-          facts: httpFacts,
-          onerror: (e) => this.reportError(e),
-        }),
-      { onerror: (e) => this.reportError(e) },
+    const handler = httpEntry(
+      createMcpHandler(this.sdkServers(httpFacts), { onerror: (e) => this.reportError(e) }),
+      this.checks,
     );
     this.handlers.set(handler, this.changes.attach(handler.notify));
     return handler;
   }
 
-  /** Tells open `subscriptions/listen` streams that the tool list changed (same as `changes.toolsChanged()`). */
-  notifyToolsChanged(): void {
-    this.changes.toolsChanged();
-  }
-
-  /** Tells open `subscriptions/listen` streams that the prompt list changed. */
-  notifyPromptsChanged(): void {
-    this.changes.promptsChanged();
-  }
-
-  /** Tells open `subscriptions/listen` streams that the resource list changed. */
-  notifyResourcesChanged(): void {
-    this.changes.resourcesChanged();
-  }
-
-  /** Tells subscribers of `uri` that it changed. */
-  notifyResourceUpdated(uri: string): void {
-    this.changes.resourceUpdated(uri);
-  }
-
-  /** Closes every listener and connection this app opened. */
+  /** Closes every listener and connection this app opened, then lets its features free what they hold. */
   async close(): Promise<void> {
     await Promise.all([...this.listeners].map((l) => l.close()));
     await Promise.all([...this.connections].map((c) => c.close()));
@@ -197,26 +213,21 @@ export class McpApp {
     this.listeners.clear();
     this.connections.clear();
     this.handlers.clear();
+    await this.features.close();
   }
 
-  private serveConnection(inner: Transport, options: ConnectionOptions): StdioServerHandle {
-    const transport = new ConnectionTransport(inner);
-    const capabilities = { modern: capabilitiesFor(this.dispatcher, "modern"), legacy: capabilitiesFor(this.dispatcher, "legacy") };
-    const localPrincipal = options.principal !== undefined ? options.principal : (this.options.localPrincipal ?? null);
-    const handle = serveStdio(
-      ({ era }) =>
-        buildSdkServer({
-          serverInfo: this.serverInfo,
-          instructions: this.options.instructions,
-          capabilities: capabilities[era],
-          dispatcher: this.dispatcher,
-          facts: (ctx) => ({ principal: localPrincipal, rawParams: transport.rawParams(ctx.mcpReq.id) }),
-          onerror: (e) => this.reportError(e),
-        }),
-      { transport, legacy: options.legacy ?? "serve", onerror: (e) => this.reportError(e) },
-    );
-    this.connections.add(handle);
-    return handle;
+  /** The SDK server factory of one serving entry: one SDK `Server` per era, built from the feature table. */
+  private sdkServers(facts: FactsLookup) {
+    return ({ era }: { era: Era }) =>
+      buildSdkServer({
+        serverInfo: this.serverInfo,
+        instructions: this.options.instructions,
+        era,
+        capabilities: this.capabilities[era],
+        dispatcher: this.dispatcher,
+        facts,
+        onerror: (e) => this.reportError(e),
+      });
   }
 
   private reportError(error: Error): void {
@@ -224,7 +235,7 @@ export class McpApp {
   }
 }
 
-function httpFacts(ctx: ServerContext): RequestFacts {
+function httpFacts(ctx: ServerContext): { principal: string | null; rawParams?: JsonObject } {
   const extra = ctx.http?.authInfo?.extra as { principal?: string | null; rawParams?: JsonObject } | undefined;
   return { principal: extra?.principal ?? null, rawParams: extra?.rawParams };
 }

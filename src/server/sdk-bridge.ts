@@ -1,5 +1,6 @@
 import {
   CLIENT_CAPABILITIES_META_KEY,
+  fromJsonSchema,
   LOG_LEVEL_META_KEY,
   PROTOCOL_VERSION_META_KEY,
   Server,
@@ -7,18 +8,13 @@ import {
   type ServerCapabilities,
 } from "@modelcontextprotocol/server";
 import type { Dispatcher } from "../dispatch/dispatcher";
+import type { FeatureMethod } from "../features/feature-module";
+import type { FeatureTable } from "../features/feature-table";
+import type { Era, InboundRequest } from "../protocol/inbound-request";
 import type { LogLevel, ProgressReporter, RequestLogger } from "../protocol/request-context";
 import type { ClientCapabilities, JsonObject } from "../protocol/wire-types";
 
 const LEVELS: LogLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
-
-/** The methods the dispatcher answers; the SDK itself answers server/discover, initialize and subscriptions/listen. */
-const METHODS = {
-  tools: ["tools/list", "tools/call"],
-  prompts: ["prompts/list", "prompts/get"],
-  resources: ["resources/list", "resources/templates/list", "resources/read"],
-  completions: ["completion/complete"],
-} as const;
 
 /** Per-request facts the transport adapter knows and the SDK context does not carry. */
 export interface RequestFacts {
@@ -32,6 +28,8 @@ export type FactsLookup = (ctx: ServerContext) => RequestFacts;
 export interface BridgeOptions {
   serverInfo: { name: string; version: string; title?: string };
   instructions?: string;
+  era: Era;
+  /** Advertised for this era (`capabilitiesFor`), computed once per app. */
   capabilities: ServerCapabilities;
   dispatcher: Dispatcher;
   facts: FactsLookup;
@@ -39,47 +37,46 @@ export interface BridgeOptions {
 }
 
 /**
- * Which server capabilities an app advertises, from what it registered. `resources.subscribe`
- * is advertised to 2026-07-28 traffic only: there it means `resourceSubscriptions` on
- * `subscriptions/listen` (fed by `McpApp.notifyResourceUpdated`), and the SDK honours that filter
- * only when it is advertised; in the 2025 era it would promise `resources/subscribe`, which the
- * framework does not implement.
+ * What an app advertises to one era: what its features add, plus `logging` (per-request log
+ * notifications are the bridge's own).
  */
-export function capabilitiesFor(dispatcher: Dispatcher, era: "modern" | "legacy" = "modern"): ServerCapabilities {
-  const r = dispatcher.registry;
-  const hasResources = r.resources.size + r.templates.length > 0;
-  const hasCompletions = r.prompts.size > 0 || r.templates.length > 0;
-  return {
-    ...(r.tools.size > 0 && { tools: { listChanged: true } }),
-    ...(r.prompts.size > 0 && { prompts: { listChanged: true } }),
-    ...(hasResources && { resources: { listChanged: true, ...(era === "modern" && { subscribe: true }) } }),
-    ...(hasCompletions && { completions: {} }),
-    logging: {},
-  };
+export function capabilitiesFor(features: FeatureTable, era: Era = "modern"): ServerCapabilities {
+  return { ...features.capabilities(era), logging: {} } as ServerCapabilities;
 }
 
+// A method the SDK has no built-in schema for is registered with its own, converted once.
+const paramsSchemas = new WeakMap<FeatureMethod, ReturnType<typeof fromJsonSchema>>();
+
 /**
- * Builds one SDK `Server` whose handlers all delegate to the dispatcher. The number of handlers is
- * fixed (one per method), so building it costs the same for 3 components or 1,000: this is what
- * keeps the per-request factory of the SDK's HTTP entry constant-time.
+ * Builds one SDK `Server` whose handlers all delegate to the dispatcher, one per method of the
+ * feature table served on this era and gated by an advertised capability. The number of handlers
+ * does not grow with the components, so building it costs the same for 3 components or 1,000:
+ * this is what keeps the per-request factory of the SDK's HTTP entry constant-time.
  */
 export function buildSdkServer(options: BridgeOptions): Server {
+  const { capabilities, dispatcher, era } = options;
   const server = new Server(options.serverInfo, {
-    capabilities: options.capabilities,
+    capabilities,
     ...(options.instructions !== undefined && { instructions: options.instructions }),
   });
   server.onerror = options.onerror;
-  for (const [capability, methods] of Object.entries(METHODS)) {
-    if (!(capability in options.capabilities)) continue;
-    for (const method of methods) {
-      server.setRequestHandler(method as "tools/list", ((request: { params?: JsonObject }, ctx: ServerContext) =>
-        options.dispatcher.handle(toDispatchRequest(method, request, ctx, server, options.facts))) as never);
+  for (const entry of dispatcher.features.methods) {
+    if (entry.eras !== undefined && !entry.eras.includes(era)) continue;
+    if (entry.capability !== undefined && !(entry.capability in capabilities)) continue;
+    const dispatch = (request: { params?: JsonObject }, ctx: ServerContext) =>
+      dispatcher.handle(toInboundRequest(entry.method, request, ctx, server, options.facts));
+    if (entry.paramsSchema === undefined) {
+      server.setRequestHandler(entry.method as "tools/list", dispatch as never);
+      continue;
     }
+    let params = paramsSchemas.get(entry);
+    if (params === undefined) paramsSchemas.set(entry, (params = fromJsonSchema(entry.paramsSchema as never)));
+    server.setRequestHandler(entry.method, { params }, (parsed, ctx) => dispatch({ params: parsed as JsonObject }, ctx) as never);
   }
   return server;
 }
 
-function toDispatchRequest(method: string, request: { params?: JsonObject }, ctx: ServerContext, server: Server, facts: FactsLookup) {
+function toInboundRequest(method: string, request: { params?: JsonObject }, ctx: ServerContext, server: Server, facts: FactsLookup): InboundRequest {
   const envelope = (ctx.mcpReq.envelope ?? {}) as JsonObject;
   const modern = typeof envelope[PROTOCOL_VERSION_META_KEY] === "string";
   const known = facts(ctx);
@@ -111,7 +108,7 @@ function toDispatchRequest(method: string, request: { params?: JsonObject }, ctx
     principal: known.principal,
     clientCapabilities,
     protocolVersion: envelope[PROTOCOL_VERSION_META_KEY] as string | undefined,
-    era: modern ? ("modern" as const) : ("legacy" as const),
+    era: modern ? "modern" : "legacy",
     inputResponses,
     requestState,
     progress: progressReporter(ctx),

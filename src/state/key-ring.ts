@@ -1,4 +1,5 @@
-import { createHmac } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
+import type { AppLogger } from "../protocol/app-logger";
 
 /** One signing key of a key ring. The secret is cryptographically random, at least 32 bytes. */
 export interface StateKey {
@@ -16,6 +17,9 @@ export const STATE_KEY_RING_MAX_KEYS = 8;
 export const STATE_KEY_ID_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
 /** The id a lone `secret` option gets, so that it can later join a ring under this id. */
 export const DEFAULT_KEY_ID = "default";
+/** Key id of the process-lifetime key made by `{ ephemeral: true }`. */
+export const EPHEMERAL_KEY_ID = "ephemeral";
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Keys derived from one secret; the secret itself is not kept. */
 export interface DerivedKey {
@@ -49,6 +53,27 @@ export class KeyRing {
   /** Ids in ring order (the first one seals). */
   get ids(): string[] {
     return [...this.byId.keys()];
+  }
+
+  /**
+   * The ring of one key source (`StateOptions`, checked to hold exactly one): a secret, a list of
+   * keys, keys read from an environment variable, or an ephemeral key (logged as a warning).
+   */
+  static fromSource(
+    source: { secret?: unknown; keys?: unknown; keysFromEnv?: unknown; ephemeral?: unknown },
+    owner: string,
+    env: Readonly<Record<string, string | undefined>>,
+    logger: AppLogger,
+  ): KeyRing {
+    if (source.secret !== undefined) return KeyRing.fromSecret(source.secret, owner);
+    if (source.keys !== undefined) return KeyRing.fromKeys(source.keys, owner);
+    if (source.keysFromEnv !== undefined) return KeyRing.fromKeys(readKeyRing(source.keysFromEnv, env, owner), owner);
+    if (source.ephemeral !== true) throw new TypeError(`${owner}: option \`ephemeral\` must be exactly true`);
+    logger.warn(
+      "requestState is sealed with an ephemeral key (state: { ephemeral: true }): tokens die with this process and cannot be opened by another instance; use secret, keys or keysFromEnv to serve several instances",
+      { keyId: EPHEMERAL_KEY_ID },
+    );
+    return KeyRing.fromKeys([{ id: EPHEMERAL_KEY_ID, secret: randomBytes(32) }], owner);
   }
 
   /** A ring of one key with id "default". `owner` prefixes error messages. */
@@ -122,6 +147,17 @@ export function parseKeyRingText(text: string, variable: string): StateKey[] {
     }
     return { id, secret };
   });
+}
+
+function readKeyRing(variable: unknown, env: Readonly<Record<string, string | undefined>>, owner: string): StateKey[] {
+  if (typeof variable !== "string" || !ENV_NAME.test(variable)) {
+    throw new TypeError(`${owner}: option \`keysFromEnv\` must be the name of an environment variable (letters, digits, _)`);
+  }
+  const text = env[variable];
+  if (text === undefined || text.trim() === "") {
+    throw new TypeError(`${owner}: environment variable ${variable} (option \`keysFromEnv\`) is not set or empty; expected id:base64secret entries separated by commas`);
+  }
+  return parseKeyRingText(text, variable);
 }
 
 function checkSecret(secret: unknown, where: string): Buffer {

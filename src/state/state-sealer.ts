@@ -41,7 +41,7 @@ export type StateRejectReason =
   /** Sealed for another principal (or anonymous vs named). */
   | "other-principal";
 
-interface CommonSealerOptions {
+interface CommonStateOptions {
   /** Default lifetime in seconds for seal and open: an integer from 1 to 900; 300 if unset. */
   readonly ttl?: number;
   /**
@@ -52,20 +52,25 @@ interface CommonSealerOptions {
 }
 
 /**
- * How a StateSealer is built: one `secret`, or a key ring `keys` (seals with the first key,
- * opens with any). Exactly one of the two.
+ * How a StateSealer is built (also the app's `state` option): where the signing keys come from,
+ * exactly one of
+ *
+ * - `{ secret }`: one secret of at least 32 random bytes (a string is used as its UTF-8 bytes), key id "default";
+ * - `{ keys }`: a key ring of 1 to 8 `{ id, secret }` with unique ids, the first sealing and all opening;
+ * - `{ keysFromEnv: "VAR" }`: a key ring read from that environment variable, written as
+ *   comma-separated `id:base64secret` entries, the first sealing, e.g.
+ *   `STATE_KEYS="k2:q83vEjRWeJq8...,k1:AAECAwQFBgc..."` (standard or URL-safe base64 of at
+ *   least 32 bytes each; whitespace around entries ignored);
+ * - `{ ephemeral: true }`: a random 32-byte secret for this process only, for local development.
+ *   Tokens die with the process and cannot be opened by another instance; a warning is logged.
+ *
+ * @example const state: StateOptions = { keysFromEnv: "STATE_KEYS", ttl: 600 };
  */
-export type StateSealerOptions =
-  | (CommonSealerOptions & {
-      /** At least 32 cryptographically random bytes; a string is used as its UTF-8 bytes. Key id "default". */
-      readonly secret: string | Buffer;
-      readonly keys?: never;
-    })
-  | (CommonSealerOptions & {
-      /** 1 to 8 keys with unique ids; the first seals, all open. */
-      readonly keys: readonly StateKey[];
-      readonly secret?: never;
-    });
+export type StateOptions =
+  | (CommonStateOptions & { readonly secret: string | Buffer; readonly keys?: never; readonly keysFromEnv?: never; readonly ephemeral?: never })
+  | (CommonStateOptions & { readonly keys: readonly StateKey[]; readonly secret?: never; readonly keysFromEnv?: never; readonly ephemeral?: never })
+  | (CommonStateOptions & { readonly keysFromEnv: string; readonly secret?: never; readonly keys?: never; readonly ephemeral?: never })
+  | (CommonStateOptions & { readonly ephemeral: true; readonly secret?: never; readonly keys?: never; readonly keysFromEnv?: never });
 
 /** Per-call options of `seal` and `open`. Pass the same ones to both. */
 export interface StateSealOptions {
@@ -78,9 +83,6 @@ export interface StateSealOptions {
   readonly ttl?: number;
 }
 
-/** Per-call options of `open`: the same as `seal`'s. */
-export type StateOpenOptions = StateSealOptions;
-
 const VERSION = 1;
 const PREFIX = `rt${VERSION}.`;
 const MAC_LABEL = "roundtrip-mcp/state/token/v1\0";
@@ -89,7 +91,8 @@ const PRINCIPAL_LABEL = "roundtrip-mcp/state/principal/v1\0";
 /** Top-level params that change between rounds of the same request, so are not bound. */
 const UNBOUND_PARAMS: ReadonlySet<string> = new Set(["_meta", "inputResponses", "requestState"]);
 const TOKEN_SHAPE = /^rt([0-9]{1,3})\.([A-Za-z0-9_-]{1,32})\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/;
-const SEALER_OPTIONS: ReadonlySet<string> = new Set(["secret", "keys", "ttl", "now"]);
+const SOURCES = ["secret", "keys", "keysFromEnv", "ephemeral"] as const;
+const SEALER_OPTIONS: ReadonlySet<string> = new Set([...SOURCES, "ttl", "now"]);
 const CALL_OPTIONS: ReadonlySet<string> = new Set(["principal", "ttl"]);
 
 /**
@@ -126,31 +129,41 @@ export class StateSealer {
   /**
    * Checks the configuration and derives the keys; throws a TypeError or RangeError naming the
    * option for anything wrong. Error messages never contain secrets.
+   *
+   * @param env where `keysFromEnv` looks (default `process.env`).
    */
-  constructor(options: StateSealerOptions, logger?: AppLogger) {
+  constructor(options: StateOptions, logger?: AppLogger, env: Readonly<Record<string, string | undefined>> = process.env) {
     const owner = "StateSealer";
     if (typeof options !== "object" || options === null || Array.isArray(options)) {
-      throw new TypeError(`${owner}: options must be an object with \`secret\` or \`keys\``);
+      throw new TypeError(`${owner}: options must be an object with \`secret\` or \`keys\` (or \`keysFromEnv\`, or \`ephemeral: true\`)`);
     }
     for (const name of Object.keys(options)) {
       if (!SEALER_OPTIONS.has(name)) {
-        throw new TypeError(`${owner}: unknown option ${JSON.stringify(name)}; expected secret or keys, and optionally ttl and now`);
+        throw new TypeError(`${owner}: unknown option ${JSON.stringify(name)}; expected one of secret, keys, keysFromEnv or ephemeral, and optionally ttl and now`);
       }
     }
-    const { secret, keys, ttl, now } = options as { secret?: unknown; keys?: unknown; ttl?: unknown; now?: unknown };
-    if (secret !== undefined && keys !== undefined) {
-      throw new TypeError(`${owner}: give either option \`secret\` or option \`keys\`, not both`);
+    const given = SOURCES.filter((name) => (options as unknown as Record<string, unknown>)[name] !== undefined);
+    if (given.length > 1) {
+      throw new TypeError(
+        given.length === 2 && given[0] === "secret" && given[1] === "keys"
+          ? `${owner}: give either option \`secret\` or option \`keys\`, not both`
+          : `${owner}: give only one of \`secret\`, \`keys\`, \`keysFromEnv\` or \`ephemeral\` (got ${given.join(" and ")})`,
+      );
     }
-    if (secret === undefined && keys === undefined) {
-      throw new TypeError(`${owner}: option \`secret\` (at least 32 random bytes) or option \`keys\` (a key ring) is required`);
+    if (given.length === 0) {
+      throw new TypeError(
+        `${owner}: option \`secret\` (at least 32 random bytes) or option \`keys\` (a key ring) is required, ` +
+          "or `keysFromEnv` (a key ring in an environment variable) or `ephemeral: true` (local development)",
+      );
     }
-    this.ring = keys !== undefined ? KeyRing.fromKeys(keys, owner) : KeyRing.fromSecret(secret, owner);
+    const { ttl, now } = options as { ttl?: unknown; now?: unknown };
+    this.logger = logger ?? new StderrLogger();
+    this.ring = KeyRing.fromSource(options, owner, env, this.logger);
     this.defaultTtl = ttl === undefined ? STATE_TTL_DEFAULT_SECONDS : checkTtl(ttl, `${owner}: option \`ttl\``);
     if (now !== undefined && typeof now !== "function") {
       throw new TypeError(`${owner}: option \`now\` must be a function returning milliseconds since the epoch`);
     }
     this.now = (now as (() => number) | undefined) ?? Date.now;
-    this.logger = logger ?? new StderrLogger();
   }
 
   /** Ids of the ring, the sealing key first. */
@@ -197,7 +210,7 @@ export class StateSealer {
    *
    * @example const carried = sealer.open(ctx.requestState, ctx, { principal: ctx.principal });
    */
-  open(token: unknown, ctx: StateBinding, options: StateOpenOptions): JsonValue {
+  open(token: unknown, ctx: StateBinding, options: StateSealOptions): JsonValue {
     const { principal, ttl } = this.callOptions("open", options);
     checkBinding("open", ctx);
     if (typeof token !== "string") throw this.reject("not-a-string", ctx);

@@ -14,6 +14,9 @@ export type { BoundaryName, HttpExchange } from "./channel";
 export { Flow, type FlowStatus, type Round, type CallOptions, type RunOptions, type Answer, type Answers, type Script } from "./flow";
 export { AskedInput, type AskedKind } from "./asked-input";
 
+// Loggers for the app under test
+export { MemoryLogger, SilentLogger } from "./loggers";
+
 // Answers and state helpers
 export { accept, decline, cancel, sampling, roots, type SamplingAnswerOptions } from "./answers";
 export { tamper, type TamperMode } from "./tamper";

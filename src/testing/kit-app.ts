@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { MemoryLogger } from "../protocol/app-logger";
+import { MemoryLogger } from "./loggers";
 import { McpApp, type McpAppOptions } from "../server/mcp-app";
-import type { StateOptions } from "../state/create-state-sealer";
+import type { StateOptions } from "../state/state-sealer";
 import { testClock, type TestClock } from "./test-clock";
 
 /** The app the kit builds from components, and whether it controls the sealer's clock. */

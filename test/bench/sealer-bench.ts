@@ -8,7 +8,7 @@
  * (default 5), cases interleaved per trial; the median ops/s is printed with the range.
  */
 import { createHmac, randomBytes } from "node:crypto";
-import { SilentLogger } from "../../src/protocol/app-logger";
+import { SilentLogger } from "../../src/testing/index";
 import type { StateBinding } from "../../src/protocol/request-context";
 import { strictJsonStringify } from "../../src/protocol/canonical-json";
 import { StateSealer } from "../../src/state/state-sealer";

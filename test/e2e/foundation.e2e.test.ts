@@ -13,7 +13,8 @@
 import { ProtocolError } from "@modelcontextprotocol/client";
 import { BOUNDARIES, Boundary, type Connected } from "../support/boundaries";
 import { createFeatureApp } from "./fixtures/feature-app";
-import type { McpApp, MemoryLogger } from "../../src/index";
+import type { McpApp } from "../../src/index";
+import type { MemoryLogger } from "../../src/testing/index";
 
 const LOG_LEVEL = "io.modelcontextprotocol/logLevel";
 

@@ -19,7 +19,8 @@ import { BOUNDARIES, Boundary } from "../support/boundaries";
 import type { RawSession, WireResponse } from "../support/raw-session";
 import { createInteractiveApp } from "./fixtures/interactive-app";
 import { IsInt, Max, Min } from "class-validator";
-import { Elicit, McpApp, SilentLogger, Tool } from "../../src/index";
+import { Elicit, McpApp, Tool } from "../../src/index";
+import { SilentLogger } from "../../src/testing/index";
 import { Note } from "./fixtures/interactive-app";
 
 const FORM = { elicitation: {} };

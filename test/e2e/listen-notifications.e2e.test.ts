@@ -3,7 +3,7 @@
 // - a component that injects ChangeNotifier announces a tool-list change from inside tools/call,
 //   and the open stream receives it after the acknowledgement, tagged with the listen request's id;
 // - each stream receives only the kinds it asked for (a prompts-only stream never sees tools);
-// - McpApp.notify* reach the same streams; resource updates reach only subscribers of that uri
+// - app.changes reaches the same streams; resource updates reach only subscribers of that uri
 //   (server/discover advertises resources.subscribe, without which the filter is not honoured; a
 //   2025-era initialize is not offered it, as resources/subscribe does not exist here);
 // - one call reaches the streams of every listener of the app; a closed listener is detached and
@@ -12,7 +12,8 @@
 import "reflect-metadata";
 import { IsString } from "class-validator";
 import { injectable } from "tsyringe";
-import { Arg, ChangeNotifier, McpApp, MemoryLogger, Prompt, Resource, Tool, type HttpListener } from "../../src/index";
+import { Arg, ChangeNotifier, McpApp, Prompt, Resource, Tool, type HttpListener } from "../../src/index";
+import { MemoryLogger } from "../../src/testing/index";
 import { openListen, type ListenStream } from "../support/listen-stream";
 import { meta, post, rpc } from "../support/raw-http";
 import { validateServerMessage } from "../support/wire-schema";
@@ -115,11 +116,11 @@ describe("subscriptions/listen notifications from application code (HTTP)", () =
     expect((await next(tools)).method).toBe("notifications/tools/list_changed");
   });
 
-  it("reaches the same streams through McpApp.notify*", async () => {
+  it("reaches the same streams through app.changes", async () => {
     const stream = await listen(44, { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true });
-    app.notifyPromptsChanged();
-    app.notifyResourcesChanged();
-    app.notifyToolsChanged();
+    app.changes.promptsChanged();
+    app.changes.resourcesChanged();
+    app.changes.toolsChanged();
     expect([(await next(stream)).method, (await next(stream)).method, (await next(stream)).method]).toEqual([
       "notifications/prompts/list_changed",
       "notifications/resources/list_changed",
@@ -168,7 +169,7 @@ describe("subscriptions/listen notifications from application code (HTTP)", () =
     expect((await next(onFirst)).method).toBe("notifications/tools/list_changed");
     expect((await next(onSecond)).method).toBe("notifications/tools/list_changed");
     await third.close();
-    expect(() => app.notifyToolsChanged()).not.toThrow();
+    expect(() => app.changes.toolsChanged()).not.toThrow();
     expect((await next(onFirst)).method).toBe("notifications/tools/list_changed");
     expect((await next(onSecond)).method).toBe("notifications/tools/list_changed");
     await second.close();

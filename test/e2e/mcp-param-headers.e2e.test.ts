@@ -8,7 +8,8 @@
 // - tools without annotations and other methods are not affected.
 import "reflect-metadata";
 import { IsBoolean, IsInt, IsOptional, IsString } from "class-validator";
-import { Arg, JSONSchema, McpApp, MemoryLogger, Tool, type HttpListener } from "../../src/index";
+import { Arg, JSONSchema, McpApp, Tool, type HttpListener } from "../../src/index";
+import { MemoryLogger } from "../../src/testing/index";
 import { meta, rpc } from "../support/raw-http";
 import { validateServerMessage } from "../support/wire-schema";
 

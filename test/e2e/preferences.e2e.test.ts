@@ -18,7 +18,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { accept, createHttpTestClient, createStdioTestClient, createTestClient, tamper, type Flow, type Round, type TestClient, type TestClientOptions, type WireResult } from "roundtrip-mcp/testing";
 import { createPreferencesApp } from "../../sample/preferences/preferences-app";
-import { MemoryLogger } from "../../src/index";
+import { MemoryLogger } from "../../src/testing/index";
 import { validateServerMessage } from "../support/wire-schema";
 
 type Boundary = "in-process" | "http" | "stdio";

@@ -14,7 +14,8 @@
 //   spawned is refused at creation, as() needs principalEnv
 import "reflect-metadata";
 import { IsString } from "class-validator";
-import { Arg, JSONSchema, McpApp, MemoryLogger, Tool } from "roundtrip-mcp";
+import { Arg, JSONSchema, McpApp, Tool } from "roundtrip-mcp";
+import { MemoryLogger } from "roundtrip-mcp/testing";
 import { accept, createHttpTestClient, createStdioTestClient, createTestClient, tamper, testClock, type TestClient } from "roundtrip-mcp/testing";
 import { INTERACTIVE_COMPONENTS, INTERACTIVE_SECRET, createInteractiveApp } from "./fixtures/interactive-app";
 import { FEATURE_COMPONENTS } from "./fixtures/feature-app";

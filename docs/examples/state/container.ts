@@ -1,6 +1,6 @@
-import { createStateSealer, StateSealer } from "roundtrip-mcp";
+import { StateSealer } from "roundtrip-mcp";
 
-const fromEnv = createStateSealer({ keysFromEnv: "STATE_KEYS", ttl: 600 });
+const fromEnv = new StateSealer({ keysFromEnv: "STATE_KEYS", ttl: 600 });
 const ring = new StateSealer({
   keys: [
     { id: "2026-08", secret: Buffer.from(process.env.STATE_KEY_AUG ?? "", "base64") },

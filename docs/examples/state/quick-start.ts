@@ -1,7 +1,7 @@
-import { createStateSealer } from "roundtrip-mcp";
+import { StateSealer } from "roundtrip-mcp";
 
 // A ring read from STATE_KEYS, e.g. STATE_KEYS="k1:<base64 of 32 random bytes>"
-const sealer = createStateSealer({ keysFromEnv: "STATE_KEYS" });
+const sealer = new StateSealer({ keysFromEnv: "STATE_KEYS" });
 
 // What a request context provides (every RequestContext has these fields).
 declare const ctx: {

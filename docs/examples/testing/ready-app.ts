@@ -1,4 +1,5 @@
-import { McpApp, MemoryLogger } from "roundtrip-mcp";
+import { McpApp } from "roundtrip-mcp";
+import { MemoryLogger } from "roundtrip-mcp/testing";
 import { accept, createTestClient, testClock } from "roundtrip-mcp/testing";
 import { PreferenceTools } from "./preference-tools";
 

@@ -8,15 +8,16 @@
 import "reflect-metadata";
 import { IsString } from "class-validator";
 import { container } from "tsyringe";
-import { Dispatcher, type DispatchRequest } from "../../../src/dispatch/dispatcher";
-import { ComponentRegistry } from "../../../src/registry/component-registry";
+import { Dispatcher } from "../../../src/dispatch/dispatcher";
+import { BUILT_IN_FEATURES } from "../../../src/features/built-in-features";
+import { FeatureTable } from "../../../src/features/feature-table";
+import type { InboundRequest } from "../../../src/protocol/inbound-request";
 import {
   Arg,
   Complete,
   Ctx,
   Elicit,
   McpError,
-  MemoryLogger,
   Prompt,
   StateSealer,
   Tool,
@@ -24,6 +25,7 @@ import {
   type Middleware,
   type RequestContext,
 } from "../../../src/index";
+import { MemoryLogger } from "../../../src/testing/index";
 
 const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
 
@@ -81,7 +83,7 @@ function makeDispatcher(validated: string[] = [], rejectFinal = false): Dispatch
   const child = container.createChildContainer();
   child.registerSingleton(Probe);
   return new Dispatcher({
-    registry: new ComponentRegistry([Probe]),
+    features: new FeatureTable(BUILT_IN_FEATURES, { components: [Probe], logger: new MemoryLogger() }),
     container: child,
     sealer: new StateSealer({ secret: "d".repeat(40) }, new MemoryLogger()),
     logger: new MemoryLogger(),
@@ -93,7 +95,7 @@ function makeDispatcher(validated: string[] = [], rejectFinal = false): Dispatch
   });
 }
 
-function call(name: string, extra: Partial<DispatchRequest> = {}, params: Record<string, unknown> = {}): DispatchRequest {
+function call(name: string, extra: Partial<InboundRequest> = {}, params: Record<string, unknown> = {}): InboundRequest {
   return { method: "tools/call", params: { _meta: META, name, arguments: {}, ...params }, principal: "p1", clientCapabilities: { elicitation: {} }, ...extra };
 }
 

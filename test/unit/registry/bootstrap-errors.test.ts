@@ -8,7 +8,8 @@
 // - a class with no component declaration, a missing state configuration
 import "reflect-metadata";
 import { IsInt, IsString, Validate, ValidatorConstraint, type ValidatorConstraintInterface } from "class-validator";
-import { Arg, Elicit, McpApp, Prompt, RegistrationError, Resource, Tool, SilentLogger } from "../../../src/index";
+import { Arg, Elicit, McpApp, Prompt, RegistrationError, Resource, Tool } from "../../../src/index";
+import { SilentLogger } from "../../../src/testing/index";
 
 const state = { secret: "s".repeat(40) };
 const build = (...components: Function[]) => () => McpApp.create({ components, state, logger: new SilentLogger() });

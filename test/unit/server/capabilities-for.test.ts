@@ -5,8 +5,9 @@
 //   never for the 2025 era, where it would promise the unimplemented resources/subscribe.
 import "reflect-metadata";
 import { Arg, Prompt, Resource, Tool } from "../../../src/index";
-import { ComponentRegistry } from "../../../src/registry/component-registry";
-import type { Dispatcher } from "../../../src/dispatch/dispatcher";
+import { BUILT_IN_FEATURES } from "../../../src/features/built-in-features";
+import { FeatureTable } from "../../../src/features/feature-table";
+import { SilentLogger } from "../../../src/testing/index";
 import { capabilitiesFor } from "../../../src/server/sdk-bridge";
 
 class Everything {
@@ -33,11 +34,11 @@ class OnlyTool {
   }
 }
 
-const dispatcherOf = (...classes: Function[]) => ({ registry: new ComponentRegistry(classes) }) as unknown as Dispatcher;
+const tableOf = (...classes: Function[]) => new FeatureTable(BUILT_IN_FEATURES, { components: classes, logger: new SilentLogger() });
 
 describe("capabilitiesFor", () => {
   it("advertises every registered kind, with resource subscriptions for 2026-07-28", () => {
-    expect(capabilitiesFor(dispatcherOf(Everything), "modern")).toEqual({
+    expect(capabilitiesFor(tableOf(Everything), "modern")).toEqual({
       tools: { listChanged: true },
       prompts: { listChanged: true },
       resources: { listChanged: true, subscribe: true },
@@ -47,19 +48,19 @@ describe("capabilitiesFor", () => {
   });
 
   it("defaults to the 2026-07-28 era", () => {
-    expect(capabilitiesFor(dispatcherOf(Everything))).toEqual(capabilitiesFor(dispatcherOf(Everything), "modern"));
+    expect(capabilitiesFor(tableOf(Everything))).toEqual(capabilitiesFor(tableOf(Everything), "modern"));
   });
 
   it("never advertises resources.subscribe to the 2025 era", () => {
-    expect(capabilitiesFor(dispatcherOf(Everything), "legacy").resources).toEqual({ listChanged: true });
+    expect(capabilitiesFor(tableOf(Everything), "legacy").resources).toEqual({ listChanged: true });
   });
 
   it("advertises completions for a template alone, and nothing for absent kinds", () => {
-    expect(capabilitiesFor(dispatcherOf(OnlyTemplate), "modern")).toEqual({
+    expect(capabilitiesFor(tableOf(OnlyTemplate), "modern")).toEqual({
       resources: { listChanged: true, subscribe: true },
       completions: {},
       logging: {},
     });
-    expect(capabilitiesFor(dispatcherOf(OnlyTool), "modern")).toEqual({ tools: { listChanged: true }, logging: {} });
+    expect(capabilitiesFor(tableOf(OnlyTool), "modern")).toEqual({ tools: { listChanged: true }, logging: {} });
   });
 });

@@ -3,11 +3,11 @@
 // - with no target attached, every method is a no-op;
 // - the function attach() returns detaches that target only, and calling it twice is harmless;
 // - McpApp registers one per container: components get the app's own instance (`app.changes`),
-//   an app reusing a container with one already registered shares it, and the app's
-//   notify* methods delegate to it.
+//   and an app reusing a container with one already registered shares it.
 import "reflect-metadata";
 import { container as rootContainer, injectable } from "tsyringe";
-import { ChangeNotifier, McpApp, MemoryLogger, Tool } from "../../../src/index";
+import { ChangeNotifier, McpApp, Tool } from "../../../src/index";
+import { MemoryLogger } from "../../../src/testing/index";
 import type { ChangeTarget } from "../../../src/server/change-notifier";
 
 function recorder(): ChangeTarget & { calls: string[] } {
@@ -89,14 +89,14 @@ describe("McpApp and its ChangeNotifier", () => {
     expect(app.changes).toBe(shared);
   });
 
-  it("routes notifyToolsChanged and its siblings through the notifier", () => {
+  it("routes app.changes.toolsChanged and its siblings through the attached targets", () => {
     const app = McpApp.create({ components: [NeedsNotifier], state: { secret: SECRET }, logger: new MemoryLogger() });
     const target = recorder();
     app.changes.attach(target);
-    app.notifyToolsChanged();
-    app.notifyPromptsChanged();
-    app.notifyResourcesChanged();
-    app.notifyResourceUpdated("test://y");
+    app.changes.toolsChanged();
+    app.changes.promptsChanged();
+    app.changes.resourcesChanged();
+    app.changes.resourceUpdated("test://y");
     expect(target.calls).toEqual(["tools", "prompts", "resources", "updated test://y"]);
   });
 });

@@ -8,7 +8,8 @@
 import "reflect-metadata";
 import { randomBytes } from "node:crypto";
 import { container, inject, injectable } from "tsyringe";
-import { Ctx, McpApp, MemoryLogger, Result, StateSealer, Tool, type RequestContext } from "../../../src/index";
+import { Ctx, McpApp, Result, StateSealer, Tool, type RequestContext } from "../../../src/index";
+import { createTestClient, MemoryLogger } from "../../../src/testing/index";
 
 const BINDING = { requestMethod: "tools/call", requestParams: { name: "seal_it", arguments: {} } };
 
@@ -22,7 +23,9 @@ class SealingTool {
 }
 
 async function sealedBy(app: McpApp): Promise<string> {
-  const result = await app.dispatcher.handle({ method: "tools/call", params: { name: "seal_it", arguments: {} }, principal: null, clientCapabilities: {} });
+  const client = await createTestClient(app);
+  const result = (await client.callTool("seal_it")).result;
+  await client.close();
   return (result.structuredContent as { token: string }).token;
 }
 

@@ -11,7 +11,7 @@
  * - undefined data properties are dropped; every failure is the exact -32602 error with the
  *   precise reason logged (other-request / other-principal).
  */
-import { MemoryLogger } from "../../../src/protocol/app-logger";
+import { MemoryLogger } from "../../../src/testing/index";
 import type { StateBinding } from "../../../src/protocol/request-context";
 import { StateSealer } from "../../../src/state/state-sealer";
 import { rejectionOf } from "../../support/state-rejection";

@@ -14,9 +14,9 @@
  * - three-step rotation across two instances keeps every token valid;
  * - the class is a plain exported class constructed as (options, logger?).
  */
-import { MemoryLogger } from "../../../src/protocol/app-logger";
+import { MemoryLogger } from "../../../src/testing/index";
 import type { StateBinding } from "../../../src/protocol/request-context";
-import { StateSealer, type StateSealerOptions } from "../../../src/state/state-sealer";
+import { StateSealer, type StateOptions } from "../../../src/state/state-sealer";
 
 const SECRET = "config-test-secret-0123456789-abcdefghijklm";
 const SECRET_2 = "config-test-secret-2-0123456789-abcdefghijk";
@@ -24,7 +24,7 @@ const SHORT = "short-secret-31-bytes-xxxxxxxxx"; // 31 bytes
 const CTX: StateBinding = { requestMethod: "tools/call", requestParams: { name: "t", arguments: {} } };
 
 function build(options: unknown): StateSealer {
-  return new StateSealer(options as StateSealerOptions, new MemoryLogger());
+  return new StateSealer(options as StateOptions, new MemoryLogger());
 }
 
 function expectConfigError(options: unknown, type: typeof TypeError | typeof RangeError, message: RegExp, mustNotContain: string[] = []): void {

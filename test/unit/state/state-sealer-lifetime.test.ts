@@ -9,7 +9,7 @@
  * - a sealer with another default ttl refuses tokens whose lifetime exceeds it;
  * - a clock returning NaN or Infinity is a thrown Error, never "valid forever".
  */
-import { MemoryLogger } from "../../../src/protocol/app-logger";
+import { MemoryLogger } from "../../../src/testing/index";
 import { McpError } from "../../../src/protocol/errors";
 import type { StateBinding } from "../../../src/protocol/request-context";
 import { StateSealer } from "../../../src/state/state-sealer";

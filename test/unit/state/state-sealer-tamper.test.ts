@@ -14,7 +14,7 @@
  *   its parts, the data, the principal or the params.
  */
 import { createHmac } from "node:crypto";
-import { MemoryLogger } from "../../../src/protocol/app-logger";
+import { MemoryLogger } from "../../../src/testing/index";
 import type { StateBinding } from "../../../src/protocol/request-context";
 import { StateSealer } from "../../../src/state/state-sealer";
 import { rejectionOf } from "../../support/state-rejection";

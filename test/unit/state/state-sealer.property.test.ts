@@ -10,7 +10,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
-import { SilentLogger } from "../../../src/protocol/app-logger";
+import { SilentLogger } from "../../../src/testing/index";
 import { McpError } from "../../../src/protocol/errors";
 import type { StateBinding } from "../../../src/protocol/request-context";
 import { canonicalJson } from "../../../src/protocol/canonical-json";

@@ -1,6 +1,6 @@
 import { Elicitation } from "../elicitation/elicitation";
 import type { DtoClass } from "../protocol/dto-class";
-import type { ElicitSpec } from "../registry/definitions";
+import type { ElicitSpec } from "./component-definition";
 import type { ElicitedAnswers, QuestionSource, UrlQuestion } from "../decorators/elicit";
 import type { InputRequest } from "../protocol/wire-types";
 import type { RequestContext } from "../protocol/request-context";

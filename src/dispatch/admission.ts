@@ -1,0 +1,52 @@
+import { missingCapabilities } from "../elicitation/capabilities";
+import type { AppLogger } from "../protocol/app-logger";
+import { ErrorCode, McpError } from "../protocol/errors";
+import type { InboundRequest } from "../protocol/inbound-request";
+import type { ClientCapabilities, InputRequest, JsonObject } from "../protocol/wire-types";
+
+/**
+ * Admission of an `input_required` outcome, with the ORIGINAL request's capabilities (a
+ * middleware cannot enlarge them): only from a method that may carry it, never empty, and every
+ * input request allowed by what the client declared on this request (else -32021 with
+ * `data.requiredCapabilities`). Returns the wire result: exactly resultType, inputRequests and
+ * requestState.
+ */
+export function admitInputRequired(result: JsonObject, request: InboundRequest, mayCarryIt: boolean, logger: AppLogger): JsonObject {
+  if (!mayCarryIt) {
+    logger.error("input_required returned from a method that cannot carry it", { method: request.method });
+    throw new McpError(ErrorCode.InternalError, "Internal error");
+  }
+  const inputRequests = result.inputRequests as Record<string, InputRequest> | undefined;
+  const hasRequests = inputRequests !== undefined && inputRequests !== null && Object.keys(inputRequests).length > 0;
+  if (!hasRequests && typeof result.requestState !== "string") {
+    logger.error("input_required with neither inputRequests nor requestState", { method: request.method });
+    throw new McpError(ErrorCode.InternalError, "Internal error");
+  }
+  if (hasRequests) {
+    const missing = missingCapabilities(Object.values(inputRequests), request.clientCapabilities);
+    if (missing) {
+      const message =
+        request.era === "legacy"
+          ? `Missing required client capability: ${capabilityNames(missing).join(", ")}. This 2025-era client did not declare it ` +
+            "(over stateless HTTP a 2025 client has no session to answer input requests on); use protocol 2026-07-28 or stdio"
+          : "Missing required client capability";
+      throw new McpError(ErrorCode.MissingRequiredClientCapability, message, { requiredCapabilities: missing });
+    }
+  }
+  const out: JsonObject = { resultType: "input_required" };
+  if (hasRequests) out.inputRequests = inputRequests;
+  if (typeof result.requestState === "string") out.requestState = result.requestState;
+  return out;
+}
+
+export function isInputRequired(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && (value as JsonObject).resultType === "input_required";
+}
+
+/** "elicitation", "elicitation.url", "sampling.tools", ... for a ClientCapabilities object. */
+function capabilityNames(caps: ClientCapabilities): string[] {
+  return Object.entries(caps).flatMap(([key, value]) => {
+    const inner = value && typeof value === "object" ? Object.keys(value) : [];
+    return inner.length === 0 ? [key] : inner.map((k) => `${key}.${k}`);
+  });
+}

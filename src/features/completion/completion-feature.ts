@@ -1,0 +1,59 @@
+import type { CompletionProvider } from "../../decorators/complete";
+import { ErrorCode, McpError } from "../../protocol/errors";
+import type { JsonObject } from "../../protocol/wire-types";
+import type { CompletionSource } from "../component-definition";
+import type { FeatureModule } from "../feature-module";
+
+const MAX_VALUES = 100;
+
+/** How an unknown ref of each type is refused. */
+const UNKNOWN: Record<string, (ref: JsonObject) => McpError> = {
+  "ref/prompt": (ref) => new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${String(ref.name)}`),
+  "ref/resource": (ref) => new McpError(ErrorCode.InvalidParams, `Unknown resource template: ${String(ref.uri)}`, { uri: ref.uri }),
+};
+
+/**
+ * Completion: `completion/complete` over the providers of the components registered before it
+ * (prompt arguments by prompt name, template variables by uriTemplate). Registered after the
+ * features whose components carry a `completion` source.
+ */
+export const completionFeature: FeatureModule = {
+  name: "completion",
+  compile({ components, logger }) {
+    const sources = new Map<string, CompletionSource>();
+    for (const c of components) if (c.completion) sources.set(`${c.completion.refType}\0${c.completion.key}`, c.completion);
+    return {
+      capabilities: () => (sources.size > 0 ? { completions: {} } : {}),
+      methods: [
+        {
+          method: "completion/complete",
+          inputRequired: false,
+          capability: "completions",
+          async handle(request) {
+            const { ref, argument, context } = request.params as { ref?: JsonObject; argument?: JsonObject; context?: JsonObject };
+            if (!ref || typeof ref !== "object" || !argument || typeof argument.name !== "string" || typeof argument.value !== "string") {
+              throw new McpError(ErrorCode.InvalidParams, "completion/complete needs ref and argument {name, value}");
+            }
+            const refType = String(ref.type);
+            const unknown = Object.prototype.hasOwnProperty.call(UNKNOWN, refType) ? UNKNOWN[refType] : undefined;
+            if (!unknown) throw new McpError(ErrorCode.InvalidParams, `Unknown completion ref type: ${refType}`);
+            const key = refType === "ref/prompt" ? ref.name : ref.uri;
+            const source = typeof key === "string" ? sources.get(`${refType}\0${key}`) : undefined;
+            if (!source) throw unknown(ref);
+            const provider: CompletionProvider | undefined = Object.prototype.hasOwnProperty.call(source.providers, argument.name) ? source.providers[argument.name] : undefined;
+            const others = (context?.arguments ?? {}) as Record<string, string>;
+            const values = provider ? await provider({ value: argument.value, arguments: others }) : [];
+            if (!Array.isArray(values) || values.some((v) => typeof v !== "string")) {
+              logger.error("completion provider returned something other than string[]", { argument: argument.name });
+              throw new McpError(ErrorCode.InternalError, "Internal error");
+            }
+            return {
+              resultType: "complete",
+              completion: { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES },
+            };
+          },
+        },
+      ],
+    };
+  },
+};

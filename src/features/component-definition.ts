@@ -1,0 +1,75 @@
+import type { ComponentRef, Middleware } from "../protocol/middleware";
+import type { RequestContext } from "../protocol/request-context";
+import type { JsonObject } from "../protocol/wire-types";
+import type { FieldViolation } from "../schema/dto-validator";
+import type { CompletionProvider } from "../decorators/complete";
+import type { ComputedQuestion, ElicitOptions, QuestionSource } from "../decorators/elicit";
+
+/** How each handler parameter is filled, in positional order. */
+export type ParamPlan =
+  | { kind: "arguments" }
+  | { kind: "argument"; name: string }
+  | { kind: "ctx" }
+  | { kind: "elicit"; key: string };
+
+/** A declared question, checked at bootstrap. */
+export interface ElicitSpec {
+  key: string;
+  /** Static source, or an arrow function computing it from earlier answers. */
+  source: QuestionSource | ComputedQuestion;
+  computed: boolean;
+  options: ElicitOptions;
+  after: readonly string[];
+}
+
+/** Binds raw `arguments` to what the method receives; built once at bootstrap. */
+export type ArgumentBinder = (raw: unknown) => Promise<{ ok: true; value: unknown } | { ok: false; violations: FieldViolation[] }>;
+
+/** Validates a final structured result against the output schema; returns violations. */
+export type OutputCheck = (structured: unknown) => Promise<FieldViolation[]>;
+
+/**
+ * The arguments of one round: `whole` feeds an `@Arg()` parameter, `named` feeds `@Arg("name")`;
+ * or an outcome that ends the round before any question is asked (a tool's isError result).
+ */
+export type BoundArguments =
+  | { ok: true; whole: unknown; named: Readonly<Record<string, unknown>> }
+  | { ok: false; outcome: unknown };
+
+/** Where completion providers hang: `completion/complete` finds them by `ref.type` and key. */
+export interface CompletionSource {
+  /** "ref/prompt" or "ref/resource". */
+  readonly refType: string;
+  /** The prompt name or the resource template. */
+  readonly key: string;
+  readonly providers: Readonly<Record<string, CompletionProvider>>;
+}
+
+/**
+ * One compiled component: what the runner needs to execute it for a request, whatever its
+ * feature. Built once at bootstrap by its feature; the hot path only reads it. The four functions
+ * are the feature's own rules (what a binding failure, a declined question, a return value and a
+ * thrown error become), so the runner holds no per-kind switch.
+ */
+export interface ComponentDefinition {
+  readonly ref: ComponentRef;
+  /** "Class.method", for messages. */
+  readonly where: string;
+  readonly token: Function;
+  readonly methodName: string;
+  readonly params: readonly ParamPlan[];
+  readonly middleware: readonly Middleware[];
+  /** Questions in an order where every `after` dependency comes first. */
+  readonly elicits: readonly ElicitSpec[];
+  /** The descriptor as listed (wire JSON, built once). */
+  readonly descriptor: JsonObject;
+  readonly completion?: CompletionSource;
+  /** This round's arguments; `matched` holds what routing extracted (template variables). */
+  bind(ctx: RequestContext, matched: Readonly<Record<string, string>>): Promise<BoundArguments>;
+  /** A question declined or cancelled under `onDecline: "end"`: the outcome to return, or throw. */
+  declined(key: string, action: "decline" | "cancel"): unknown;
+  /** A final value as its complete wire result; throws `OutputSchemaViolation` for a server bug. */
+  shape(value: unknown, ctx: RequestContext): Promise<JsonObject>;
+  /** A thrown error that is not an `McpError`: the result to send instead, or undefined for -32603. */
+  recover(error: unknown): JsonObject | undefined;
+}

@@ -1,0 +1,58 @@
+import type { ParamDeclaration } from "../decorators/component-declaration";
+import type { ElicitSpec } from "./component-definition";
+import { checkStaticQuestion } from "./question-builder";
+import { RegistrationError } from "./registration-error";
+
+const KEY = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/**
+ * The `@Elicit` questions of one method, checked and put in an order where every `after`
+ * dependency comes first. A static question is built once now, so an unsupported schema fails
+ * registration instead of a request.
+ */
+export function elicitSpecs(declared: readonly ParamDeclaration[], where: string): ElicitSpec[] {
+  const specs: ElicitSpec[] = [];
+  for (const d of declared) {
+    if (d.kind !== "elicit") continue;
+    if (!KEY.test(d.key)) throw new RegistrationError(`${where}: @Elicit key "${d.key}" must be 1 to 64 of A-Za-z0-9_.-`);
+    if (specs.some((s) => s.key === d.key)) throw new RegistrationError(`${where}: @Elicit key "${d.key}" used twice`);
+    const options = d.options ?? ({} as never);
+    if (typeof options.message !== "string" && typeof options.message !== "function") {
+      throw new RegistrationError(`${where}: @Elicit("${d.key}") needs a message`);
+    }
+    const onDecline = options.onDecline ?? "end";
+    if (!["end", "optional", "outcome"].includes(onDecline)) throw new RegistrationError(`${where}: @Elicit("${d.key}") onDecline must be "end", "optional" or "outcome"`);
+    const computed = typeof d.schema === "function" && !("prototype" in d.schema);
+    const spec: ElicitSpec = { key: d.key, source: d.schema as ElicitSpec["source"], computed, options, after: options.after ?? [] };
+    if (!computed) {
+      try {
+        checkStaticQuestion(spec);
+      } catch (error) {
+        throw new RegistrationError(`${where}: @Elicit("${d.key}"): ${(error as Error).message}`);
+      }
+    }
+    specs.push(spec);
+  }
+  for (const s of specs) {
+    for (const dep of s.after) {
+      if (!specs.some((o) => o.key === dep)) throw new RegistrationError(`${where}: @Elicit("${s.key}") is after "${dep}", which is not an @Elicit key of this method`);
+    }
+  }
+  return topologicalOrder(specs, where);
+}
+
+/** Dependencies first; a cycle is a registration error. */
+function topologicalOrder(specs: readonly ElicitSpec[], where: string): ElicitSpec[] {
+  const ordered: ElicitSpec[] = [];
+  const state = new Map<string, "visiting" | "done">();
+  const visit = (s: ElicitSpec, path: string[]) => {
+    if (state.get(s.key) === "done") return;
+    if (state.get(s.key) === "visiting") throw new RegistrationError(`${where}: @Elicit order has a cycle: ${[...path, s.key].join(" -> ")}`);
+    state.set(s.key, "visiting");
+    for (const dep of s.after) visit(specs.find((o) => o.key === dep)!, [...path, s.key]);
+    state.set(s.key, "done");
+    ordered.push(s);
+  };
+  for (const s of specs) visit(s, []);
+  return ordered;
+}

@@ -1,0 +1,82 @@
+import type { AppLogger } from "../protocol/app-logger";
+import type { Era, InboundRequest } from "../protocol/inbound-request";
+import type { JsonObject, ListCacheHint } from "../protocol/wire-types";
+import type { ComponentDeclaration } from "../decorators/component-declaration";
+import type { ComponentCompiler } from "./component-compiler";
+import type { ComponentDefinition } from "./component-definition";
+import type { ComponentRunner, ExecutionStrategy } from "./component-runner";
+
+/** The request param the HTTP `Mcp-Name` header mirrors. */
+export type McpNameParam = "name" | "uri" | "taskId";
+
+/** A method as plain data: what the router, the SDK bridge and an HTTP fast lane read. */
+export interface MethodSpec {
+  readonly method: string;
+  /** May answer `input_required`; admission refuses it from every other method. */
+  readonly inputRequired: boolean;
+  /** The request param the `Mcp-Name` header mirrors over HTTP, if any. */
+  readonly nameParam?: McpNameParam;
+  /** The server capability that gates the method: it is served only when that is advertised. */
+  readonly capability?: string;
+  /** The eras that serve it; both when absent. */
+  readonly eras?: readonly Era[];
+  /** JSON Schema of the params, for a method the SDK has no built-in schema for (tasks/get, tasks/update ...). */
+  readonly paramsSchema?: JsonObject;
+}
+
+/** Reads one request header by its lower-case name. */
+export type HeaderLookup = (name: string) => string | undefined;
+
+/** A method and its handler. */
+export interface FeatureMethod extends MethodSpec {
+  handle(request: InboundRequest, runner: ComponentRunner): Promise<JsonObject>;
+  /** HTTP only: checks headers that mirror params (`Mcp-Param-*`); returns the mismatch, or undefined. */
+  checkHeaders?(params: JsonObject, header: HeaderLookup): string | undefined;
+}
+
+/** One `@Tool`, `@Resource` or `@Prompt` declaration, as the decorators recorded it. */
+export interface DeclaredComponent {
+  readonly cls: Function;
+  readonly declaration: ComponentDeclaration;
+  /** "Class.method", for messages. */
+  readonly where: string;
+}
+
+/** What a feature compiles from, once, when the app is built. */
+export interface FeatureContext {
+  /** Every component declaration of the app's classes; a feature compiles the kinds it owns. */
+  readonly declarations: readonly DeclaredComponent[];
+  /** Components compiled by the features registered before this one. */
+  readonly components: readonly ComponentDefinition[];
+  readonly compiler: ComponentCompiler;
+  /** Cache hints for list results (`McpAppOptions.listCache`). */
+  readonly listCache: ListCacheHint;
+  readonly logger: AppLogger;
+}
+
+/** A feature once compiled: everything the router, the runner and the SDK bridge need from it. */
+export interface CompiledFeature {
+  /** The components it compiled: the runner applies middleware, rounds and admission to them. */
+  readonly components?: readonly ComponentDefinition[];
+  readonly methods: readonly FeatureMethod[];
+  /** What it adds to the advertised server capabilities, per era. */
+  capabilities(era: Era): JsonObject;
+  /** Takes over the invocation of the components it claims (tasks). */
+  readonly execution?: ExecutionStrategy;
+  /** Frees what it holds (timers, stores) when the app closes. */
+  close?(): Promise<void>;
+}
+
+/**
+ * One MCP feature (tools, resources, prompts, completion; extensions such as tasks): compiles its
+ * declarations, answers its methods, shapes its results, and says what it adds to the advertised
+ * capabilities. A feature with options is a function returning its module; the options stay in
+ * its closure, so `McpAppOptions` needs no field per feature.
+ *
+ * @example McpApp.create({ components, state, features: [myExtension({ limit: 10 })] })
+ */
+export interface FeatureModule {
+  /** For messages: "tools", "io.modelcontextprotocol/tasks", ... */
+  readonly name: string;
+  compile(context: FeatureContext): CompiledFeature;
+}

@@ -1,0 +1,107 @@
+import { componentDeclarations } from "../decorators/component-declaration";
+import type { AppLogger } from "../protocol/app-logger";
+import type { Era } from "../protocol/inbound-request";
+import { isPlainObject } from "../protocol/plain-object";
+import type { JsonObject, ListCacheHint } from "../protocol/wire-types";
+import { ComponentCompiler } from "./component-compiler";
+import type { ComponentDefinition } from "./component-definition";
+import type { ExecutionStrategy } from "./component-runner";
+import type { CompiledFeature, DeclaredComponent, FeatureMethod, FeatureModule } from "./feature-module";
+import { RegistrationError } from "./registration-error";
+
+export interface FeatureTableOptions {
+  /** Decorated component classes. */
+  components: readonly Function[];
+  listCache?: ListCacheHint;
+  logger: AppLogger;
+}
+
+/**
+ * The app's features, compiled once in order: the one table the dispatcher routes on and the SDK
+ * bridge registers from. Nothing else lists methods or capabilities.
+ */
+export class FeatureTable {
+  /** Every compiled component, in feature order. */
+  readonly components: readonly ComponentDefinition[];
+  /** Every method of every feature, in feature order. */
+  readonly methods: readonly FeatureMethod[];
+  private readonly features: readonly CompiledFeature[];
+  private readonly byMethod = new Map<string, FeatureMethod>();
+  private readonly strategies = new Map<ComponentDefinition, ExecutionStrategy>();
+
+  constructor(modules: readonly FeatureModule[], options: FeatureTableOptions) {
+    const declarations = declaredComponents(options.components);
+    const compiler = new ComponentCompiler();
+    const listCache = options.listCache ?? { ttlMs: 0, cacheScope: "private" };
+    const features: CompiledFeature[] = [];
+    const components: ComponentDefinition[] = [];
+    const owners = new Map<string, string>();
+    for (const module of modules) {
+      const feature = module.compile({ declarations, components: [...components], compiler, listCache, logger: options.logger });
+      features.push(feature);
+      components.push(...(feature.components ?? []));
+      for (const method of feature.methods) {
+        const owner = owners.get(method.method);
+        if (owner !== undefined) throw new RegistrationError(`method "${method.method}" is answered by both the ${owner} and the ${module.name} feature`);
+        owners.set(method.method, module.name);
+        this.byMethod.set(method.method, method);
+      }
+    }
+    for (const component of components) {
+      const claimed = features.filter((f) => f.execution?.claims(component));
+      if (claimed.length > 1) throw new RegistrationError(`${component.where}: claimed by more than one execution strategy`);
+      if (claimed.length === 1) this.strategies.set(component, claimed[0].execution!);
+    }
+    this.features = features;
+    this.components = components;
+    this.methods = [...this.byMethod.values()];
+  }
+
+  /** The method's entry, or undefined when no feature answers it. */
+  method(name: string): FeatureMethod | undefined {
+    return this.byMethod.get(name);
+  }
+
+  /** The strategy that executes this component instead of an inline call, if one claimed it. */
+  strategyFor(component: ComponentDefinition): ExecutionStrategy | undefined {
+    return this.strategies.get(component);
+  }
+
+  /** What the features advertise for this era, merged (`extensions` and other objects key by key). */
+  capabilities(era: Era): JsonObject {
+    const merged: JsonObject = {};
+    for (const feature of this.features) {
+      for (const [key, value] of Object.entries(feature.capabilities(era))) {
+        const before = merged[key];
+        merged[key] = isPlainObject(before) && isPlainObject(value) ? { ...before, ...value } : value;
+      }
+    }
+    return merged;
+  }
+
+  /** Lets every feature free what it holds. */
+  async close(): Promise<void> {
+    await Promise.all(this.features.map((f) => f.close?.()));
+  }
+}
+
+/** Every declaration of every class, after the checks that do not depend on a feature. */
+function declaredComponents(classes: readonly Function[]): DeclaredComponent[] {
+  const seen = new Set<Function>();
+  const out: DeclaredComponent[] = [];
+  for (const cls of classes) {
+    if (typeof cls !== "function") throw new RegistrationError(`components: expected a class, got ${typeof cls}`);
+    if (seen.has(cls)) throw new RegistrationError(`${cls.name}: listed twice in components`);
+    seen.add(cls);
+    const declarations = componentDeclarations(cls);
+    if (declarations.length === 0) throw new RegistrationError(`${cls.name}: no @Tool, @Resource or @Prompt declaration found`);
+    for (const declaration of declarations) {
+      const where = `${cls.name}.${declaration.methodName}`;
+      if (typeof (cls.prototype as Record<string, unknown>)[declaration.methodName] !== "function") {
+        throw new RegistrationError(`${where}: method ${declaration.methodName}() not found (a class component needs a handle() method)`);
+      }
+      out.push({ cls, declaration, where });
+    }
+  }
+  return out;
+}

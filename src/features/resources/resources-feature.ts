@@ -1,0 +1,71 @@
+import type { ResourceOptions } from "../../decorators/resource";
+import { ErrorCode, McpError } from "../../protocol/errors";
+import type { FeatureModule } from "../feature-module";
+import { listResult } from "../list-result";
+import { RegistrationError } from "../registration-error";
+import { compileResource, type ResourceDefinition } from "./resource-definition";
+
+/**
+ * Resources and resource templates: `@Resource` declarations, `resources/list`,
+ * `resources/templates/list` and `resources/read`. A uri is read from its exact resource first,
+ * then from the first template (in sorted order) that matches it.
+ */
+export const resourcesFeature: FeatureModule = {
+  name: "resources",
+  compile({ declarations, compiler, listCache }) {
+    const fixed = new Map<string, ResourceDefinition>();
+    const templates: ResourceDefinition[] = [];
+    for (const component of declarations) {
+      if (component.declaration.kind !== "resource") continue;
+      const options = component.declaration.options as ResourceOptions;
+      const resource = compiler.guard(component.where, () => compileResource(component, options, compiler));
+      if (resource.template) {
+        if (templates.some((t) => t.template!.template === resource.template!.template)) {
+          throw new RegistrationError(`${component.where}: duplicate resource template "${resource.template.template}"`);
+        }
+        templates.push(resource);
+      } else {
+        const earlier = fixed.get(resource.uri!);
+        if (earlier) throw new RegistrationError(`${component.where}: duplicate resource uri "${resource.uri}" (already declared by ${earlier.where})`);
+        fixed.set(resource.uri!, resource);
+      }
+    }
+    templates.sort((a, b) => a.template!.template.localeCompare(b.template!.template, "en"));
+    const resourceList = [...fixed.values()].map((r) => r.descriptor).sort((a, b) => String(a.uri).localeCompare(String(b.uri), "en"));
+    const templateList = templates.map((t) => t.descriptor);
+    const any = fixed.size + templates.length > 0;
+    return {
+      components: [...fixed.values(), ...templates],
+      // resources.subscribe means resourceSubscriptions on 2026-07-28 subscriptions/listen (fed by
+      // app.changes.resourceUpdated); in the 2025 era it would promise resources/subscribe, which
+      // the framework does not implement.
+      capabilities: (era) => (any ? { resources: { listChanged: true, ...(era === "modern" && { subscribe: true }) } } : {}),
+      methods: [
+        { method: "resources/list", inputRequired: false, capability: "resources", handle: async (request) => listResult(request, "resources", resourceList, listCache) },
+        {
+          method: "resources/templates/list",
+          inputRequired: false,
+          capability: "resources",
+          handle: async (request) => listResult(request, "resourceTemplates", templateList, listCache),
+        },
+        {
+          method: "resources/read",
+          inputRequired: true,
+          nameParam: "uri",
+          capability: "resources",
+          async handle(request, runner) {
+            const uri = request.params.uri;
+            if (typeof uri !== "string") throw new McpError(ErrorCode.InvalidParams, "resources/read needs a string uri");
+            const exact = fixed.get(uri);
+            if (exact) return runner.run(exact, request, {});
+            for (const template of templates) {
+              const variables = template.template!.match(uri);
+              if (variables) return runner.run(template, request, variables);
+            }
+            throw new McpError(ErrorCode.InvalidParams, `Resource not found: ${uri}`, { uri });
+          },
+        },
+      ],
+    };
+  },
+};

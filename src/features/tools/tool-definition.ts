@@ -1,0 +1,100 @@
+import type { ToolOptions } from "../../decorators/tool";
+import type { DtoClass } from "../../protocol/dto-class";
+import type { JsonObject } from "../../protocol/wire-types";
+import { describeViolations, validateDto } from "../../schema/dto-validator";
+import type { ComponentCompiler } from "../component-compiler";
+import type { ArgumentBinder, ComponentDefinition, OutputCheck } from "../component-definition";
+import { endedQuestion } from "../ended-question";
+import type { DeclaredComponent } from "../feature-module";
+import { OutputSchemaViolation } from "../output-schema-violation";
+import { RegistrationError } from "../registration-error";
+import { Result } from "../result";
+import { headerParams, type HeaderParam } from "./param-headers";
+import { shapeToolResult } from "./tool-result";
+
+const EMPTY_INPUT_SCHEMA: JsonObject = { type: "object", additionalProperties: false };
+
+export interface ToolDefinition extends ComponentDefinition {
+  readonly name: string;
+  /** Properties of inputSchema carrying `x-mcp-header`, for HTTP header validation. */
+  readonly headerParams: readonly HeaderParam[];
+}
+
+/**
+ * Compiles one `@Tool` declaration: its input and output schemas, the argument binder, the
+ * descriptor, and the tool's rules: invalid arguments, a declined question and a thrown error
+ * are `isError` results the model can read, not protocol errors.
+ */
+export function compileTool(component: DeclaredComponent, options: ToolOptions, compiler: ComponentCompiler): ToolDefinition {
+  const { cls, where } = component;
+  const name = compiler.name(component, options.name, "tool");
+  const rawInput = options.arguments !== undefined && typeof options.arguments !== "function";
+  const plan = compiler.plan(component, "tool", options.middleware, rawInput);
+  if (plan.inputDto && options.arguments) throw new RegistrationError(`${where}: arguments declared twice (@Arg() parameter and the arguments option)`);
+  const input = plan.inputDto ?? options.arguments;
+  let inputSchema: JsonObject;
+  let bindArguments: ArgumentBinder;
+  if (input === undefined) {
+    inputSchema = EMPTY_INPUT_SCHEMA;
+    bindArguments = compiler.rawBinder(EMPTY_INPUT_SCHEMA, where);
+  } else if (typeof input === "function") {
+    inputSchema = compiler.dtoSchema(input, where);
+    const dto = input as DtoClass;
+    bindArguments = (raw) => validateDto(dto, raw ?? {});
+  } else {
+    if (input.type !== "object") throw new RegistrationError(`${where}: a raw inputSchema must have type "object" at its root`);
+    inputSchema = input;
+    bindArguments = compiler.rawBinder(inputSchema, where);
+  }
+  const { outputSchema, checkOutput } = compileOutput(options.output, where, compiler);
+  const descriptor: JsonObject = {
+    name,
+    ...(options.title !== undefined && { title: options.title }),
+    ...(options.description !== undefined && { description: options.description }),
+    inputSchema,
+    ...(outputSchema !== undefined && { outputSchema }),
+    ...(options.annotations !== undefined && { annotations: options.annotations }),
+    ...(options.icons !== undefined && { icons: options.icons }),
+    ...(options._meta !== undefined && { _meta: options._meta }),
+  };
+  const shapeOf = { where, checkOutput };
+  return {
+    name,
+    ref: { kind: "tool", name },
+    where,
+    token: cls,
+    methodName: component.declaration.methodName,
+    params: plan.params,
+    middleware: plan.middleware,
+    elicits: plan.elicits,
+    descriptor,
+    headerParams: headerParams(inputSchema, where),
+    async bind(ctx) {
+      const bound = await bindArguments(ctx.requestParams.arguments);
+      if (bound.ok) return { ok: true, whole: bound.value, named: bound.value as Record<string, unknown> };
+      return { ok: false, outcome: Result.error(`Invalid arguments for tool ${name}: ${describeViolations(bound.violations)}`) };
+    },
+    declined: (key, action) => Result.error(`${endedQuestion(key, action)}; the operation ended.`),
+    shape: (value) => shapeToolResult(shapeOf, value),
+    recover(error) {
+      if (error instanceof OutputSchemaViolation) return undefined;
+      return { resultType: "complete", ...Result.error(error instanceof Error ? error.message : String(error)) };
+    },
+  };
+}
+
+function compileOutput(output: ToolOptions["output"], where: string, compiler: ComponentCompiler): { outputSchema?: JsonObject; checkOutput?: OutputCheck } {
+  if (output === undefined) return {};
+  if (typeof output === "function") {
+    const dto = output as DtoClass;
+    return {
+      outputSchema: compiler.dtoSchema(output, where),
+      checkOutput: async (value) => {
+        const r = await validateDto(dto, value);
+        return r.ok ? [] : r.violations;
+      },
+    };
+  }
+  const check = compiler.compileSchema(output, `${where} outputSchema`);
+  return { outputSchema: output, checkOutput: async (value) => check(value) };
+}

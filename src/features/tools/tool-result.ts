@@ -1,0 +1,41 @@
+import { describeViolations } from "../../schema/dto-validator";
+import type { JsonObject } from "../../protocol/wire-types";
+import type { OutputCheck } from "../component-definition";
+import { OutputSchemaViolation } from "../output-schema-violation";
+
+const CONTENT_TYPES = new Set(["text", "image", "audio", "resource_link", "resource"]);
+
+function isToolResult(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && Array.isArray((value as JsonObject).content);
+}
+
+/**
+ * A tool's return value as a CallToolResult: a string is text; a result from `Result.*` passes through;
+ * any other value is structured content (with its JSON text beside it). Output schema checked here.
+ */
+export async function shapeToolResult(def: { where: string; checkOutput?: OutputCheck }, value: unknown): Promise<JsonObject> {
+  let result: JsonObject;
+  if (typeof value === "string") result = { content: [{ type: "text", text: value }] };
+  else if (isToolResult(value)) {
+    const blocks = value.content as unknown[];
+    for (const block of blocks) {
+      if (!block || typeof block !== "object" || !CONTENT_TYPES.has((block as JsonObject).type as string)) {
+        throw new OutputSchemaViolation(`${def.where} returned a content block of unknown type`);
+      }
+    }
+    result = { ...value };
+    delete result.resultType;
+  } else if (value === undefined) result = { content: [] };
+  else result = { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value };
+
+  if (def.checkOutput && result.isError !== true) {
+    if (!("structuredContent" in result)) {
+      throw new OutputSchemaViolation(`${def.where} declares an outputSchema but returned no structured content`);
+    }
+    const violations = await def.checkOutput(result.structuredContent);
+    if (violations.length > 0) {
+      throw new OutputSchemaViolation(`${def.where} returned structured content that breaks its outputSchema: ${describeViolations(violations)}`);
+    }
+  }
+  return { resultType: "complete", ...result };
+}
