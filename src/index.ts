@@ -19,7 +19,8 @@ export type { Middleware, Next, ComponentRef, ResultValidator } from "./protocol
 export { type AppLogger, APP_LOGGER, StderrLogger } from "./protocol/app-logger";
 export type { DtoClass } from "./protocol/dto-class";
 export type { JsonValue } from "./protocol/canonical-json";
-export type { ClientCapabilities, InputRequest, InputRequiredResult, JsonObject, CacheScope, ListCacheHint } from "./protocol/wire-types";
+export type { ClientCapabilities, JsonObject, CacheScope, ListCacheHint } from "./protocol/wire-types";
+export type { InputRequest, InputRequiredResult } from "./protocol/input-request";
 export type { ToolResult, ContentBlock, ResourceContents, ResourceLinkFields, Annotations } from "./protocol/content";
 export type { FormSchema, FormPropertySchema, ElicitationContent, EnumOption } from "./protocol/form-schema";
 export type { FormElicitRequest, UrlElicitRequest, ElicitRequest, ElicitResult } from "./protocol/elicit-request";

@@ -1,4 +1,4 @@
-import { declareParam } from "./component-declaration";
+import { declareParam } from "./record-metadata";
 
 /**
  * Binds a handler parameter to the request's arguments.

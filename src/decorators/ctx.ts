@@ -1,4 +1,4 @@
-import { declareParam } from "./component-declaration";
+import { declareParam } from "./record-metadata";
 
 /**
  * Injects the framework-owned, read-only `RequestContext` of the current round.

@@ -1,4 +1,4 @@
-import { declareParam } from "./component-declaration";
+import { declareParam } from "./record-metadata";
 import type { DtoClass } from "../protocol/dto-class";
 import type { FormSchema } from "../protocol/form-schema";
 import type { JsonObject } from "../protocol/wire-types";

@@ -1,4 +1,4 @@
-import { declareComponent } from "./component-declaration";
+import { declareComponent } from "./record-metadata";
 import type { CommonComponentOptions } from "./component-options";
 import type { Annotations } from "../protocol/content";
 import type { CacheScope } from "../protocol/wire-types";

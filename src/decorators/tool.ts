@@ -1,4 +1,4 @@
-import { declareComponent } from "./component-declaration";
+import { declareComponent } from "./record-metadata";
 import type { CommonComponentOptions, ToolAnnotations } from "./component-options";
 import type { DtoClass } from "../protocol/dto-class";
 import type { JsonObject } from "../protocol/wire-types";

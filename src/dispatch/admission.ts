@@ -2,7 +2,8 @@ import { missingCapabilities } from "../elicitation/capabilities";
 import type { AppLogger } from "../protocol/app-logger";
 import { ErrorCode, McpError } from "../protocol/errors";
 import type { InboundRequest } from "../protocol/inbound-request";
-import type { ClientCapabilities, InputRequest, JsonObject } from "../protocol/wire-types";
+import type { ClientCapabilities, JsonObject } from "../protocol/wire-types";
+import type { InputRequest } from "../protocol/input-request";
 
 /**
  * Admission of an `input_required` outcome, with the ORIGINAL request's capabilities (a

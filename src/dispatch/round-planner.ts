@@ -7,7 +7,8 @@ import { validateDto } from "../schema/dto-validator";
 import { buildQuestion } from "../features/question-builder";
 import { ErrorCode, McpError } from "../protocol/errors";
 import type { RequestContext } from "../protocol/request-context";
-import type { InputRequest, JsonObject } from "../protocol/wire-types";
+import type { JsonObject } from "../protocol/wire-types";
+import type { InputRequest } from "../protocol/input-request";
 
 /** What travels in sealed requestState between rounds: answers pinned to their question's digest. */
 interface CarriedState {

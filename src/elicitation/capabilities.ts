@@ -1,4 +1,5 @@
-import type { ClientCapabilities, InputRequest } from "../protocol/wire-types";
+import type { ClientCapabilities } from "../protocol/wire-types";
+import type { InputRequest } from "../protocol/input-request";
 import { isPlainObject } from "../protocol/plain-object";
 
 /**

@@ -1,4 +1,4 @@
-import type { InputRequest, InputRequiredResult } from "../protocol/wire-types";
+import type { InputRequest, InputRequiredResult } from "../protocol/input-request";
 import { assertInputRequest } from "./input-request-shape";
 import { isPlainObject } from "../protocol/plain-object";
 

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { InputRequest } from "../protocol/wire-types";
+import type { InputRequest } from "../protocol/input-request";
 import { canonicalJson } from "../protocol/canonical-json";
 import { isPlainObject } from "../protocol/plain-object";
 

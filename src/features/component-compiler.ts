@@ -1,4 +1,4 @@
-import { paramDeclarations, type ParamDeclaration } from "../decorators/component-declaration";
+import { paramDeclarations, type ComponentDeclaration, type ParamDeclaration } from "../decorators/component-declaration";
 import { declaredMiddleware } from "../decorators/use-middleware";
 import type { Middleware } from "../protocol/middleware";
 import type { JsonObject } from "../protocol/wire-types";
@@ -7,11 +7,18 @@ import type { FieldViolation } from "../schema/dto-validator";
 import { JsonSchemaValidator } from "../schema/json-schema-validator";
 import type { ArgumentBinder, ElicitSpec, ParamPlan } from "./component-definition";
 import { elicitSpecs } from "./elicit-specs";
-import type { DeclaredComponent } from "./feature-module";
 import { RegistrationError } from "./registration-error";
 
 const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const PLAIN_TYPES = new Set<unknown>([Object, String, Number, Boolean, Array, Function, Promise, Symbol, BigInt]);
+
+/** One `@Tool`, `@Resource` or `@Prompt` declaration, as the decorators recorded it. */
+export interface DeclaredComponent {
+  readonly cls: Function;
+  readonly declaration: ComponentDeclaration;
+  /** "Class.method", for messages. */
+  readonly where: string;
+}
 
 /** What every kind of component shares, planned from its declaration. */
 export interface CommonPlan {

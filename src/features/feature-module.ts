@@ -1,8 +1,7 @@
 import type { AppLogger } from "../protocol/app-logger";
 import type { Era, InboundRequest } from "../protocol/inbound-request";
 import type { JsonObject, ListCacheHint } from "../protocol/wire-types";
-import type { ComponentDeclaration } from "../decorators/component-declaration";
-import type { ComponentCompiler } from "./component-compiler";
+import type { ComponentCompiler, DeclaredComponent } from "./component-compiler";
 import type { ComponentDefinition } from "./component-definition";
 import type { ComponentRunner, ExecutionStrategy } from "./component-runner";
 
@@ -32,14 +31,6 @@ export interface FeatureMethod extends MethodSpec {
   handle(request: InboundRequest, runner: ComponentRunner): Promise<JsonObject>;
   /** HTTP only: checks headers that mirror params (`Mcp-Param-*`); returns the mismatch, or undefined. */
   checkHeaders?(params: JsonObject, header: HeaderLookup): string | undefined;
-}
-
-/** One `@Tool`, `@Resource` or `@Prompt` declaration, as the decorators recorded it. */
-export interface DeclaredComponent {
-  readonly cls: Function;
-  readonly declaration: ComponentDeclaration;
-  /** "Class.method", for messages. */
-  readonly where: string;
 }
 
 /** What a feature compiles from, once, when the app is built. */

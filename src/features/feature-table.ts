@@ -3,10 +3,10 @@ import type { AppLogger } from "../protocol/app-logger";
 import type { Era } from "../protocol/inbound-request";
 import { isPlainObject } from "../protocol/plain-object";
 import type { JsonObject, ListCacheHint } from "../protocol/wire-types";
-import { ComponentCompiler } from "./component-compiler";
+import { ComponentCompiler, type DeclaredComponent } from "./component-compiler";
 import type { ComponentDefinition } from "./component-definition";
 import type { ExecutionStrategy } from "./component-runner";
-import type { CompiledFeature, DeclaredComponent, FeatureMethod, FeatureModule } from "./feature-module";
+import type { CompiledFeature, FeatureMethod, FeatureModule } from "./feature-module";
 import { RegistrationError } from "./registration-error";
 
 export interface FeatureTableOptions {

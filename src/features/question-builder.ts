@@ -2,7 +2,7 @@ import { Elicitation } from "../elicitation/elicitation";
 import type { DtoClass } from "../protocol/dto-class";
 import type { ElicitSpec } from "./component-definition";
 import type { ElicitedAnswers, QuestionSource, UrlQuestion } from "../decorators/elicit";
-import type { InputRequest } from "../protocol/wire-types";
+import type { InputRequest } from "../protocol/input-request";
 import type { RequestContext } from "../protocol/request-context";
 
 /** One question as asked this round: the wire input request and, for a DTO form, the DTO to validate with. */

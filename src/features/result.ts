@@ -1,4 +1,4 @@
-import type { InputRequest, InputRequiredResult } from "../protocol/wire-types";
+import type { InputRequest, InputRequiredResult } from "../protocol/input-request";
 import type { ContentBlock, ResourceContents, ResourceLinkFields, ToolResult } from "../protocol/content";
 import { inputRequired } from "../elicitation/input-required";
 

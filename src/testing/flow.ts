@@ -1,73 +1,18 @@
 import { AskedInput } from "./asked-input";
-import type { HttpExchange } from "./channel";
-import type { TestClient } from "./test-client";
-import type { LogLevel } from "../protocol/request-context";
-import type { ClientCapabilities, InputRequiredResult, JsonObject } from "../protocol/wire-types";
+import type { Answer, Answers, CallOptions, FlowStatus, Round, RoundSender, RunOptions, Script } from "./flow-options";
+import { mergeOptions } from "./flow-options";
+import type { JsonObject } from "../protocol/wire-types";
+import type { InputRequiredResult } from "../protocol/input-request";
 import type {
   InputResponse,
   JsonRpcErrorObject,
   JsonRpcNotification,
-  JsonRpcRequest,
   JsonRpcResponse,
   LogMessageParams,
   ProgressParams,
   WireInputRequest,
   WireResult,
 } from "./wire-messages";
-
-/**
- * Per-request choices. On a call they apply to every round of the flow; on `answer`/`retry` they
- * apply to that round only, over the call's.
- */
-export interface CallOptions {
-  /** The client capabilities this request declares (default: the client's). */
-  capabilities?: ClientCapabilities;
-  /** Asks for `notifications/message` at this level and above (deprecated MCP logging). */
-  logLevel?: LogLevel;
-  /** Opts the request into `notifications/progress`. */
-  progressToken?: string | number;
-  /** Extra `_meta` entries, merged last (they may override the reserved keys). */
-  meta?: JsonObject;
-  /** Extra HTTP headers (HTTP boundary only); a header set to undefined is not sent. */
-  headers?: Record<string, string | undefined>;
-  /** How long to wait for the response (default: the client's). */
-  timeoutMs?: number;
-}
-
-/** One request of a flow and everything that came back for it. */
-export interface Round {
-  /** The exact JSON-RPC request sent. */
-  readonly request: JsonRpcRequest;
-  /** The exact JSON-RPC response received. */
-  readonly response: JsonRpcResponse;
-  /** Notifications received while it was in flight (progress, log messages). */
-  readonly notifications: readonly JsonRpcNotification[];
-  /** Status and headers, over HTTP. */
-  readonly http?: HttpExchange;
-}
-
-/**
- * Where a flow stands after its latest round: a final result, a request for input, a JSON-RPC
- * error, or a result whose `resultType` the kit does not know ("other": an extension's).
- */
-export type FlowStatus = "complete" | "input_required" | "error" | "other";
-
-/** An answer under one key: a response, or a function of what was asked. */
-export type Answer = InputResponse | ((asked: AskedInput) => InputResponse | Promise<InputResponse>);
-
-/** Answers by input-request key. */
-export type Answers = Readonly<Record<string, Answer>>;
-
-/**
- * What automatic mode answers with: a map by key (a key the script lacks fails the run), or one
- * function for every question (returning undefined fails the run).
- */
-export type Script = Answers | ((asked: AskedInput) => InputResponse | undefined | Promise<InputResponse | undefined>);
-
-export interface RunOptions extends CallOptions {
-  /** Fail when the flow would need more requests than this, counting those already made (default 10). */
-  maxRounds?: number;
-}
 
 const DEFAULT_MAX_ROUNDS = 10;
 
@@ -86,7 +31,7 @@ const DEFAULT_MAX_ROUNDS = 10;
 export class Flow<R extends WireResult = WireResult> {
   /** @internal Use `client.callTool`, `readResource`, `getPrompt` or `request`. */
   constructor(
-    private readonly client: TestClient,
+    private readonly client: RoundSender,
     /** The method called. */
     readonly method: string,
     /** The original params, without `_meta` and retry fields: re-sent on every round. */
@@ -288,7 +233,7 @@ export class Flow<R extends WireResult = WireResult> {
   }
 
   /** A copy of this flow whose next rounds go through another test client (another server instance, say). */
-  via(client: TestClient): Flow<R> {
+  via(client: RoundSender): Flow<R> {
     return new Flow<R>(client, this.method, this.params, this.options, this.history, this.stateOverride);
   }
 
@@ -333,16 +278,6 @@ export class Flow<R extends WireResult = WireResult> {
 
 function resolve(answer: Answer | undefined, asked: AskedInput): InputResponse | Promise<InputResponse> | undefined {
   return typeof answer === "function" ? answer(asked) : answer;
-}
-
-/** Round options over call options; `meta` and `headers` merge key by key. */
-export function mergeOptions(base: CallOptions, over: CallOptions): CallOptions {
-  return {
-    ...base,
-    ...over,
-    ...((base.meta || over.meta) && { meta: { ...base.meta, ...over.meta } }),
-    ...((base.headers || over.headers) && { headers: { ...base.headers, ...over.headers } }),
-  };
 }
 
 function listKeys(keys: string[]): string {

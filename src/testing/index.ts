@@ -11,7 +11,8 @@ export type { StdioServerCommand } from "./stdio-child-transport";
 export type { BoundaryName, HttpExchange } from "./channel";
 
 // Flows
-export { Flow, type FlowStatus, type Round, type CallOptions, type RunOptions, type Answer, type Answers, type Script } from "./flow";
+export { Flow } from "./flow";
+export type { FlowStatus, Round, CallOptions, RunOptions, Answer, Answers, Script } from "./flow-options";
 export { AskedInput, type AskedKind } from "./asked-input";
 
 // Loggers for the app under test

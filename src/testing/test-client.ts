@@ -1,7 +1,8 @@
 import type { McpApp } from "../server/mcp-app";
 import type { BoundaryName } from "./channel";
 import type { ClientHost, PrincipalChoice } from "./client-host";
-import { Flow, mergeOptions, type CallOptions, type Round, type RunOptions, type Script } from "./flow";
+import { Flow } from "./flow";
+import { mergeOptions, type CallOptions, type Round, type RoundSender, type RunOptions, type Script } from "./flow-options";
 import type { TestClock } from "./test-clock";
 import type { ClientCapabilities, JsonObject } from "../protocol/wire-types";
 import {
@@ -58,7 +59,7 @@ export interface RawOptions extends CallOptions {
  *
  * @example const round1 = await client.callTool("choose_preferences");
  */
-export class TestClient {
+export class TestClient implements RoundSender {
   /** @internal Use `createTestClient`, `createStdioTestClient` or `createHttpTestClient`. */
   constructor(
     private readonly host: ClientHost,

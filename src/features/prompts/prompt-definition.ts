@@ -4,10 +4,9 @@ import type { DtoClass } from "../../protocol/dto-class";
 import { ErrorCode, McpError } from "../../protocol/errors";
 import type { JsonObject } from "../../protocol/wire-types";
 import { describeViolations, validateDto } from "../../schema/dto-validator";
-import type { ComponentCompiler } from "../component-compiler";
 import type { ArgumentBinder, ComponentDefinition } from "../component-definition";
 import { endedQuestionError } from "../ended-question";
-import type { DeclaredComponent } from "../feature-module";
+import type { ComponentCompiler, DeclaredComponent } from "../component-compiler";
 import { RegistrationError } from "../registration-error";
 import { shapePromptResult } from "./prompt-result";
 

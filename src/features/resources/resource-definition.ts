@@ -1,9 +1,8 @@
 import type { ResourceOptions } from "../../decorators/resource";
 import type { CacheScope, JsonObject } from "../../protocol/wire-types";
-import type { ComponentCompiler } from "../component-compiler";
 import type { ComponentDefinition } from "../component-definition";
 import { endedQuestionError } from "../ended-question";
-import type { DeclaredComponent } from "../feature-module";
+import type { ComponentCompiler, DeclaredComponent } from "../component-compiler";
 import { RegistrationError } from "../registration-error";
 import { shapeResourceResult } from "./resource-result";
 import { UriTemplate } from "./uri-template";

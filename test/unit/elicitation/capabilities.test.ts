@@ -9,7 +9,8 @@
  *   { elicitation: {} }, URL as { elicitation: { url: {} } }, both as { form: {}, url: {} }),
  *   or undefined when nothing is missing.
  */
-import type { ClientCapabilities, InputRequest } from "../../../src/protocol/wire-types";
+import type { ClientCapabilities } from "../../../src/protocol/wire-types";
+import type { InputRequest } from "../../../src/protocol/input-request";
 import { isAllowedBy, missingCapabilities, requiredCapabilities } from "../../../src/elicitation/capabilities";
 import { Elicitation } from "../../../src/elicitation/elicitation";
 import { Roots } from "../../../src/elicitation/roots";

@@ -14,7 +14,7 @@ import { Elicitation } from "../../../src/elicitation/elicitation";
 import { ElicitationSchemaError } from "../../../src/schema/elicitation-schema-error";
 import { InputRequestError } from "../../../src/elicitation/input-request-error";
 import type { FormSchema } from "../../../src/protocol/form-schema";
-import type { InputRequest } from "../../../src/protocol/wire-types";
+import type { InputRequest } from "../../../src/protocol/input-request";
 
 const nameSchema: FormSchema = { type: "object", properties: { name: { type: "string" } }, required: ["name"] };
 

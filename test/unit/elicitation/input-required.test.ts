@@ -15,7 +15,7 @@ import { inputRequired } from "../../../src/elicitation/input-required";
 import { InputRequestError } from "../../../src/elicitation/input-request-error";
 import { Roots } from "../../../src/elicitation/roots";
 import { Sampling } from "../../../src/elicitation/sampling";
-import type { InputRequest } from "../../../src/protocol/wire-types";
+import type { InputRequest } from "../../../src/protocol/input-request";
 
 const form = Elicitation.form("Name?", { type: "object", properties: { name: { type: "string" } }, required: ["name"] });
 const sample = Sampling.createMessage({ messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 5 });

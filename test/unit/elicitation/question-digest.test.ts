@@ -7,7 +7,7 @@
  * - message, title, description, default, option titles and $schema do not;
  * - sampling digests its params (not _meta); roots digests only key and method.
  */
-import type { InputRequest } from "../../../src/protocol/wire-types";
+import type { InputRequest } from "../../../src/protocol/input-request";
 import { Elicitation } from "../../../src/elicitation/elicitation";
 import type { FormSchema } from "../../../src/protocol/form-schema";
 import { questionDigest } from "../../../src/elicitation/question-digest";

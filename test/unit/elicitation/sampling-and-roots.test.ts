@@ -11,7 +11,7 @@
  *   non-file URIs and bad names, never echoing the value.
  */
 import { McpError } from "../../../src/protocol/errors";
-import type { InputRequest } from "../../../src/protocol/wire-types";
+import type { InputRequest } from "../../../src/protocol/input-request";
 import { InputRequestError } from "../../../src/elicitation/input-request-error";
 import { Roots } from "../../../src/elicitation/roots";
 import { Sampling } from "../../../src/elicitation/sampling";
