@@ -5,7 +5,7 @@ import type { Middleware } from "../protocol/middleware";
  * Attaches middleware to every component of a class, or to one component method.
  * Runs after app-wide middleware and before the component's own `middleware` option.
  *
- * @example @UseMiddleware(requireRole("admin"))
+ * @example @UseMiddleware((ctx, next) => (ctx.principal === null ? Result.error("Sign in first") : next()))
  */
 export function UseMiddleware(...middleware: Middleware[]): ClassDecorator & MethodDecorator {
   return (target: object, propertyKey?: string | symbol) => {

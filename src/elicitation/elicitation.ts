@@ -13,7 +13,7 @@ import type { DtoClass } from "../protocol/dto-class";
 
 /**
  * The imperative elicitation API. Build a bare `elicitation/create` request, put it in
- * `inputRequired({ inputRequests: { key: request } })`, and on the retry read the answer with
+ * `Result.inputRequired({ inputRequests: { key: request } })`, and on the retry read the answer with
  * `response`. Sampling and roots have their own objects (`Sampling`, `Roots`) with the same
  * build / response pair.
  */
@@ -69,7 +69,7 @@ export const Elicitation = {
    * "Invalid elicitation response" with `data: { key, reason }`, reason naming the rule
    * (e.g. "content.age: maximum"), never the submitted value.
    *
-   * @example const answer = Elicitation.response(ctx, "contact", ask); if (answer.status === "missing") return inputRequired({ inputRequests: { contact: ask } });
+   * @example const answer = Elicitation.response(ctx, "contact", ask); if (answer.status === "missing") return Result.inputRequired({ inputRequests: { contact: ask } });
    */
   response: elicitationResponse,
 };

@@ -19,7 +19,7 @@ export interface InputRequiredOptions {
  *   sampling/createMessage or roots/list request (builder-made ones were checked already).
  * Throws `Error` (a programming error, not a wire error).
  *
- * @example return inputRequired({ inputRequests: { contact: Elicitation.form("Your e-mail?", ContactDto) }, requestState: sealed });
+ * @example return Result.inputRequired({ inputRequests: { contact: Elicitation.form("Your e-mail?", ContactDto) }, requestState: sealed });
  */
 export function inputRequired(options: InputRequiredOptions): InputRequiredResult {
   const { inputRequests, requestState } = options;

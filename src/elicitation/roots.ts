@@ -15,13 +15,13 @@ export type RootsResponse = InputMissing | RootsAnswered;
 
 /**
  * Roots input requests (deprecated by SEP-2577 but still part of 2026-07-28). Same pattern as
- * `Elicitation`: build, ask with `inputRequired`, read on retry.
+ * `Elicitation`: build, ask with `Result.inputRequired`, read on retry.
  */
 export const Roots = {
   /**
    * The bare `roots/list` request, `{ method: "roots/list", params: {} }` (frozen).
    *
-   * @example inputRequired({ inputRequests: { client_roots: Roots.list() } });
+   * @example return Result.inputRequired({ inputRequests: { client_roots: Roots.list() } });
    */
   list(): ListRootsRequest {
     return ValidatedRequests.add(frozenCopy({ method: "roots/list" as const, params: {} }));

@@ -16,7 +16,7 @@ export type SamplingResponse = InputMissing | SamplingAnswered;
 
 /**
  * Sampling input requests (deprecated by SEP-2577 but still part of 2026-07-28; prefer
- * elicitation). Same pattern as `Elicitation`: build, ask with `inputRequired`, read on retry.
+ * elicitation). Same pattern as `Elicitation`: build, ask with `Result.inputRequired`, read on retry.
  */
 export const Sampling = {
   /**

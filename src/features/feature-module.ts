@@ -62,9 +62,8 @@ export interface CompiledFeature {
  * One MCP feature (tools, resources, prompts, completion; extensions such as tasks): compiles its
  * declarations, answers its methods, shapes its results, and says what it adds to the advertised
  * capabilities. A feature with options is a function returning its module; the options stay in
- * its closure, so `McpAppOptions` needs no field per feature.
- *
- * @example McpApp.create({ components, state, features: [myExtension({ limit: 10 })] })
+ * its closure, so `McpAppOptions` needs no field per feature: the app lists the module in
+ * `features`. See docs/architecture.md, "Adding a feature".
  */
 export interface FeatureModule {
   /** For messages: "tools", "io.modelcontextprotocol/tasks", ... */

@@ -21,7 +21,7 @@ export type Next = (ctx?: RequestContext) => Promise<unknown>;
  * Throw an `McpError` to refuse (it reaches the wire unchanged and the component does not run),
  * return something else to short-circuit, or return `next()`.
  *
- * @example const audit: Middleware = async (ctx, next, component) => { log(component.name); return next(); };
+ * @example const audit: Middleware = async (ctx, next, component) => { console.error(ctx.principal, component.name); return next(); };
  */
 export type Middleware = (ctx: RequestContext, next: Next, component: ComponentRef) => Promise<unknown> | unknown;
 

@@ -12,8 +12,7 @@ export interface ChangeTarget {
  * tags them with the subscription id). Calling it with no stream open does nothing.
  *
  * Every `McpApp` registers its own instance in its container, so application code reaches it by
- * injection, without a reference to the app. `McpApp.notifyToolsChanged()` and its siblings call
- * the same instance.
+ * injection, without a reference to the app; `app.changes` is the same instance.
  *
  * @example
  * @injectable() class Admin {

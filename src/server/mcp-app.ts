@@ -195,6 +195,7 @@ export class McpApp {
    * The fetch-shaped Streamable HTTP handler, to mount in any web-standard runtime or framework.
    * It makes the framework's own request checks (`Mcp-Param-*` headers among them); Host/Origin
    * checks, authentication and body-size limits are the caller's job here (`listen` does them).
+   * The principal of a request is `options.authInfo.extra.principal` (null when absent).
    */
   httpHandler(): McpHttpHandler {
     const handler = httpEntry(

@@ -35,7 +35,7 @@ export function cancel(): ElicitResult {
 }
 
 /** Optional fields of a sampling answer. */
-export interface SamplingAnswerOptions {
+export interface ModelReplyOptions {
   /** Default "test-model". */
   model?: string;
   /** Default "assistant". */
@@ -46,9 +46,9 @@ export interface SamplingAnswerOptions {
 /**
  * The client's model replied: a text (or any content block) as a `CreateMessageResult`.
  *
- * @example await flow.answer({ capital: sampling("Paris") });
+ * @example await flow.answer({ capital: modelReply("Paris") });
  */
-export function sampling(reply: string | SamplingContent, options: SamplingAnswerOptions = {}): CreateMessageResult {
+export function modelReply(reply: string | SamplingContent, options: ModelReplyOptions = {}): CreateMessageResult {
   return {
     role: options.role ?? "assistant",
     content: typeof reply === "string" ? { type: "text", text: reply } : reply,
@@ -60,8 +60,8 @@ export function sampling(reply: string | SamplingContent, options: SamplingAnswe
 /**
  * The client's roots: `file://` URIs, or full `Root` objects.
  *
- * @example await flow.answer({ roots: roots("file:///home/ada/project") });
+ * @example await flow.answer({ roots: clientRoots("file:///home/ada/project") });
  */
-export function roots(...entries: (string | Root)[]): ListRootsResult {
+export function clientRoots(...entries: (string | Root)[]): ListRootsResult {
   return { roots: entries.map((entry) => (typeof entry === "string" ? { uri: entry } : entry)) };
 }

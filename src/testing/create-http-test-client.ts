@@ -48,7 +48,7 @@ export async function createHttpTestClient(target: McpApp | readonly Function[] 
     boundary: "http",
     app: built?.app,
     clock: built?.clock,
-    noClockReason: built?.noClockReason ?? "the server at a URL keeps its own clock; give createHttpTestClient the app (built with testClock()) to control it",
+    noClockReason: built?.noClockReason ?? "the server at a URL keeps its own clock; give createHttpTestClient the app (built with createTestClock()) to control it",
     url,
     timeoutMs: 10_000,
     open: async (principal, handlers) => {

@@ -19,9 +19,9 @@ export { AskedInput, type AskedKind } from "./asked-input";
 export { MemoryLogger, SilentLogger } from "./loggers";
 
 // Answers and state helpers
-export { accept, decline, cancel, sampling, roots, type SamplingAnswerOptions } from "./answers";
+export { accept, decline, cancel, modelReply, clientRoots, type ModelReplyOptions } from "./answers";
 export { tamper, type TamperMode } from "./tamper";
-export { testClock, TEST_CLOCK_START, type TestClock } from "./test-clock";
+export { createTestClock, TEST_CLOCK_START, type TestClock } from "./test-clock";
 
 // Wire shapes
 export { PROTOCOL_VERSION, META } from "./wire-messages";

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { MemoryLogger } from "./loggers";
 import { McpApp, type McpAppOptions } from "../server/mcp-app";
 import type { StateOptions } from "../state/state-sealer";
-import { testClock, type TestClock } from "./test-clock";
+import { createTestClock, type TestClock } from "./test-clock";
 
 /** The app the kit builds from components, and whether it controls the sealer's clock. */
 export interface KitApp {
@@ -23,7 +23,7 @@ export interface KitAppOptions {
   app?: Omit<McpAppOptions, "components">;
   /**
    * The clock `client.clock` returns. With components: the sealer's clock (default a new
-   * `testClock()`). With a ready McpApp: give the clock it was built with (`state.now: clock.now`).
+   * `createTestClock()`). With a ready McpApp: give the clock it was built with (`state.now: clock.now`).
    */
   clock?: TestClock;
 }
@@ -37,13 +37,13 @@ export function kitApp(target: McpApp | readonly Function[], options: KitAppOpti
       owned: false,
       clock: options.clock,
       noClockReason:
-        "this client was given a ready McpApp; build it with a test clock (const clock = testClock(); McpApp.create({ ..., state: { secret, now: clock.now } })) and pass { clock } to the client",
+        "this client was given a ready McpApp; build it with a test clock (const clock = createTestClock(); McpApp.create({ ..., state: { secret, now: clock.now } })) and pass { clock } to the client",
     };
   }
   if (!Array.isArray(target)) throw new TypeError("createTestClient: expected an McpApp or an array of component classes");
   const given = options.app?.state as (StateOptions & { now?: () => number }) | undefined;
   const ownClock = given?.now === undefined;
-  const clock = ownClock ? (options.clock ?? testClock()) : options.clock;
+  const clock = ownClock ? (options.clock ?? createTestClock()) : options.clock;
   const state = { ...(given ?? { secret: randomBytes(32) }), ...(ownClock && { now: clock!.now }) } as StateOptions;
   const app = McpApp.create({ name: "test-app", logger: new MemoryLogger(), ...options.app, components: [...target], state });
   return {

@@ -40,7 +40,7 @@ export interface TestClientOptions {
    * Sees every round this client (and the clients derived from it) completes, before the test
    * does: to validate each response against a schema, or to log the wire.
    *
-   * @example const client = await createTestClient([Tools], { onRound: (round) => validate(round.response, round.request.method) });
+   * @example const rounds: Round[] = []; const client = await createTestClient([Tools], { onRound: (round) => rounds.push(round) });
    */
   onRound?: (round: Round) => void;
 }
@@ -94,7 +94,7 @@ export class TestClient implements RoundSender {
 
   /**
    * The clock of the app's state sealer, to expire `requestState` on demand. Throws when the kit
-   * does not control it (an app built without `testClock()`, or a server in another process).
+   * does not control it (an app built without `createTestClock()`, or a server in another process).
    *
    * @example client.clock.advance(301);
    */

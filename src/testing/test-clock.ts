@@ -5,7 +5,7 @@ export const TEST_CLOCK_START = Date.parse("2026-07-28T00:00:00Z");
  * A clock a test moves by hand. Pass `clock.now` as the app's `state.now` so that sealed
  * `requestState` expires when the test says so, not when the wall clock does.
  *
- * @example const clock = testClock(); McpApp.create({ components, state: { secret, now: clock.now } }); clock.advance(301);
+ * @example const clock = createTestClock(); McpApp.create({ components, state: { secret, now: clock.now } }); clock.advance(301);
  */
 export interface TestClock {
   /** Milliseconds since the epoch, like `Date.now` (a bound function: pass it as is). */
@@ -19,10 +19,10 @@ export interface TestClock {
 /**
  * A new test clock at `start` (default 2026-07-28T00:00:00Z).
  *
- * @example const clock = testClock(); clock.advance(300); expect(clock.now()).toBe(TEST_CLOCK_START + 300_000);
+ * @example const clock = createTestClock(); clock.advance(300); expect(clock.now()).toBe(TEST_CLOCK_START + 300_000);
  */
-export function testClock(start: Date | number = TEST_CLOCK_START): TestClock {
-  let current = toMillis(start, "testClock");
+export function createTestClock(start: Date | number = TEST_CLOCK_START): TestClock {
+  let current = toMillis(start, "createTestClock");
   return {
     now: () => current,
     advance(seconds: number) {

@@ -16,7 +16,7 @@ import "reflect-metadata";
 import { IsString } from "class-validator";
 import { Arg, JSONSchema, McpApp, Tool } from "roundtrip-mcp";
 import { MemoryLogger } from "roundtrip-mcp/testing";
-import { accept, createHttpTestClient, createStdioTestClient, createTestClient, tamper, testClock, type TestClient } from "roundtrip-mcp/testing";
+import { accept, createHttpTestClient, createStdioTestClient, createTestClient, tamper, createTestClock, type TestClient } from "roundtrip-mcp/testing";
 import { INTERACTIVE_COMPONENTS, INTERACTIVE_SECRET, createInteractiveApp } from "./fixtures/interactive-app";
 import { FEATURE_COMPONENTS } from "./fixtures/feature-app";
 
@@ -68,7 +68,7 @@ describe("a client built from components", () => {
     expect((await client.callTool("whoami")).result.structuredContent).toMatchObject({ principal: "local" });
     await client.close();
 
-    const own = testClock();
+    const own = createTestClock();
     const withNow = await createTestClient(FEATURE_COMPONENTS, { app: { state: { secret: INTERACTIVE_SECRET, now: own.now } } });
     expect(() => withNow.clock).toThrow(/own now\(\); pass the matching test clock as the clock option/);
     await withNow.close();

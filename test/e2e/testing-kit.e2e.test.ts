@@ -16,7 +16,7 @@
 // - notifications (progress, log messages) recorded on the round; per-call capabilities; the
 //   principal seen by the server by default and with as()
 // - no unexpected messages from the server on any boundary
-import { accept, cancel, decline, roots, sampling, tamper, type Flow, type TestClient } from "roundtrip-mcp/testing";
+import { accept, cancel, decline, clientRoots, modelReply, tamper, type Flow, type TestClient } from "roundtrip-mcp/testing";
 import { KIT_BOUNDARIES, kitClient } from "../support/kit-clients";
 import { INTERACTIVE_SECRET, createInteractiveApp } from "./fixtures/interactive-app";
 import { TEST_SECRET, createFeatureApp } from "./fixtures/feature-app";
@@ -182,7 +182,7 @@ describe.each(KIT_BOUNDARIES)("the testing kit over %s (interactive app)", (boun
   it("answers sampling and roots, and URL consent", async () => {
     const round1 = await client.callTool("sample_and_roots", {}, { capabilities: ALL });
     expect(round1.inputs.map((i) => [i.key, i.kind])).toEqual([["capital", "sampling"], ["roots", "roots"]]);
-    const done = await round1.answer({ capital: sampling("Paris"), roots: roots("file:///home") });
+    const done = await round1.answer({ capital: modelReply("Paris"), roots: clientRoots("file:///home") });
     expect(done.text).toBe("capital: Paris; roots: file:///home");
 
     const consent = await client.callTool("connect_account", { account: "kit" }, { capabilities: ALL });

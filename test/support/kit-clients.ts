@@ -3,7 +3,7 @@
 // works); stdio spawns test/e2e/fixtures/serve-stdio.ts, whose principal comes from
 // FIXTURE_PRINCIPAL (so client.as works there too).
 import path from "node:path";
-import { createHttpTestClient, createStdioTestClient, createTestClient, testClock, type TestClient, type TestClientOptions, type TestClock } from "roundtrip-mcp/testing";
+import { createHttpTestClient, createStdioTestClient, createTestClient, createTestClock, type TestClient, type TestClientOptions, type TestClock } from "roundtrip-mcp/testing";
 import type { McpApp, McpAppOptions } from "../../src/index";
 
 export type KitBoundary = "in-process" | "stdio" | "http";
@@ -30,7 +30,7 @@ export async function kitClient(
   options: TestClientOptions = {},
 ): Promise<TestClient> {
   if (boundary === "stdio") return createStdioTestClient(fixtureCommand(fixture), { ...options, principalEnv: "FIXTURE_PRINCIPAL" });
-  const clock: TestClock = testClock();
+  const clock: TestClock = createTestClock();
   const app = create({ state: { secret, now: clock.now } });
   return boundary === "http" ? createHttpTestClient(app, { ...options, clock }) : createTestClient(app, { ...options, clock });
 }

@@ -1,10 +1,10 @@
 import { McpApp } from "roundtrip-mcp";
 import { MemoryLogger } from "roundtrip-mcp/testing";
-import { accept, createTestClient, testClock } from "roundtrip-mcp/testing";
+import { accept, createTestClient, createTestClock } from "roundtrip-mcp/testing";
 import { PreferenceTools } from "./preference-tools";
 
 it("expires state of an app built by the test", async () => {
-  const clock = testClock();
+  const clock = createTestClock();
   const logger = new MemoryLogger();
   const app = McpApp.create({ components: [PreferenceTools], logger, state: { secret: "a-test-secret-of-at-least-32-bytes!", now: clock.now } });
   const client = await createTestClient(app, { capabilities: { elicitation: {} }, clock });

@@ -3,13 +3,13 @@
 //   content, decline, cancel, sampling text and blocks with defaults, roots from URIs and objects)
 // - tamper keeps a state's length and alphabet in "flip" mode and changes exactly one character;
 //   "append" and "truncate" do what they say; bad input is refused
-// - testClock starts at a fixed instant, advances by seconds, can be set, refuses bad values, and
+// - createTestClock starts at a fixed instant, advances by seconds, can be set, refuses bad values, and
 //   its `now` works detached (as a state option)
 // - AskedInput reads kind, message, url, schema, fields, required and choices for every enum shape
 //   (enum, oneOf, items.enum, items.anyOf), a missing mode as form, sampling and roots requests
 // - HTTP request headers: protocol version from _meta, Mcp-Method, Mcp-Name per method, Mcp-Param-*
 //   from x-mcp-header, and the =?base64?...?= encoding of values that are not plain visible ASCII
-import { AskedInput, TEST_CLOCK_START, accept, cancel, decline, roots, sampling, tamper, testClock, type WireInputRequest } from "roundtrip-mcp/testing";
+import { AskedInput, TEST_CLOCK_START, accept, cancel, decline, clientRoots, modelReply, tamper, createTestClock, type WireInputRequest } from "roundtrip-mcp/testing";
 import { encodeHeaderValue, mcpRequestHeaders, paramHeadersOf } from "../../../src/testing/mcp-request-headers";
 
 describe("answer builders", () => {
@@ -22,15 +22,15 @@ describe("answer builders", () => {
   });
 
   it("build sampling and roots answers", () => {
-    expect(sampling("Paris")).toEqual({ role: "assistant", content: { type: "text", text: "Paris" }, model: "test-model" });
-    expect(sampling({ type: "image", data: "AA==", mimeType: "image/png" }, { model: "m", stopReason: "endTurn" })).toEqual({
+    expect(modelReply("Paris")).toEqual({ role: "assistant", content: { type: "text", text: "Paris" }, model: "test-model" });
+    expect(modelReply({ type: "image", data: "AA==", mimeType: "image/png" }, { model: "m", stopReason: "endTurn" })).toEqual({
       role: "assistant",
       content: { type: "image", data: "AA==", mimeType: "image/png" },
       model: "m",
       stopReason: "endTurn",
     });
-    expect(roots("file:///a", { uri: "file:///b", name: "B" })).toEqual({ roots: [{ uri: "file:///a" }, { uri: "file:///b", name: "B" }] });
-    expect(roots()).toEqual({ roots: [] });
+    expect(clientRoots("file:///a", { uri: "file:///b", name: "B" })).toEqual({ roots: [{ uri: "file:///a" }, { uri: "file:///b", name: "B" }] });
+    expect(clientRoots()).toEqual({ roots: [] });
   });
 });
 
@@ -55,9 +55,9 @@ describe("tamper", () => {
   });
 });
 
-describe("testClock", () => {
+describe("createTestClock", () => {
   it("starts fixed, advances by seconds and can be set", () => {
-    const clock = testClock();
+    const clock = createTestClock();
     const { now } = clock;
     expect(now()).toBe(TEST_CLOCK_START);
     clock.advance(301);
@@ -66,15 +66,15 @@ describe("testClock", () => {
     expect(now()).toBe(TEST_CLOCK_START + 301_500);
     clock.set(new Date("2030-01-01T00:00:00Z"));
     expect(now()).toBe(Date.parse("2030-01-01T00:00:00Z"));
-    expect(testClock(42).now()).toBe(42);
+    expect(createTestClock(42).now()).toBe(42);
   });
 
   it("refuses going backwards and non-finite values", () => {
-    const clock = testClock();
+    const clock = createTestClock();
     expect(() => clock.advance(-1)).toThrow(RangeError);
     expect(() => clock.advance(Number.NaN)).toThrow(RangeError);
     expect(() => clock.set(Number.POSITIVE_INFINITY)).toThrow(RangeError);
-    expect(() => testClock(new Date("nope"))).toThrow(RangeError);
+    expect(() => createTestClock(new Date("nope"))).toThrow(RangeError);
   });
 });
 
