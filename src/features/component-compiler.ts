@@ -1,11 +1,11 @@
 import { paramDeclarations, type ComponentDeclaration, type ParamDeclaration } from "../decorators/component-declaration";
 import { declaredMiddleware } from "../decorators/use-middleware";
-import type { Middleware } from "../protocol/middleware";
+import type { ComponentRef, Middleware } from "../protocol/middleware";
 import type { JsonObject } from "../protocol/wire-types";
 import { dtoToJsonSchema, SchemaGenerationError } from "../schema/dto-json-schema";
 import type { FieldViolation } from "../schema/dto-validator";
 import { JsonSchemaValidator } from "../schema/json-schema-validator";
-import type { ArgumentBinder, ElicitSpec, ParamPlan } from "./component-definition";
+import type { ArgumentBinder, ComponentDefinition, ElicitSpec, ParamPlan } from "./component-definition";
 import { elicitSpecs } from "./elicit-specs";
 import { RegistrationError } from "./registration-error";
 
@@ -19,6 +19,9 @@ export interface DeclaredComponent {
   /** "Class.method", for messages. */
   readonly where: string;
 }
+
+/** The fields of a `ComponentDefinition` that do not depend on its feature. */
+export type CommonFields = Pick<ComponentDefinition, "ref" | "where" | "token" | "methodName" | "params" | "middleware" | "elicits" | "descriptor">;
 
 /** What every kind of component shares, planned from its declaration. */
 export interface CommonPlan {
@@ -84,6 +87,32 @@ export class ComponentCompiler {
       params.push(planned.plan);
     }
     return { params, inputDto, elicits: elicitSpecs(declared, where), middleware: this.middleware(cls, methodName, own) };
+  }
+
+  /** The fields every definition has, from the declaration, its plan and its descriptor. */
+  common(component: DeclaredComponent, plan: CommonPlan, ref: ComponentRef, descriptor: JsonObject): CommonFields {
+    const { params, elicits, middleware } = plan;
+    return { ref, where: component.where, token: component.cls, methodName: component.declaration.methodName, params, middleware, elicits, descriptor };
+  }
+
+  /**
+   * Compiles every declaration of one kind keyed by its wire name; a repeated name is a
+   * registration error naming both places.
+   */
+  byName<T extends { readonly name: string; readonly where: string }>(
+    declarations: readonly DeclaredComponent[],
+    kind: "tool" | "prompt",
+    compile: (component: DeclaredComponent) => T,
+  ): Map<string, T> {
+    const compiled = new Map<string, T>();
+    for (const component of declarations) {
+      if (component.declaration.kind !== kind) continue;
+      const definition = this.guard(component.where, () => compile(component));
+      const earlier = compiled.get(definition.name);
+      if (earlier) throw new RegistrationError(`${component.where}: duplicate ${kind} name "${definition.name}" (already declared by ${earlier.where})`);
+      compiled.set(definition.name, definition);
+    }
+    return compiled;
   }
 
   /** A DTO's JSON Schema, with conversion problems as registration errors. */

@@ -25,7 +25,7 @@ const NO_ARGUMENTS: ArgumentBinder = async (raw) =>
  * declined question are -32602 errors.
  */
 export function compilePrompt(component: DeclaredComponent, options: PromptOptions, compiler: ComponentCompiler): PromptDefinition {
-  const { cls, where } = component;
+  const { where } = component;
   const name = compiler.name(component, options.name, "prompt");
   const plan = compiler.plan(component, "prompt", options.middleware);
   if (plan.inputDto && options.arguments) throw new RegistrationError(`${where}: arguments declared twice (@Arg() parameter and the arguments option)`);
@@ -62,15 +62,8 @@ export function compilePrompt(component: DeclaredComponent, options: PromptOptio
   };
   const shapeOf = { where, descriptor };
   return {
+    ...compiler.common(component, plan, { kind: "prompt", name }, descriptor),
     name,
-    ref: { kind: "prompt", name },
-    where,
-    token: cls,
-    methodName: component.declaration.methodName,
-    params: plan.params,
-    middleware: plan.middleware,
-    elicits: plan.elicits,
-    descriptor,
     completion: { refType: "ref/prompt", key: name, providers: completions },
     async bind(ctx) {
       const bound = await bindArguments(ctx.requestParams.arguments);

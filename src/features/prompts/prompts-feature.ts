@@ -2,22 +2,13 @@ import type { PromptOptions } from "../../decorators/prompt";
 import { ErrorCode, McpError } from "../../protocol/errors";
 import type { FeatureModule } from "../feature-module";
 import { listResult } from "../list-result";
-import { RegistrationError } from "../registration-error";
-import { compilePrompt, type PromptDefinition } from "./prompt-definition";
+import { compilePrompt } from "./prompt-definition";
 
 /** Prompts: `@Prompt` declarations, `prompts/list` and `prompts/get`. */
 export const promptsFeature: FeatureModule = {
   name: "prompts",
   compile({ declarations, compiler, listCache }) {
-    const prompts = new Map<string, PromptDefinition>();
-    for (const component of declarations) {
-      if (component.declaration.kind !== "prompt") continue;
-      const options = component.declaration.options as PromptOptions;
-      const prompt = compiler.guard(component.where, () => compilePrompt(component, options, compiler));
-      const earlier = prompts.get(prompt.name);
-      if (earlier) throw new RegistrationError(`${component.where}: duplicate prompt name "${prompt.name}" (already declared by ${earlier.where})`);
-      prompts.set(prompt.name, prompt);
-    }
+    const prompts = compiler.byName(declarations, "prompt", (component) => compilePrompt(component, component.declaration.options as PromptOptions, compiler));
     const list = [...prompts.values()].map((p) => p.descriptor).sort((a, b) => String(a.name).localeCompare(String(b.name), "en"));
     return {
       components: [...prompts.values()],

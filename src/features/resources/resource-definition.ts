@@ -21,7 +21,7 @@ export interface ResourceDefinition extends ComponentDefinition {
  * contents with the declared cache hints; nothing returned means the resource does not exist.
  */
 export function compileResource(component: DeclaredComponent, options: ResourceOptions, compiler: ComponentCompiler): ResourceDefinition {
-  const { cls, where } = component;
+  const { where } = component;
   if ((options.uri === undefined) === (options.uriTemplate === undefined)) {
     throw new RegistrationError(`${where}: a resource needs exactly one of uri and uriTemplate`);
   }
@@ -53,14 +53,7 @@ export function compileResource(component: DeclaredComponent, options: ResourceO
   };
   const shapeOf = { where, mimeType: options.mimeType, ttlMs, cacheScope };
   return {
-    ref: { kind: "resource", name: options.uri ?? options.uriTemplate! },
-    where,
-    token: cls,
-    methodName: component.declaration.methodName,
-    params: plan.params,
-    middleware: plan.middleware,
-    elicits: plan.elicits,
-    descriptor,
+    ...compiler.common(component, plan, { kind: "resource", name: options.uri ?? options.uriTemplate! }, descriptor),
     ...(template && { completion: { refType: "ref/resource", key: template.template, providers: options.complete ?? {} } }),
     uri: options.uri,
     template,

@@ -25,7 +25,7 @@ export interface ToolDefinition extends ComponentDefinition {
  * are `isError` results the model can read, not protocol errors.
  */
 export function compileTool(component: DeclaredComponent, options: ToolOptions, compiler: ComponentCompiler): ToolDefinition {
-  const { cls, where } = component;
+  const { where } = component;
   const name = compiler.name(component, options.name, "tool");
   const rawInput = options.arguments !== undefined && typeof options.arguments !== "function";
   const plan = compiler.plan(component, "tool", options.middleware, rawInput);
@@ -58,15 +58,8 @@ export function compileTool(component: DeclaredComponent, options: ToolOptions, 
   };
   const shapeOf = { where, checkOutput };
   return {
+    ...compiler.common(component, plan, { kind: "tool", name }, descriptor),
     name,
-    ref: { kind: "tool", name },
-    where,
-    token: cls,
-    methodName: component.declaration.methodName,
-    params: plan.params,
-    middleware: plan.middleware,
-    elicits: plan.elicits,
-    descriptor,
     headerParams: headerParams(inputSchema, where),
     async bind(ctx) {
       const bound = await bindArguments(ctx.requestParams.arguments);

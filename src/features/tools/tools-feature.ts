@@ -3,23 +3,14 @@ import { ErrorCode, McpError } from "../../protocol/errors";
 import type { JsonObject } from "../../protocol/wire-types";
 import type { FeatureModule } from "../feature-module";
 import { listResult } from "../list-result";
-import { RegistrationError } from "../registration-error";
 import { checkParamHeaders } from "./param-headers";
-import { compileTool, type ToolDefinition } from "./tool-definition";
+import { compileTool } from "./tool-definition";
 
 /** Tools: `@Tool` declarations, `tools/list` and `tools/call` (with its `Mcp-Param-*` header check). */
 export const toolsFeature: FeatureModule = {
   name: "tools",
   compile({ declarations, compiler, listCache }) {
-    const tools = new Map<string, ToolDefinition>();
-    for (const component of declarations) {
-      if (component.declaration.kind !== "tool") continue;
-      const options = component.declaration.options as ToolOptions;
-      const tool = compiler.guard(component.where, () => compileTool(component, options, compiler));
-      const earlier = tools.get(tool.name);
-      if (earlier) throw new RegistrationError(`${component.where}: duplicate tool name "${tool.name}" (already declared by ${earlier.where})`);
-      tools.set(tool.name, tool);
-    }
+    const tools = compiler.byName(declarations, "tool", (component) => compileTool(component, component.declaration.options as ToolOptions, compiler));
     const list = [...tools.values()].map((t) => t.descriptor).sort((a, b) => String(a.name).localeCompare(String(b.name), "en"));
     const find = (params: JsonObject) => (typeof params.name === "string" ? tools.get(params.name) : undefined);
     return {
