@@ -1,5 +1,5 @@
 /**
- * Strict JSON serialization for sealed request state.
+ * Strict JSON serialization: the one canonical writer (sealed request state, question digests).
  *
  * `canonicalJson` gives one text per JSON value: object keys sorted by UTF-16 code units (the
  * order of `Array.prototype.sort`), arrays kept in order, numbers and strings written exactly as

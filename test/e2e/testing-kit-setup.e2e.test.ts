@@ -15,8 +15,7 @@
 import "reflect-metadata";
 import { IsString } from "class-validator";
 import { Arg, JSONSchema, McpApp, Tool } from "roundtrip-mcp";
-import { MemoryLogger } from "roundtrip-mcp/testing";
-import { accept, createHttpTestClient, createStdioTestClient, createTestClient, tamper, createTestClock, type TestClient } from "roundtrip-mcp/testing";
+import { accept, createHttpTestClient, createStdioTestClient, createTestClient, createTestClock, MemoryLogger, tamper, type TestClient } from "roundtrip-mcp/testing";
 import { INTERACTIVE_COMPONENTS, INTERACTIVE_SECRET, createInteractiveApp } from "./fixtures/interactive-app";
 import { FEATURE_COMPONENTS } from "./fixtures/feature-app";
 

@@ -1,6 +1,5 @@
 import { McpApp } from "roundtrip-mcp";
-import { MemoryLogger } from "roundtrip-mcp/testing";
-import { accept, createTestClient, createTestClock } from "roundtrip-mcp/testing";
+import { accept, createTestClient, createTestClock, MemoryLogger } from "roundtrip-mcp/testing";
 import { PreferenceTools } from "./preference-tools";
 
 it("expires state of an app built by the test", async () => {
