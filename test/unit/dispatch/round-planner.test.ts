@@ -5,7 +5,8 @@
 //   missing is asked next; the state changes every round (round counter) even with no new answer
 // - a carried answer wins over the same key resent; keys no question has are ignored
 // - computed questions and messages see the answers so far and the request context
-// - a carried answer pinned to another question (its schema changed) is dropped and asked again
+// - a carried answer pinned to another question (its schema changed, e.g. by a new deployment) is
+//   dropped and asked again; the unchanged ones, and a reworded message, keep their answers
 // - decline and cancel: "end" ends the plan naming the key; "optional" gives undefined; "outcome"
 //   gives the whole outcome; URL consent resolves to { action: "accept" } with no content
 // - an invalid answer is -32602 "Invalid elicitation response" with data { key, reason }
@@ -130,14 +131,26 @@ describe("RoundPlanner.plan", () => {
     expect(seen).toEqual([{ answers: { color: expect.objectContaining({ color: "red" }) }, principal: "ada" }]);
   });
 
-  it("drops a carried answer whose question changed and asks it again", async () => {
+  it("drops a carried answer whose question changed and asks it again, keeping the unchanged ones", async () => {
     class FewSeats {
       @IsInt() @Min(1) @Max(4) count!: number;
     }
+    const first = asked(await planner.plan([SEATS, COLOUR, SHADE], round({ inputResponses: { seats: accept({ count: 3 }), color: accept({ color: "red" }) } })));
+    expect(first.keys).toEqual(["shade"]);
+    // A new deployment changed the seats question: its carried answer no longer fits it.
+    const changed = [spec("seats", FewSeats, { message: "How many seats?" }), COLOUR, SHADE];
+    const second = asked(await planner.plan(changed, round({ requestState: first.requestState })));
+    expect(second.keys).toEqual(["seats", "shade"]);
+    const done = ready(await planner.plan(changed, round({ requestState: second.requestState, inputResponses: { seats: accept({ count: 4 }), shade: accept({ shade: "brick" }) } })));
+    expect((done.values.get("seats") as FewSeats).count).toBe(4);
+    expect((done.values.get("color") as Colour).color).toBe("red");
+  });
+
+  it("keeps a carried answer when only the message or a title changed", async () => {
     const first = asked(await planner.plan([SEATS, COLOUR], round({ inputResponses: { seats: accept({ count: 3 }) } })));
-    const changed = spec("seats", FewSeats, { message: "How many seats?" });
-    const second = asked(await planner.plan([changed, COLOUR], round({ requestState: first.requestState, inputResponses: { color: accept({ color: "red" }) } })));
-    expect(second.keys).toEqual(["seats"]);
+    const reworded = spec("seats", Seats, { message: "Seats, please?" });
+    const done = ready(await planner.plan([reworded, COLOUR], round({ requestState: first.requestState, inputResponses: { color: accept({ color: "blue" }) } })));
+    expect((done.values.get("seats") as Seats).count).toBe(3);
   });
 
   it.each(["decline", "cancel"] as const)("ends the plan on %s under the default policy", async (action) => {
