@@ -112,7 +112,7 @@ describe.each(KIT_BOUNDARIES)("the testing kit over %s (interactive app)", (boun
       const forged = await round1.withState(tampered).answer({ color: accept({ color: "red" }) });
       expect(forged.round.request.params!.requestState).toBe(tampered);
       expect(forged.status).toBe("error");
-      expect(forged.error.code).toBe(-32602);
+      expect(forged.error).toEqual({ code: -32602, message: "Invalid or expired request state" });
       expect(forged.rounds).toBe(2);
     }
     const round2 = await round1.answer({ color: accept({ color: "red" }) });
@@ -166,6 +166,7 @@ describe.each(KIT_BOUNDARIES)("the testing kit over %s (interactive app)", (boun
     const consent = await client.callTool("connect_account", { account: "kit" }, { capabilities: ALL });
     expect(consent.asked("consent")).toMatchObject({ kind: "url", url: "https://accounts.example.com/connect", message: "Connect your account" });
     const again = await consent.answer({ consent: accept() });
+    expect(again.keys).toEqual(["consent"]);
     expect(again.round.request.params!.inputResponses).toEqual({ consent: { action: "accept" } });
   });
 
@@ -173,8 +174,9 @@ describe.each(KIT_BOUNDARIES)("the testing kit over %s (interactive app)", (boun
     const first = await client.callTool("reset", {}, { capabilities: {} });
     expect(first.status).toBe("input_required");
     expect(first.keys).toEqual([]);
+    expect(first.inputRequired).not.toHaveProperty("inputRequests");
     const done = await first.retry();
-    expect(done.status).toBe("complete");
+    expect(done.text).toBe("done after reset");
     expect(done.round.request.params).not.toHaveProperty("inputResponses");
     expect(done.round.request.params!.requestState).toBe(first.requestState);
   });
