@@ -9,9 +9,12 @@
 // - prompts/get: arguments, missing required argument -32602, unknown prompt -32602, failure -32603
 // - completion/complete for prompt arguments and template variables
 // - the request context: progress only with a progressToken, logging only with a logLevel
+// - every request stands alone: an in-process or stdio connection that already served a
+//   2026-07-28 request still refuses a later one claiming an unknown version (-32022)
 // - every server message validates against the official wire schema
 import { ProtocolError } from "@modelcontextprotocol/client";
 import { BOUNDARIES, Boundary, type Connected } from "../support/boundaries";
+import { envelope } from "../support/raw-session";
 import { createFeatureApp } from "./fixtures/feature-app";
 import type { McpApp } from "../../src/index";
 import type { MemoryLogger } from "../../src/testing/index";
@@ -263,6 +266,18 @@ describe.each(BOUNDARIES)("foundation over %s", (name) => {
     expect(above.content).toEqual([{ type: "text", text: "progress:false log:error" }]);
     expect(notifications(mark, "notifications/message")).toEqual([]);
   });
+
+  // DIGEST §1.1, §1.5: the version is read from every request, not from the connection. Over HTTP
+  // there is no connection (every POST stands alone): http-wire.e2e.test.ts pins -32022 there.
+  if (name !== "http") {
+    it("refuses an unsupported version on a connection already used", async () => {
+      const raw = await boundary.raw();
+      expect((await raw.request("tools/list", {})).result).toMatchObject({ resultType: "complete" });
+      const versioned = await raw.request("server/discover", { _meta: { ...envelope(), "io.modelcontextprotocol/protocolVersion": "1900-01-01" } });
+      expect(versioned.error).toEqual({ code: -32022, message: "Unsupported protocol version: 1900-01-01", data: { supported: ["2026-07-28"], requested: "1900-01-01" } });
+      expect(raw.violations).toEqual([]);
+    });
+  }
 
   it("gives the component the request's own capabilities and an anonymous principal", async () => {
     const result = await c.client.callTool({ name: "whoami", arguments: {} });

@@ -1,8 +1,8 @@
 // Pins the exact HTTP wire the framework promises (raw fetch, no client in between):
 // - resultType on every result; ttlMs/cacheScope on list results and resources/read; deterministic order
-// - error codes and statuses: unknown tool/prompt -32602 (200), unknown resource -32602 with data.uri,
-//   unknown/removed method -32601 (404), missing _meta -32602 (400), unsupported version -32022 (400),
-//   every error echoing the request id
+// - error codes and statuses: unknown tool/prompt -32602 (200), unknown/removed method -32601 (404),
+//   missing _meta -32602 (400), unsupported version -32022 (400), every error echoing the request id
+//   (an unknown resource and a missing prompt argument: foundation.e2e.test.ts, over every boundary)
 // - Host and Origin checked against localhost by default (403), accepted for localhost names
 // - an authenticator maps requests to a principal and rejects unauthenticated ones with 401
 // - close() ends the listener and frees the port
@@ -62,16 +62,6 @@ describe("HTTP wire", () => {
     expect(tool.body).toEqual({ jsonrpc: "2.0", id: "t-1", error: { code: -32602, message: "Unknown tool: nope" } });
     const prompt = await rpc(listener.url, "prompts/get", { _meta: meta(), name: "nope" }, { id: 77 });
     expect(prompt.body).toEqual({ jsonrpc: "2.0", id: 77, error: { code: -32602, message: "Unknown prompt: nope" } });
-  });
-
-  it("answers an unknown resource with -32602 and data.uri", async () => {
-    const r = await rpc(listener.url, "resources/read", { _meta: meta(), uri: "docs://missing" }, { id: 5 });
-    expect(r.body).toEqual({ jsonrpc: "2.0", id: 5, error: { code: -32602, message: "Resource not found: docs://missing", data: { uri: "docs://missing" } } });
-  });
-
-  it("answers a missing required prompt argument with -32602", async () => {
-    const r = await call("prompts/get", { name: "code_review", arguments: {} });
-    expect((r.body!.error as { code: number }).code).toBe(-32602);
   });
 
   it("answers unknown and removed methods with -32601 and 404", async () => {

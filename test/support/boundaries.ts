@@ -2,12 +2,12 @@
 // in-memory transport through the same stdio entry), a child process on stdio, and an HTTP
 // listener on 127.0.0.1 port 0. Every message the server sends is recorded and validated
 // against the official 2026-07-28 wire schema.
-import path from "node:path";
 import { Client, StreamableHTTPClientTransport, type ClientCapabilities, type Transport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { McpApp, HttpListener } from "../../src/index";
 import { WireTap } from "./wire-tap";
 import { RawSession } from "./raw-session";
+import { fixtureCommand } from "./fixture-server";
 
 export type BoundaryName = "in-process" | "stdio" | "http";
 export const BOUNDARIES: BoundaryName[] = ["in-process", "stdio", "http"];
@@ -34,7 +34,7 @@ export class Boundary {
   constructor(
     readonly name: BoundaryName,
     private readonly app: McpApp,
-    /** Fixture name for the stdio child (see test/e2e/fixtures/serve-stdio.ts). */
+    /** Fixture name for the stdio child (see test/support/fixture-server.ts). */
     private readonly fixture: string,
   ) {}
 
@@ -76,13 +76,10 @@ export class Boundary {
         return this.app.connect();
       case "http":
         return new StreamableHTTPClientTransport(new URL(this.url));
-      case "stdio":
-        return new StdioClientTransport({
-          command: process.execPath,
-          args: ["-r", "ts-node/register/transpile-only", path.join(__dirname, "../e2e/fixtures/serve-stdio.ts")],
-          env: { ...(process.env as Record<string, string>), FIXTURE: this.fixture, TS_NODE_PROJECT: path.join(__dirname, "../../tsconfig.json") },
-          stderr: "pipe",
-        });
+      case "stdio": {
+        const { command, args, env } = fixtureCommand(this.fixture);
+        return new StdioClientTransport({ command, args, env: { ...(process.env as Record<string, string>), ...env }, stderr: "pipe" });
+      }
     }
   }
 

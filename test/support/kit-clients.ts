@@ -1,22 +1,13 @@
 // Test clients of roundtrip-mcp/testing over each boundary, for suites that run once per
 // boundary: in-process and HTTP serve a ready app built with a test clock (so client.clock
-// works); stdio spawns test/e2e/fixtures/serve-stdio.ts, whose principal comes from
-// FIXTURE_PRINCIPAL (so client.as works there too).
-import path from "node:path";
+// works); stdio spawns the compiled fixture server (test/support/fixture-server.ts), whose
+// principal comes from FIXTURE_PRINCIPAL (so client.as works there too).
 import { createHttpTestClient, createStdioTestClient, createTestClient, createTestClock, type TestClient, type TestClientOptions, type TestClock } from "roundtrip-mcp/testing";
 import type { McpApp, McpAppOptions } from "../../src/index";
+import { fixtureCommand } from "./fixture-server";
 
 export type KitBoundary = "in-process" | "stdio" | "http";
 export const KIT_BOUNDARIES: KitBoundary[] = ["in-process", "stdio", "http"];
-
-/** The stdio command of a fixture app (see test/e2e/fixtures/serve-stdio.ts). */
-export function fixtureCommand(fixture: string) {
-  return {
-    command: process.execPath,
-    args: ["-r", "ts-node/register/transpile-only", path.join(__dirname, "../e2e/fixtures/serve-stdio.ts")],
-    env: { FIXTURE: fixture, TS_NODE_PROJECT: path.join(__dirname, "../../tsconfig.json") },
-  };
-}
 
 /**
  * A client of `fixture` over `boundary`. In-process and HTTP build the app with `create` and a
