@@ -193,18 +193,23 @@ function migrate(db: Database, now: number): void {
   }
 }
 
-function prepare(db: Database): Record<"read" | "insert" | "update" | "count" | "reap" | "watched" | BatchSelection, Statement> {
-  const selectBatch = (selection: BatchSelection) => db.prepare(`SELECT * FROM roundtrip_tasks WHERE ${selectionSql(selection, "@now")} LIMIT @limit`);
+/** The store's SQL, by statement (exported for the query-plan test). */
+export const SQLITE_QUERIES = (() => {
+  const selectBatch = (selection: BatchSelection) => `SELECT * FROM roundtrip_tasks WHERE ${selectionSql(selection, "@now")} LIMIT @limit`;
   return {
-    read: db.prepare("SELECT * FROM roundtrip_tasks WHERE id = ?"),
-    insert: db.prepare(`INSERT INTO roundtrip_tasks (${TASK_COLUMNS.join(", ")}) VALUES (${TASK_COLUMNS.map((c) => `@${c}`).join(", ")})`),
-    update: db.prepare(`UPDATE roundtrip_tasks SET ${TASK_COLUMNS.filter((c) => c !== "id").map((c) => `${c} = @${c}`).join(", ")} WHERE id = @id`),
-    count: db.prepare(
-      `SELECT count(*) AS total, sum(${ACTIVE}) AS active FROM roundtrip_tasks WHERE principal IS @principal AND ${notExpired("@now")}`,
-    ),
+    read: "SELECT * FROM roundtrip_tasks WHERE id = ?",
+    insert: `INSERT INTO roundtrip_tasks (${TASK_COLUMNS.join(", ")}) VALUES (${TASK_COLUMNS.map((c) => `@${c}`).join(", ")})`,
+    update: `UPDATE roundtrip_tasks SET ${TASK_COLUMNS.filter((c) => c !== "id")
+      .map((c) => `${c} = @${c}`)
+      .join(", ")} WHERE id = @id`,
+    count: `SELECT count(*) AS total, sum(${ACTIVE}) AS active FROM roundtrip_tasks WHERE principal IS @principal AND ${notExpired("@now")}`,
     claimable: selectBatch("claimable"),
     abandoned: selectBatch("abandoned"),
-    reap: db.prepare("DELETE FROM roundtrip_tasks WHERE id IN (SELECT id FROM roundtrip_tasks WHERE expires_at <= @now ORDER BY expires_at LIMIT @limit) RETURNING id"),
-    watched: db.prepare("SELECT * FROM roundtrip_tasks WHERE id IN (SELECT value FROM json_each(?))"),
+    reap: "DELETE FROM roundtrip_tasks WHERE id IN (SELECT id FROM roundtrip_tasks WHERE expires_at <= @now ORDER BY expires_at LIMIT @limit) RETURNING id",
+    watched: "SELECT * FROM roundtrip_tasks WHERE id IN (SELECT value FROM json_each(?))",
   };
+})();
+
+function prepare(db: Database): Record<keyof typeof SQLITE_QUERIES, Statement> {
+  return Object.fromEntries(Object.entries(SQLITE_QUERIES).map(([name, sql]) => [name, db.prepare(sql)])) as Record<keyof typeof SQLITE_QUERIES, Statement>;
 }
