@@ -119,9 +119,13 @@ export interface TaskStore {
   reapExpired(options?: { limit?: number }): Promise<number>;
 
   /**
-   * Tells `listener` each later state of the task (coalesced: it may skip intermediate states,
-   * never goes back), from any handle or process on the same database, within a second. It
-   * resolves once delivery is set up; read the current state with `get` after that.
+   * Tells `listener` the task's current state, then each later one, whichever handle or
+   * process on the same database made the change, within a second (memory: at once; SQLite:
+   * polling `PRAGMA data_version` every 100 ms; PostgreSQL: LISTEN/NOTIFY, polling while
+   * reconnecting). States are coalesced (one may be skipped, none repeats, none goes back) and
+   * told on a microtask after the change committed. Undefined, told once, means the task is gone
+   * for `principal`: unknown, another principal's, or expired (told at the latest when it is
+   * reaped). Resolves once delivery is set up, so nothing committed after that is missed.
    */
   watch(taskId: string, principal: string | null, listener: TaskListener): Promise<TaskWatch>;
 
