@@ -284,7 +284,7 @@ function statements(table: string) {
     .slice(1)
     .join(", ")} WHERE id = $1`;
   const batch = (selection: BatchSelection) =>
-    `WITH c AS (SELECT ${clock("$2")} AS now) SELECT ${SELECT_ROW}, ${ms("c.now")} AS now_ms FROM ${table}, c WHERE ${selectionSql(selection, "c.now")} LIMIT $1 FOR UPDATE OF roundtrip_tasks SKIP LOCKED`;
+    `WITH c AS (SELECT ${clock("$2")} AS now) SELECT ${SELECT_ROW}, ${ms("c.now")} AS now_ms FROM ${table} t, c WHERE ${selectionSql(selection, "c.now", "t")} LIMIT $1 FOR UPDATE OF t SKIP LOCKED`;
   const count = (principal: string, now: string) =>
     `WITH c AS (SELECT ${clock(now)} AS now) SELECT count(t.id)::int AS total, (count(t.id) FILTER (WHERE t.${ACTIVE}))::int AS active, ${ms("c.now")} AS now_ms ` +
     `FROM c LEFT JOIN ${table} t ON ${principal} AND ${notExpired("c.now", "t.expires_at")} GROUP BY c.now`;
@@ -300,8 +300,8 @@ function statements(table: string) {
     claimable: batch("claimable"),
     abandoned: batch("abandoned"),
     reap:
-      `WITH c AS (SELECT ${clock("$2")} AS now), d AS (DELETE FROM ${table} WHERE id IN ` +
-      `(SELECT x.id FROM ${table} x, c WHERE x.expires_at <= c.now ORDER BY x.expires_at LIMIT $1 FOR UPDATE OF x SKIP LOCKED) RETURNING id) ` +
+      `WITH c AS (SELECT ${clock("$2")} AS now), d AS (DELETE FROM ${table} WHERE id = ANY(ARRAY(` +
+      `SELECT x.id FROM ${table} x, c WHERE x.expires_at <= c.now ORDER BY x.expires_at LIMIT $1 FOR UPDATE OF x SKIP LOCKED)) RETURNING id) ` +
       `SELECT d.id, pg_notify($3, d.id || ' gone') FROM d`,
   };
 }

@@ -30,7 +30,6 @@ export interface TaskStoreOptions {
   readonly logger?: StoreLogger;
 }
 
-
 const warningLogger: StoreLogger = {
   warn: (message, fields) => process.emitWarning(fields ? `${message} ${JSON.stringify(fields)}` : message, "TaskStoreWarning"),
 };

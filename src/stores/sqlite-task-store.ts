@@ -195,7 +195,7 @@ function migrate(db: Database, now: number): void {
 
 /** The store's SQL, by statement (exported for the query-plan test). */
 export const SQLITE_QUERIES = (() => {
-  const selectBatch = (selection: BatchSelection) => `SELECT * FROM roundtrip_tasks WHERE ${selectionSql(selection, "@now")} LIMIT @limit`;
+  const selectBatch = (selection: BatchSelection) => `SELECT * FROM roundtrip_tasks WHERE ${selectionSql(selection, "@now", "roundtrip_tasks")} LIMIT @limit`;
   return {
     read: "SELECT * FROM roundtrip_tasks WHERE id = ?",
     insert: `INSERT INTO roundtrip_tasks (${TASK_COLUMNS.join(", ")}) VALUES (${TASK_COLUMNS.map((c) => `@${c}`).join(", ")})`,

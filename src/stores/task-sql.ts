@@ -13,8 +13,12 @@ export const notExpired = (now: string, column = "expires_at"): string => `(${co
 
 const mayRunAgain = "(retry_policy = 'rerun' AND attempt < max_attempts)";
 
-/** The conditions and order of a batch (after WHERE): oldest lapsed lease first. */
-export function selectionSql(selection: BatchSelection, now: string): string {
+/**
+ * The conditions and order of a batch (after WHERE): oldest lapsed lease first. The order names
+ * the table (`table`.lease_expires_at) so that a select-list alias of the same name cannot
+ * shadow it and cost the index its order.
+ */
+export function selectionSql(selection: BatchSelection, now: string, table: string): string {
   const policy = selection === "claimable" ? mayRunAgain : `NOT ${mayRunAgain}`;
-  return `${ACTIVE} AND lease_expires_at <= ${now} AND ${policy} AND ${notExpired(now)} ORDER BY lease_expires_at`;
+  return `${ACTIVE} AND lease_expires_at <= ${now} AND ${policy} AND ${notExpired(now)} ORDER BY ${table}.lease_expires_at`;
 }

@@ -12,7 +12,7 @@ import { freshSchema, postgresUrl, sql } from "./postgres-database";
 const connectionString = postgresUrl();
 
 describeTaskStoreContract("postgres", {
-  propertyRuns: 15,
+  propertyRuns: 50,
   async open(settings) {
     let now = Date.UTC(2030, 0, 1);
     const schema = freshSchema();

@@ -6,7 +6,7 @@ import { MemoryTaskStore } from "../../../src/stores";
 import { describeTaskStoreContract } from "./task-store-contract";
 
 describeTaskStoreContract("memory", {
-  propertyRuns: 100,
+  propertyRuns: 200,
   async open(settings) {
     let now = Date.UTC(2030, 0, 1);
     const store = new MemoryTaskStore({ ...settings, clock: () => now });

@@ -14,7 +14,7 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 let files = 0;
 
 describeTaskStoreContract("sqlite", {
-  propertyRuns: 40,
+  propertyRuns: 100,
   async open(settings) {
     let now = Date.UTC(2030, 0, 1);
     const file = path.join(folder, `tasks-${files++}.sqlite`);
