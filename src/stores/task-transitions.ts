@@ -46,7 +46,7 @@ function nonEmptyString(value: unknown, what: string): string {
 }
 
 /** A value's JSON text; refuses what JSON cannot write at all. */
-export function jsonText(value: unknown, what: string): string {
+function jsonText(value: unknown, what: string): string {
   const text = JSON.stringify(value);
   if (text === undefined) throw new TypeError(`${what} is not a JSON value`);
   return text;
@@ -62,7 +62,7 @@ function checkInputBytes(text: string, limits: TaskLimits): void {
 }
 
 /** Checks leaseMs up front, so a bad value never reaches a store's transaction. */
-export function checkLeaseMs(leaseMs: number): number {
+function checkLeaseMs(leaseMs: number): number {
   return positiveInteger(leaseMs, "leaseMs", MAX_LEASE_MS);
 }
 
@@ -80,7 +80,6 @@ export function checkPrincipalCounts(counts: { total: number; active: number }, 
 /** A prepared `create`: what can be checked without the store, and the row it will insert. */
 export interface NewTask {
   readonly principal: string | null;
-  readonly leaseToken: string;
   build(now: number): TaskRow;
 }
 
@@ -104,7 +103,6 @@ export function prepareCreate(input: CreateTaskInput, limits: TaskLimits): NewTa
   const leaseToken = randomId();
   return {
     principal: input.principal,
-    leaseToken,
     build: (now) => ({
       id,
       principal: input.principal,
