@@ -1,0 +1,37 @@
+// The durable task stores: one contract (TaskStore), three stores, a URL factory.
+export type { JsonValue, JsonMap } from "./json-value";
+export {
+  type TaskStatus,
+  type RetryPolicy,
+  type TaskError,
+  type TaskProgress,
+  type TaskLease,
+  type LeaseRef,
+  type TaskRecord,
+  type ClaimedTask,
+  type CreateTaskInput,
+  type ProgressUpdate,
+  type TaskListener,
+  type TaskWatch,
+  TERMINAL_STATUSES,
+  isTerminal,
+} from "./task-record";
+export { type TaskStore, type TaskLimits, type StoreLogger, DEFAULT_TASK_LIMITS } from "./task-store";
+export {
+  TaskStoreError,
+  type TaskStoreErrorCode,
+  TaskNotFoundError,
+  StaleLeaseError,
+  TaskFinishedError,
+  InputKeyReusedError,
+  TaskLimitError,
+  type TaskLimitName,
+  TaskStoreUnavailableError,
+  TaskStoreConfigError,
+} from "./task-store-errors";
+export { MAX_LEASE_MS, MAX_TTL_MS, MAX_ATTEMPTS, DEFAULT_RERUN_ATTEMPTS } from "./task-transitions";
+export type { TaskStoreOptions } from "./row-task-store";
+export { MemoryTaskStore, type MemoryTaskStoreOptions } from "./memory-task-store";
+export { SqliteTaskStore, type SqliteTaskStoreOptions } from "./sqlite-task-store";
+export { PostgresTaskStore, type PostgresTaskStoreOptions } from "./postgres-task-store";
+export { openTaskStore, type OpenTaskStoreOptions, DEFAULT_TASK_STORE_URL, DEFAULT_SQLITE_FILE, defaultDataDir } from "./open-task-store";

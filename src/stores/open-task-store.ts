@@ -1,0 +1,55 @@
+import os from "node:os";
+import path from "node:path";
+import { MemoryTaskStore } from "./memory-task-store";
+import { PostgresTaskStore } from "./postgres-task-store";
+import type { TaskStoreOptions } from "./row-task-store";
+import { SqliteTaskStore } from "./sqlite-task-store";
+import type { TaskStore } from "./task-store";
+import { TaskStoreConfigError } from "./task-store-errors";
+
+/** The store an app gets when it names none: a SQLite file in the data directory. */
+export const DEFAULT_TASK_STORE_URL = "sqlite:";
+
+/** The file `sqlite:` names in a data directory. */
+export const DEFAULT_SQLITE_FILE = "tasks.sqlite";
+
+/** Where `sqlite:` keeps its file when no data directory is given: `<os.tmpdir()>/roundtrip-mcp`. */
+export function defaultDataDir(): string {
+  return path.join(os.tmpdir(), "roundtrip-mcp");
+}
+
+export interface OpenTaskStoreOptions extends TaskStoreOptions {
+  /** The folder of the default SQLite file (`sqlite:` with no file); default `defaultDataDir()`. */
+  readonly dataDir?: string;
+  /** The clock of the memory and SQLite stores (default `Date.now`); PostgreSQL always uses the database's. */
+  readonly clock?: () => number;
+  /** The PostgreSQL schema holding the tables (default "public"). */
+  readonly schema?: string;
+}
+
+/**
+ * Opens the store a URL names:
+ * - `memory:`: in this process only;
+ * - `sqlite:<file>` (also `sqlite://<file>`, `sqlite:///abs/file`): a relative file is relative
+ *   to the working directory; `sqlite:` alone is `tasks.sqlite` in the data directory;
+ * - `postgres://…` or `postgresql://…`: a libpq connection URL.
+ *
+ * Anything else throws TaskStoreConfigError naming the scheme (never the rest, which may hold a password).
+ */
+export async function openTaskStore(url: string, options: OpenTaskStoreOptions = {}): Promise<TaskStore> {
+  if (typeof url !== "string") throw new TaskStoreConfigError("A task store URL must be a string");
+  const common: TaskStoreOptions = { limits: options.limits, logger: options.logger };
+  if (url === "memory:") return new MemoryTaskStore({ ...common, clock: options.clock });
+  if (url.startsWith("sqlite:")) {
+    let file = url.slice("sqlite:".length);
+    if (file.startsWith("//")) file = file.slice(2);
+    return new SqliteTaskStore({ ...common, clock: options.clock, file: file === "" ? path.join(options.dataDir ?? defaultDataDir(), DEFAULT_SQLITE_FILE) : file });
+  }
+  if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
+    return PostgresTaskStore.open({ ...common, connectionString: url, schema: options.schema });
+  }
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(url)?.[1];
+  throw new TaskStoreConfigError(
+    `${scheme === undefined ? "A task store URL needs a scheme" : `Unknown task store scheme "${scheme}:"`}; expected memory:, sqlite:<file> (or sqlite: for the default file) or postgres://…`,
+  );
+}

@@ -1,0 +1,117 @@
+import type { Pool, PoolClient } from "pg";
+import type { StoreLogger } from "./task-store";
+
+/** What the feed tells its store. */
+export interface ChangeFeedHandlers {
+  /** A task changed (its new revision) or was deleted (undefined). */
+  notice(taskId: string, revision: number | undefined): void;
+  /** Notifications may have been missed: re-read every watched task. */
+  resync(): Promise<void>;
+}
+
+const MIN_BACKOFF_MS = 100;
+const MAX_BACKOFF_MS = 5000;
+
+/**
+ * LISTEN on one channel through a dedicated pooled connection. When that connection is lost it
+ * polls (`resync`) every `pollMs` until it is back, reconnects with backoff, and resyncs once
+ * more after the new LISTEN, so no change falls in the gap.
+ */
+export class PostgresChangeFeed {
+  private client?: PoolClient;
+  private starting?: Promise<void>;
+  private reconnectTimer?: NodeJS.Timeout;
+  private pollTimer?: NodeJS.Timeout;
+  private backoffMs = MIN_BACKOFF_MS;
+  private stopped = false;
+  /** A failed resync was logged; stay quiet until one succeeds. */
+  private failing = false;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly channel: string,
+    private readonly handlers: ChangeFeedHandlers,
+    private readonly logger: StoreLogger,
+    private readonly pollMs: number,
+  ) {}
+
+  /** Resolves once LISTEN is active. */
+  start(): Promise<void> {
+    this.stopped = false;
+    if (this.client) return Promise.resolve();
+    this.starting ??= this.listen().finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.reconnectTimer);
+    clearInterval(this.pollTimer);
+    this.pollTimer = undefined;
+    const client = this.client;
+    this.client = undefined;
+    // Destroyed, not returned: a pooled connection must not keep listening.
+    client?.release(true);
+  }
+
+  private async listen(): Promise<void> {
+    const client = await this.pool.connect();
+    const lost = (error?: Error) => this.lost(client, error);
+    client.on("error", lost);
+    client.on("end", lost);
+    client.on("notification", (message) => {
+      if (message.channel !== this.channel || message.payload === undefined) return;
+      const [taskId, revision] = message.payload.split(" ");
+      this.handlers.notice(taskId, revision === "gone" ? undefined : Number(revision));
+    });
+    try {
+      await client.query(`LISTEN ${this.channel}`);
+    } catch (error) {
+      client.release(true);
+      throw error;
+    }
+    if (this.stopped) {
+      client.release(true);
+      return;
+    }
+    this.client = client;
+    this.backoffMs = MIN_BACKOFF_MS;
+  }
+
+  private lost(client: PoolClient, error?: Error): void {
+    if (this.client !== client) return;
+    this.client = undefined;
+    client.release(true);
+    if (this.stopped) return;
+    this.logger.warn("The PostgreSQL task store lost its LISTEN connection; polling until it is back", { error: error?.message });
+    this.pollTimer ??= setInterval(() => void this.resync(), this.pollMs);
+    this.pollTimer.unref();
+    this.reconnect();
+  }
+
+  private reconnect(): void {
+    this.reconnectTimer = setTimeout(async () => {
+      if (this.stopped) return;
+      try {
+        await this.start();
+        clearInterval(this.pollTimer);
+        this.pollTimer = undefined;
+        await this.resync();
+      } catch {
+        this.backoffMs = Math.min(this.backoffMs * 2, MAX_BACKOFF_MS);
+        this.reconnect();
+      }
+    }, this.backoffMs);
+    this.reconnectTimer.unref();
+  }
+
+  private async resync(): Promise<void> {
+    try {
+      await this.handlers.resync();
+      this.failing = false;
+    } catch (error) {
+      if (!this.failing) this.logger.warn("The PostgreSQL task store could not look for changes", { error: error instanceof Error ? error.message : String(error) });
+      this.failing = true;
+    }
+  }
+}

@@ -1,0 +1,129 @@
+/*
+ * What the PostgreSQL store adds to the contract (run by `npm run test:postgres`):
+ * - every time is the database's clock: with the app's Date.now far in the past, createdAt,
+ *   expiry and lease times still follow the database;
+ * - opening is idempotent and safe when several instances open a fresh schema at once (one
+ *   schema version row); a schema newer than this code is refused with TaskStoreConfigError;
+ * - a pool the app gives is not ended by close();
+ * - claimNext skips a row another transaction holds locked (FOR UPDATE SKIP LOCKED) instead
+ *   of waiting for it;
+ * - when the LISTEN connection is killed, the store warns, polls, reconnects, and a watcher
+ *   still learns of a change made through another handle;
+ * - a database that does not exist is TaskStoreUnavailableError (3D000), as is a closed port.
+ */
+import { Client, Pool } from "pg";
+import { PostgresTaskStore, type StoreLogger, type TaskRecord, TaskStoreConfigError, TaskStoreUnavailableError } from "../../src/stores";
+import { taskInput } from "../unit/stores/task-store-contract";
+import { freshSchema, postgresUrl, sql } from "./postgres-database";
+
+const connectionString = postgresUrl();
+const schemas: string[] = [];
+const stores: PostgresTaskStore[] = [];
+
+async function open(options: Partial<Parameters<typeof PostgresTaskStore.open>[0]> = {}): Promise<PostgresTaskStore> {
+  const schema = options.schema ?? freshSchema();
+  if (!schemas.includes(schema)) schemas.push(schema);
+  const store = await PostgresTaskStore.open({ connectionString, schema, ...options });
+  stores.push(store);
+  return store;
+}
+
+afterEach(async () => {
+  await Promise.all(stores.splice(0).map((s) => s.close()));
+  for (const schema of schemas.splice(0)) await sql(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  jest.restoreAllMocks();
+});
+
+describe("PostgresTaskStore", () => {
+  it("takes every time from the database's clock, never the app's", async () => {
+    const store = await open();
+    jest.spyOn(Date, "now").mockReturnValue(Date.UTC(2001, 0, 1));
+    const [{ db_now }] = await sql<{ db_now: Date }>("SELECT clock_timestamp() AS db_now");
+    const { task, lease } = await store.create(taskInput({ ttlMs: 60_000 }));
+    expect(Math.abs(Date.parse(task.createdAt) - db_now.getTime())).toBeLessThan(60_000);
+    expect(Date.parse(task.expiresAt!) - Date.parse(task.createdAt)).toBe(60_000);
+    expect(Date.parse(lease.expiresAt) - Date.parse(task.createdAt)).toBe(30_000);
+    expect(Date.parse((await store.renewLease(task.id, lease, 5000)).expiresAt)).toBeGreaterThan(db_now.getTime());
+  });
+
+  it("opens a fresh schema from several instances at once, recording one version; reopening changes nothing", async () => {
+    const schema = freshSchema();
+    await Promise.all([open({ schema }), open({ schema }), open({ schema })]);
+    await open({ schema });
+    expect(await sql(`SELECT version FROM ${schema}.roundtrip_schema_version`)).toEqual([{ version: PostgresTaskStore.SCHEMA_VERSION }]);
+  });
+
+  it("refuses a schema newer than this code", async () => {
+    const schema = freshSchema();
+    await open({ schema });
+    await sql(`INSERT INTO ${schema}.roundtrip_schema_version (version) VALUES ($1)`, [PostgresTaskStore.SCHEMA_VERSION + 1]);
+    const opening = PostgresTaskStore.open({ connectionString, schema });
+    await expect(opening).rejects.toThrow(TaskStoreConfigError);
+    await expect(opening).rejects.toThrow(`is version ${PostgresTaskStore.SCHEMA_VERSION + 1}, newer than this roundtrip-mcp knows`);
+  });
+
+  it("refuses a schema name that is not a plain identifier", async () => {
+    await expect(PostgresTaskStore.open({ connectionString, schema: 'x"; DROP TABLE y; --' })).rejects.toThrow(TaskStoreConfigError);
+  });
+
+  it("does not end a pool the app gave it", async () => {
+    const pool = new Pool({ connectionString });
+    const store = await open({ connectionString: undefined, pool });
+    await store.close();
+    expect((await pool.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
+    await pool.end();
+  });
+
+  it("claimNext skips a task another transaction holds locked instead of waiting", async () => {
+    let now = Date.UTC(2030, 0, 1);
+    const store = await open({ testClock: () => now });
+    const locked = await store.create(taskInput({ retryPolicy: "rerun" }));
+    const free = await store.create(taskInput({ retryPolicy: "rerun" }));
+    now += 60_000;
+    const holder = new Client({ connectionString });
+    await holder.connect();
+    try {
+      await holder.query("BEGIN");
+      await holder.query(`SELECT 1 FROM ${store.schema}.roundtrip_tasks WHERE id = $1 FOR UPDATE`, [locked.task.id]);
+      expect((await store.claimNext("worker-b", 30_000))?.task.id).toBe(free.task.id);
+      expect(await store.claimNext("worker-b", 30_000)).toBeUndefined();
+      await holder.query("ROLLBACK");
+      expect((await store.claimNext("worker-b", 30_000))?.task.id).toBe(locked.task.id);
+    } finally {
+      await holder.end();
+    }
+  });
+
+  it("keeps watchers informed when its LISTEN connection is killed", async () => {
+    const warnings: string[] = [];
+    const logger: StoreLogger = { warn: (message) => warnings.push(message) };
+    const store = await open({ logger, watchPollMs: 50 });
+    const other = await open({ schema: store.schema });
+    const { task, lease } = await store.create(taskInput());
+    await store.requestInput(task.id, lease, { a: {}, b: {} });
+    const told: TaskRecord[] = [];
+    let resolveAnswered: () => void;
+    const answered = new Promise<void>((resolve) => (resolveAnswered = resolve));
+    await store.watch(task.id, "alice", (state) => {
+      if (state) told.push(state);
+      if (state?.inputResponses.a === "after the kill") resolveAnswered();
+    });
+    const [killed] = await sql<{ killed: boolean }>(
+      "SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity WHERE query = $1 AND application_name = 'roundtrip-mcp'",
+      [`LISTEN ${store.channel}`],
+    );
+    expect(killed).toEqual({ killed: true });
+    await other.recordAnswers(task.id, "alice", { a: "after the kill" });
+    await answered;
+    expect(warnings).toContain("The PostgreSQL task store lost its LISTEN connection; polling until it is back");
+    expect(told.at(-1)!.status).toBe("input_required");
+  });
+
+  it("reports a database that does not exist as TaskStoreUnavailableError", async () => {
+    const url = new URL(connectionString);
+    url.pathname = "/no_such_database";
+    const opening = PostgresTaskStore.open({ connectionString: url.toString() });
+    await expect(opening).rejects.toThrow(TaskStoreUnavailableError);
+    await expect(opening).rejects.toThrow("The PostgreSQL task store is unavailable (3D000)");
+  });
+});

@@ -1,0 +1,100 @@
+/*
+ * Pins openTaskStore, the URL factory, and how the drivers load:
+ * - `memory:` opens the memory store; `sqlite:<file>`, `sqlite://<file>` and `sqlite:///abs`
+ *   open that file (a relative one from the working directory); `sqlite:` alone opens
+ *   tasks.sqlite in the data directory (default <tmpdir>/roundtrip-mcp);
+ * - `postgres://` and `postgresql://` connect, and an unreachable database is a
+ *   TaskStoreUnavailableError whose message carries no part of the URL (no password);
+ * - any other URL is a TaskStoreConfigError naming the scheme and what is accepted, never the
+ *   rest of the URL;
+ * - drivers load on first use: importing the stores loads neither better-sqlite3 nor pg, a
+ *   memory store neither, a SQLite store only better-sqlite3 (checked in a fresh process on the
+ *   compiled code, which `npm test` builds first).
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { DEFAULT_TASK_STORE_URL, SqliteTaskStore, TaskStoreConfigError, TaskStoreUnavailableError, defaultDataDir, openTaskStore } from "../../../src/stores";
+
+let folder: string;
+beforeEach(() => {
+  folder = mkdtempSync(path.join(os.tmpdir(), "roundtrip-open-"));
+});
+afterEach(() => rmSync(folder, { recursive: true, force: true }));
+
+/** A loopback port nothing listens on. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+describe("openTaskStore", () => {
+  it("memory: opens the memory store", async () => {
+    const store = await openTaskStore("memory:");
+    expect(store.kind).toBe("memory");
+    await store.close();
+  });
+
+  it.each([
+    ["sqlite:/absolute/file", "sqlite:", (dir: string) => `${dir}/tasks-a.sqlite`],
+    ["sqlite:///absolute/file", "sqlite://", (dir: string) => `${dir}/tasks-b.sqlite`],
+    ["sqlite:relative/file (from the working directory)", "sqlite:", (dir: string) => path.relative(process.cwd(), `${dir}/tasks-c.sqlite`)],
+  ])("%s opens that file", async (_form, prefix, name) => {
+    const file = name(folder);
+    const store = await openTaskStore(`${prefix}${file}`);
+    expect(store).toBeInstanceOf(SqliteTaskStore);
+    expect(path.resolve((store as SqliteTaskStore).file)).toBe(path.resolve(file));
+    await store.close();
+    expect(existsSync(path.resolve(file))).toBe(true);
+  });
+
+  it("sqlite: alone opens tasks.sqlite in the data directory", async () => {
+    expect(DEFAULT_TASK_STORE_URL).toBe("sqlite:");
+    expect(defaultDataDir()).toBe(path.join(os.tmpdir(), "roundtrip-mcp"));
+    const store = (await openTaskStore("sqlite:", { dataDir: path.join(folder, "data") })) as SqliteTaskStore;
+    expect(store.file).toBe(path.join(folder, "data", "tasks.sqlite"));
+    await store.close();
+  });
+
+  it.each(["postgres", "postgresql"])("%s:// connects; an unreachable database is TaskStoreUnavailableError without the URL in the message", async (scheme) => {
+    const url = `${scheme}://roundtrip:s3cret-password@127.0.0.1:${await closedPort()}/tasks`;
+    const opening = openTaskStore(url);
+    await expect(opening).rejects.toThrow(TaskStoreUnavailableError);
+    const error = (await opening.catch((e: unknown) => e)) as Error;
+    expect(error.message).toBe("The PostgreSQL task store is unavailable (ECONNREFUSED)");
+    expect(error.message).not.toContain("s3cret");
+  });
+
+  it.each([
+    ["mysql://root:s3cret@db/tasks", 'Unknown task store scheme "mysql:"'],
+    ["memory://", 'Unknown task store scheme "memory:"'],
+    ["/var/lib/tasks.sqlite", "A task store URL needs a scheme"],
+    ["", "A task store URL needs a scheme"],
+  ])("refuses %j with TaskStoreConfigError", async (url, start) => {
+    const opening = openTaskStore(url);
+    await expect(opening).rejects.toThrow(TaskStoreConfigError);
+    const { message } = (await opening.catch((e: unknown) => e)) as Error;
+    expect(message).toBe(`${start}; expected memory:, sqlite:<file> (or sqlite: for the default file) or postgres://…`);
+    expect(message).not.toContain("s3cret");
+  });
+
+  it("loads each driver on first use only", () => {
+    const stores = path.resolve(__dirname, "../../../dist/src/stores/index.js");
+    const script = `
+      const loaded = () => ["better-sqlite3", "pg"].filter((name) => Object.keys(require.cache).some((f) => f.includes("/node_modules/" + name + "/")));
+      const stores = require(${JSON.stringify(stores)});
+      const seen = { imported: loaded() };
+      new stores.MemoryTaskStore().close();
+      seen.memory = loaded();
+      new stores.SqliteTaskStore({ file: ${JSON.stringify(path.join(folder, "lazy.sqlite"))} }).close();
+      seen.sqlite = loaded();
+      console.log(JSON.stringify(seen));`;
+    expect(JSON.parse(execFileSync(process.execPath, ["-e", script]).toString())).toEqual({ imported: [], memory: [], sqlite: ["better-sqlite3"] });
+  });
+});
