@@ -3,6 +3,7 @@ import { getMetadataStorage } from "class-validator";
 import { getMetadataSchema } from "class-validator-jsonschema/build/decorators";
 import { ElicitationSchemaError } from "./elicitation-schema-error";
 import type { FormFormat, FormPropertySchema, FormSchema } from "../protocol/form-schema";
+import { decoratorName } from "./decorator-name";
 import { validateFormSchema } from "./form-schema-subset";
 import { frozenCopy } from "../protocol/frozen-copy";
 import { isPlainObject } from "../protocol/plain-object";
@@ -299,9 +300,9 @@ function readAnnotations(dto: DtoClass, property: string): Record<string, unknow
   return stored;
 }
 
-/** The decorator as users wrote it, as near as class-validator's metadata allows ("isUuid" -> "IsUuid"). */
+/** The decorator as users wrote it: class-validator's export name ("isUuid" -> "IsUUID"), or the custom constraint's name. */
 function decoratorLabel(entry: ValidatorEntry): string {
-  if (entry.name !== undefined && entry.name !== "") return entry.name[0]!.toUpperCase() + entry.name.slice(1);
+  if (entry.name !== undefined && entry.name !== "") return decoratorName(entry.name) ?? entry.name[0]!.toUpperCase() + entry.name.slice(1);
   switch (entry.type) {
     case "nestedValidation":
       return "ValidateNested";
