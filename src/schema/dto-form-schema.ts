@@ -68,7 +68,11 @@ function convert(dto: DtoClass): FormSchema {
     byProperty.set(entry.propertyName, [...(byProperty.get(entry.propertyName) ?? []), entry]);
   }
   if (byProperty.size === 0) {
-    throw new ElicitationSchemaError("it has no class-validator decorated properties", { dto: dto.name });
+    throw new ElicitationSchemaError(
+      "it has no class-validator decorators, so no answer could ever be valid (unknownValue). Give each property a decorator of " +
+        "the form subset such as @IsString(), @IsInt(), @IsBoolean() or @IsIn([...]) (with @IsOptional() when it may be left out)",
+      { dto: dto.name },
+    );
   }
   const properties: Record<string, FormPropertySchema> = {};
   const required: string[] = [];
