@@ -6,6 +6,7 @@ export { Resource, type ResourceOptions } from "./decorators/resource";
 export { Prompt, type PromptOptions } from "./decorators/prompt";
 export { Arg } from "./decorators/arg";
 export { Ctx } from "./decorators/ctx";
+export { OperationId } from "./decorators/operation-id";
 export { Elicit, type ElicitOptions, type ElicitedAnswers, type QuestionSource, type ComputedQuestion, type UrlQuestion } from "./decorators/elicit";
 export { Complete, type CompletionProvider, type CompletionRequest } from "./decorators/complete";
 export { UseMiddleware } from "./decorators/use-middleware";

@@ -27,7 +27,7 @@ export interface DeclaredComponent {
 }
 
 /** The fields of a `ComponentDefinition` that do not depend on its feature. */
-export type CommonFields = Pick<ComponentDefinition, "ref" | "where" | "token" | "methodName" | "params" | "middleware" | "elicits" | "descriptor">;
+export type CommonFields = Pick<ComponentDefinition, "ref" | "where" | "token" | "methodName" | "params" | "middleware" | "elicits" | "carriedFlow" | "descriptor">;
 
 /** What every kind of component shares, planned from its declaration. */
 export interface CommonPlan {
@@ -90,7 +90,7 @@ export class ComponentCompiler {
           params.push({ kind: "arguments" });
           continue;
         }
-        throw new RegistrationError(`${where}: parameter ${index} has no @Arg, @Ctx or @Elicit decorator`);
+        throw new RegistrationError(`${where}: parameter ${index} has no @Arg, @Ctx, @Elicit or @OperationId decorator`);
       }
       const planned = planDeclared(decl, type, where, kind, rawInput, inputDto !== undefined);
       if (planned.dto) {
@@ -105,7 +105,8 @@ export class ComponentCompiler {
   /** The fields every definition has, from the declaration, its plan and its descriptor. */
   common(component: DeclaredComponent, plan: CommonPlan, ref: ComponentRef, descriptor: JsonObject): CommonFields {
     const { params, elicits, middleware } = plan;
-    return { ref, where: component.where, token: component.cls, methodName: component.declaration.methodName, params, middleware, elicits, descriptor };
+    const carriedFlow = elicits.length > 0 || params.some((p) => p.kind === "operationId");
+    return { ref, where: component.where, token: component.cls, methodName: component.declaration.methodName, params, middleware, elicits, carriedFlow, descriptor };
   }
 
   /**
@@ -182,6 +183,12 @@ function planDeclared(
   hasDto: boolean,
 ): { plan: ParamPlan; dto?: Function } {
   if (decl.kind === "ctx") return { plan: { kind: "ctx" } };
+  if (decl.kind === "operationId") {
+    if (type !== String && type !== undefined && type !== Object) {
+      throw new RegistrationError(`${where}: @OperationId() parameter ${decl.index} is a string (found ${typeName(type)})`);
+    }
+    return { plan: { kind: "operationId" } };
+  }
   if (decl.kind === "elicit") return { plan: { kind: "elicit", key: decl.key } };
   if (decl.name !== undefined) {
     if (kind === "tool") throw new RegistrationError(`${where}: @Arg("${decl.name}") names a template variable; a tool takes its arguments as one DTO with @Arg()`);
