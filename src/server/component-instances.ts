@@ -39,7 +39,7 @@ const INJECT_FIX =
  * "Cannot inject the dependency ... at position #i of "Owner" constructor. Reason:" line per
  * constructor it was inside, then its reason.
  */
-export function explainResolution(component: Function, error: unknown): string {
+function explainResolution(component: Function, error: unknown): string {
   const lines = (error instanceof Error ? error.message : String(error)).split("\n");
   const chain: Link[] = [];
   let rest = 0;
