@@ -10,13 +10,13 @@ import { elicitSpecs } from "./elicit-specs";
 import { RegistrationError } from "./registration-error";
 
 const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+const PLAIN_TYPES = new Set<unknown>([Object, String, Number, Boolean, Array, Function, Promise, Symbol, BigInt]);
 
 /** Where a DTO is used, for messages: the place ("parameter 0 (@Arg())") and how to declare the component without one. */
 export interface DtoUse {
   readonly place: string;
   readonly without: string;
 }
-const PLAIN_TYPES = new Set<unknown>([Object, String, Number, Boolean, Array, Function, Promise, Symbol, BigInt]);
 
 /** One `@Tool`, `@Resource` or `@Prompt` declaration, as the decorators recorded it. */
 export interface DeclaredComponent {
