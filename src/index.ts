@@ -6,6 +6,7 @@ export { Resource, type ResourceOptions } from "./decorators/resource";
 export { Prompt, type PromptOptions } from "./decorators/prompt";
 export { Arg } from "./decorators/arg";
 export { Ctx } from "./decorators/ctx";
+export { OperationId } from "./decorators/operation-id";
 export { Elicit, type ElicitOptions, type ElicitedAnswers, type QuestionSource, type ComputedQuestion, type UrlQuestion } from "./decorators/elicit";
 export { Complete, type CompletionProvider, type CompletionRequest } from "./decorators/complete";
 export { UseMiddleware } from "./decorators/use-middleware";
@@ -14,17 +15,36 @@ export { JSONSchema } from "class-validator-jsonschema";
 
 // Protocol: errors, request context, middleware, wire shapes
 export { McpError, ErrorCode, isMcpError } from "./protocol/errors";
-export type { RequestContext, ProgressReporter, RequestLogger, LogLevel, StateBinding } from "./protocol/request-context";
+export type { RequestContext, ProgressReporter, RequestLogger, LogLevel, StateBinding, InputResponseSource } from "./protocol/request-context";
 export type { Middleware, Next, ComponentRef, ResultValidator } from "./protocol/middleware";
-export { type AppLogger, APP_LOGGER, StderrLogger } from "./protocol/app-logger";
+export { type AppLogger, type AppLogLevel, APP_LOGGER, StderrLogger } from "./protocol/app-logger";
 export type { DtoClass } from "./protocol/dto-class";
 export type { JsonValue } from "./protocol/canonical-json";
 export type { ClientCapabilities, JsonObject, CacheScope, ListCacheHint } from "./protocol/wire-types";
 export type { InputRequest, InputRequiredResult } from "./protocol/input-request";
-export type { ToolResult, ContentBlock, ResourceContents, ResourceLinkFields, Annotations } from "./protocol/content";
-export type { FormSchema, FormPropertySchema, ElicitationContent, EnumOption } from "./protocol/form-schema";
+export type { ToolResult, ContentBlock, ResourceContents, ResourceLinkFields, Annotations, PromptMessage, PromptResult } from "./protocol/content";
+export type {
+  FormSchema,
+  FormPropertySchema,
+  StringPropertySchema,
+  NumberPropertySchema,
+  BooleanPropertySchema,
+  SingleSelectPropertySchema,
+  MultiSelectPropertySchema,
+  FormFormat,
+  ElicitationContent,
+  EnumOption,
+} from "./protocol/form-schema";
 export type { FormElicitRequest, UrlElicitRequest, ElicitRequest, ElicitResult } from "./protocol/elicit-request";
-export type { CreateMessageParams, CreateMessageRequest, CreateMessageResult, SamplingMessage } from "./protocol/sampling-request";
+export type {
+  CreateMessageParams,
+  CreateMessageRequest,
+  CreateMessageResult,
+  SamplingMessage,
+  SamplingRole,
+  SamplingContent,
+  SamplingContentBlock,
+} from "./protocol/sampling-request";
 export type { ListRootsRequest, ListRootsResult, Root } from "./protocol/roots-request";
 
 // Elicitation (the imperative core)
@@ -35,10 +55,10 @@ export { INVALID_ELICITATION_RESPONSE, type ElicitationResponse, type FormElicit
 export type { InputMissing } from "./elicitation/input-response-entry";
 export { InputRequestError } from "./elicitation/input-request-error";
 export { requiredCapabilities, missingCapabilities, isAllowedBy } from "./elicitation/capabilities";
-export { ElicitationSchemaError } from "./schema/elicitation-schema-error";
+export { ElicitationSchemaError, type ElicitationSchemaErrorDetails } from "./schema/elicitation-schema-error";
 
 // Results
-export { Result } from "./features/result";
+export { Result, type ReaskResult } from "./features/result";
 export { RegistrationError } from "./features/registration-error";
 export type { FeatureModule } from "./features/feature-module";
 

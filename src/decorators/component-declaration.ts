@@ -10,10 +10,11 @@ export type ComponentDeclaration =
   | { kind: "resource"; methodName: string; options: ResourceOptions }
   | { kind: "prompt"; methodName: string; options: PromptOptions };
 
-/** What @Arg, @Ctx and @Elicit recorded on a method, one entry per decorated parameter. */
+/** What @Arg, @Ctx, @Elicit and @OperationId recorded on a method, one entry per decorated parameter. */
 export type ParamDeclaration =
   | { index: number; kind: "arg"; name?: string }
   | { index: number; kind: "ctx" }
+  | { index: number; kind: "operationId" }
   | { index: number; kind: "elicit"; key: string; schema: unknown; options: ElicitOptions };
 
 export function componentDeclarations(ctor: Function): ComponentDeclaration[] {

@@ -2,7 +2,6 @@ import type { DependencyContainer } from "tsyringe";
 import type { ComponentDefinition } from "../features/component-definition";
 import type { ComponentRunner, Invocation } from "../features/component-runner";
 import type { FeatureTable } from "../features/feature-table";
-import { isReask, Result } from "../features/result";
 import type { AppLogger } from "../protocol/app-logger";
 import { ErrorCode, isMcpError, McpError } from "../protocol/errors";
 import type { InboundRequest } from "../protocol/inbound-request";
@@ -12,7 +11,7 @@ import type { JsonObject } from "../protocol/wire-types";
 import type { StateSealer } from "../state/state-sealer";
 import { admitInputRequired, isInputRequired } from "./admission";
 import { checkRetryEnvelope, requestContextOf } from "./request-context-of";
-import { RoundPlanner, type CarriedState } from "./round-planner";
+import { FlowRounds } from "./flow-rounds";
 
 export interface DispatcherOptions {
   features: FeatureTable;
@@ -23,8 +22,6 @@ export interface DispatcherOptions {
   resultValidator?: ResultValidator;
 }
 
-const NO_VALUES: ReadonlyMap<string, unknown> = new Map();
-
 /**
  * Routes one MCP request through the feature table and runs components for the features.
  * Transport-agnostic: it knows nothing of the SDK, HTTP or stdio, and every transport's requests
@@ -32,10 +29,10 @@ const NO_VALUES: ReadonlyMap<string, unknown> = new Map();
  * schemas, validators and routes were built at bootstrap.
  */
 export class Dispatcher implements ComponentRunner {
-  private readonly planner: RoundPlanner;
+  private readonly flows: FlowRounds;
 
   constructor(private readonly options: DispatcherOptions) {
-    this.planner = new RoundPlanner(options.sealer);
+    this.flows = new FlowRounds(options.sealer, options.logger);
   }
 
   get features(): FeatureTable {
@@ -89,29 +86,23 @@ export class Dispatcher implements ComponentRunner {
   ): Promise<unknown> {
     const bound = await def.bind(ctx, matched);
     if (!bound.ok) return bound.outcome;
-    let values = NO_VALUES;
-    let state: CarriedState | undefined;
-    if (def.elicits.length > 0) {
-      const plan = await this.planner.plan(def.elicits, ctx);
-      if (plan.kind === "ask") return Result.inputRequired({ inputRequests: plan.inputRequests, requestState: plan.requestState });
-      if (plan.kind === "ended") return def.declined(plan.key, plan.action);
-      values = plan.values;
-      state = plan.state;
-    }
+    const entry = await this.flows.enter(def, ctx);
+    if (entry.kind === "outcome") return entry.outcome;
     const instance = this.options.container.resolve(def.token as never) as Record<string, (...a: unknown[]) => unknown>;
     const parameters = def.params.map((p) => {
       switch (p.kind) {
         case "arguments": return bound.whole;
         case "argument": return bound.named[p.name];
-        case "ctx": return ctx;
-        case "elicit": return values.get(p.key);
+        case "ctx": return entry.ctx;
+        case "elicit": return entry.values.get(p.key);
+        case "operationId": return entry.operationId;
       }
     });
     const call = async () => instance[def.methodName](...parameters);
     let returned: unknown;
     const strategy = this.options.features.strategyFor(def);
     if (strategy) {
-      const invocation: Invocation = { component: def, ctx, run: call, finish: (value) => this.finish(def, original, value) };
+      const invocation: Invocation = { component: def, ctx: entry.ctx, run: call, finish: (value) => this.finish(def, original, value) };
       const outcome = await strategy.execute(invocation);
       if (outcome.kind === "handover") {
         handOver(outcome.result);
@@ -121,16 +112,7 @@ export class Dispatcher implements ComponentRunner {
     } else {
       returned = await call();
     }
-    if (isReask(returned)) {
-      if (!state) throw new Error(`${def.where} returned Result.reask() but has no @Elicit parameters`);
-      const plan = await this.planner.reask(def.elicits, ctx, returned.reask, state);
-      if (plan.kind === "ask") return Result.inputRequired({ inputRequests: plan.inputRequests, requestState: plan.requestState });
-      throw new Error(`${def.where}: Result.reask() left nothing to ask`);
-    }
-    if (def.elicits.length > 0 && isInputRequired(returned) && returned.requestState !== undefined) {
-      throw new Error(`${def.where}: a component with @Elicit parameters must not return its own requestState (use Result.reask)`);
-    }
-    return returned;
+    return this.flows.leave(def, ctx, entry, returned);
   }
 
   /** Shapes a final value and runs the app's result validator on it. */

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { Elicitation } from "../elicitation/elicitation";
 import { questionDigest } from "../elicitation/question-digest";
 import type { StateSealer } from "../state/state-sealer";
@@ -10,11 +11,16 @@ import type { RequestContext } from "../protocol/request-context";
 import type { JsonObject } from "../protocol/wire-types";
 import type { InputRequest } from "../protocol/input-request";
 
-/** What travels in sealed requestState between rounds: answers pinned to their question's digest. */
+/** What travels in sealed requestState between rounds of a carried flow. */
 interface CarriedState {
   /** Round counter, so the state changes every round even when no answer did. */
   r: number;
+  /** `@Elicit` answers, pinned to their question's digest. */
   a: Record<string, { d: string; o: ElicitResult }>;
+  /** The flow's operation id: random on its first round, then carried. */
+  o: string;
+  /** The requestState the method itself returned last, handed back to it when it is next called. */
+  m?: string;
 }
 
 export type RoundPlan =
@@ -47,15 +53,33 @@ export class RoundPlanner {
       grew = false;
       for (const s of specs) if (!dropped.has(s.key) && s.after.some((d) => dropped.has(d))) (dropped.add(s.key), (grew = true));
     }
-    const kept: CarriedState = { r: resolvedState.r, a: {} };
+    // The method answered with a re-ask, not with state of its own: none is kept.
+    const kept: CarriedState = { r: resolvedState.r, a: {}, o: resolvedState.o };
     for (const [k, v] of Object.entries(resolvedState.a)) if (!dropped.has(k)) kept.a[k] = v;
     return this.resolve(specs, ctx, kept, {}, keys);
   }
 
+  /**
+   * Seals a ready flow's state for a round the method itself ended with `input_required`: its
+   * answers and operation id, with the method's own requestState (if any) to hand back next round.
+   */
+  carry(state: CarriedState, ctx: RequestContext, methodState: string | undefined): string {
+    const carried: CarriedState = { r: state.r, a: state.a, o: state.o, ...(methodState !== undefined && { m: methodState }) };
+    return this.sealer.seal(carried as unknown as JsonObject, ctx, { principal: ctx.principal });
+  }
+
   private openState(ctx: RequestContext): CarriedState {
-    if (ctx.requestState === undefined) return { r: 0, a: {} };
+    if (ctx.requestState === undefined) return { r: 0, a: {}, o: randomBytes(16).toString("base64url") };
     const data = this.sealer.open(ctx.requestState, ctx, { principal: ctx.principal }) as unknown as CarriedState;
-    if (!data || typeof data !== "object" || typeof data.r !== "number" || typeof data.a !== "object" || data.a === null) {
+    if (
+      !data ||
+      typeof data !== "object" ||
+      typeof data.r !== "number" ||
+      typeof data.a !== "object" ||
+      data.a === null ||
+      typeof data.o !== "string" ||
+      (data.m !== undefined && typeof data.m !== "string")
+    ) {
       // Signed by us but not ours (another component's state): the same generic refusal.
       throw new McpError(ErrorCode.InvalidParams, "Invalid or expired request state");
     }
@@ -71,7 +95,7 @@ export class RoundPlanner {
   ): Promise<RoundPlan> {
     const answers: Record<string, unknown> = {};
     const values = new Map<string, unknown>();
-    const next: CarriedState = { r: carried.r + 1, a: {} };
+    const next: CarriedState = { r: carried.r + 1, a: {}, o: carried.o, ...(carried.m !== undefined && { m: carried.m }) };
     const ask: Record<string, InputRequest> = {};
     const resolved = new Set<string>();
     for (const spec of specs) {

@@ -3,7 +3,7 @@ import { declaredMiddleware } from "../decorators/use-middleware";
 import type { ComponentRef, Middleware } from "../protocol/middleware";
 import type { JsonObject } from "../protocol/wire-types";
 import { dtoToJsonSchema, SchemaGenerationError } from "../schema/dto-json-schema";
-import type { FieldViolation } from "../schema/dto-validator";
+import { UNDECORATED_DTO_FIX, type FieldViolation } from "../schema/dto-validator";
 import { JsonSchemaValidator } from "../schema/json-schema-validator";
 import type { ArgumentBinder, ComponentDefinition, ElicitSpec, ParamPlan } from "./component-definition";
 import { elicitSpecs } from "./elicit-specs";
@@ -11,6 +11,12 @@ import { RegistrationError } from "./registration-error";
 
 const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const PLAIN_TYPES = new Set<unknown>([Object, String, Number, Boolean, Array, Function, Promise, Symbol, BigInt]);
+
+/** Where a DTO is used, for messages: the place ("parameter 0 (@Arg())") and how to declare the component without one. */
+export interface DtoUse {
+  readonly place: string;
+  readonly without: string;
+}
 
 /** One `@Tool`, `@Resource` or `@Prompt` declaration, as the decorators recorded it. */
 export interface DeclaredComponent {
@@ -21,13 +27,15 @@ export interface DeclaredComponent {
 }
 
 /** The fields of a `ComponentDefinition` that do not depend on its feature. */
-export type CommonFields = Pick<ComponentDefinition, "ref" | "where" | "token" | "methodName" | "params" | "middleware" | "elicits" | "descriptor">;
+export type CommonFields = Pick<ComponentDefinition, "ref" | "where" | "token" | "methodName" | "params" | "middleware" | "elicits" | "carriedFlow" | "descriptor">;
 
 /** What every kind of component shares, planned from its declaration. */
 export interface CommonPlan {
   readonly params: ParamPlan[];
   /** The DTO of an `@Arg()` parameter (or a lone undecorated DTO parameter), if any. */
   readonly inputDto?: Function;
+  /** Where that DTO is declared, for messages: "parameter 0 (@Arg())". */
+  readonly inputPlace?: string;
   readonly elicits: ElicitSpec[];
   readonly middleware: Middleware[];
 }
@@ -71,28 +79,34 @@ export class ComponentCompiler {
     const arity = Math.max(types.length, (cls.prototype as Record<string, Function>)[methodName].length, ...declared.map((d) => d.index + 1));
     const params: ParamPlan[] = [];
     let inputDto: Function | undefined;
+    let inputPlace: string | undefined;
     for (let index = 0; index < arity; index++) {
       const decl = declared.find((d) => d.index === index);
       const type = types[index];
       if (!decl) {
         if (arity === 1 && kind !== "resource" && isDtoClass(type)) {
           inputDto = type as Function;
+          inputPlace = "parameter 0 (the arguments DTO)";
           params.push({ kind: "arguments" });
           continue;
         }
-        throw new RegistrationError(`${where}: parameter ${index} has no @Arg, @Ctx or @Elicit decorator`);
+        throw new RegistrationError(`${where}: parameter ${index} has no @Arg, @Ctx, @Elicit or @OperationId decorator`);
       }
       const planned = planDeclared(decl, type, where, kind, rawInput, inputDto !== undefined);
-      if (planned.dto) inputDto = planned.dto;
+      if (planned.dto) {
+        inputDto = planned.dto;
+        inputPlace = `parameter ${index} (@Arg())`;
+      }
       params.push(planned.plan);
     }
-    return { params, inputDto, elicits: elicitSpecs(declared, where), middleware: this.middleware(cls, methodName, own) };
+    return { params, inputDto, inputPlace, elicits: elicitSpecs(declared, where), middleware: this.middleware(cls, methodName, own) };
   }
 
   /** The fields every definition has, from the declaration, its plan and its descriptor. */
   common(component: DeclaredComponent, plan: CommonPlan, ref: ComponentRef, descriptor: JsonObject): CommonFields {
     const { params, elicits, middleware } = plan;
-    return { ref, where: component.where, token: component.cls, methodName: component.declaration.methodName, params, middleware, elicits, descriptor };
+    const carriedFlow = elicits.length > 0 || params.some((p) => p.kind === "operationId");
+    return { ref, where: component.where, token: component.cls, methodName: component.declaration.methodName, params, middleware, elicits, carriedFlow, descriptor };
   }
 
   /**
@@ -115,13 +129,26 @@ export class ComponentCompiler {
     return compiled;
   }
 
-  /** A DTO's JSON Schema, with conversion problems as registration errors. */
-  dtoSchema(dto: Function, where: string): JsonObject {
+  /** The JSON Schema of a tool's or prompt's arguments DTO: its `@Arg()` parameter, or the arguments option. */
+  argumentsSchema(dto: Function, where: string, plan: CommonPlan, kind: "tool" | "prompt"): JsonObject {
+    const fromParameter = plan.inputDto === dto;
+    return this.dtoSchema(dto, where, {
+      place: fromParameter ? plan.inputPlace! : "the arguments option",
+      without: `A ${kind} without arguments ${fromParameter ? "takes no @Arg() parameter" : "leaves the arguments option out"}.`,
+    });
+  }
+
+  /**
+   * A DTO's JSON Schema, with conversion problems as registration errors naming where the DTO is
+   * used; a DTO with no class-validator decorators is refused with what to write instead.
+   */
+  dtoSchema(dto: Function, where: string, use: DtoUse): JsonObject {
     try {
       return dtoToJsonSchema(dto);
     } catch (error) {
-      if (error instanceof SchemaGenerationError) throw new RegistrationError(`${where}: ${error.message}`);
-      throw error;
+      if (!(error instanceof SchemaGenerationError)) throw error;
+      const fix = error.reason === "undecorated" ? `, so class-validator would refuse every value (unknownValue). ${UNDECORATED_DTO_FIX} ${use.without}` : "";
+      throw new RegistrationError(`${where}: ${use.place}: ${error.message}${fix}`);
     }
   }
 
@@ -156,6 +183,12 @@ function planDeclared(
   hasDto: boolean,
 ): { plan: ParamPlan; dto?: Function } {
   if (decl.kind === "ctx") return { plan: { kind: "ctx" } };
+  if (decl.kind === "operationId") {
+    if (type !== String && type !== undefined && type !== Object) {
+      throw new RegistrationError(`${where}: @OperationId() parameter ${decl.index} is a string (found ${typeName(type)})`);
+    }
+    return { plan: { kind: "operationId" } };
+  }
   if (decl.kind === "elicit") return { plan: { kind: "elicit", key: decl.key } };
   if (decl.name !== undefined) {
     if (kind === "tool") throw new RegistrationError(`${where}: @Arg("${decl.name}") names a template variable; a tool takes its arguments as one DTO with @Arg()`);

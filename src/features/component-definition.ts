@@ -10,7 +10,8 @@ export type ParamPlan =
   | { kind: "arguments" }
   | { kind: "argument"; name: string }
   | { kind: "ctx" }
-  | { kind: "elicit"; key: string };
+  | { kind: "elicit"; key: string }
+  | { kind: "operationId" };
 
 /** A declared question, checked at bootstrap. */
 export interface ElicitSpec {
@@ -61,6 +62,12 @@ export interface ComponentDefinition {
   readonly middleware: readonly Middleware[];
   /** Questions in an order where every `after` dependency comes first. */
   readonly elicits: readonly ElicitSpec[];
+  /**
+   * The framework carries this component's rounds in sealed state (it has `@Elicit` or
+   * `@OperationId` parameters): its answers, its operation id, and whatever input the method
+   * asks for itself.
+   */
+  readonly carriedFlow: boolean;
   /** The descriptor as listed (wire JSON, built once). */
   readonly descriptor: JsonObject;
   readonly completion?: CompletionSource;

@@ -17,7 +17,10 @@ export interface ComponentRunner {
 /** One ready invocation: every `@Elicit` question answered, the arguments bound and validated. */
 export interface Invocation {
   readonly component: ComponentDefinition;
-  /** The context the component sees (a middleware's replacement, if one passed one on). */
+  /**
+   * The context the component sees (a middleware's replacement, if one passed one on); in a
+   * carried flow its `requestState` is the method's own, not the framework's.
+   */
   readonly ctx: RequestContext;
   /** Calls the method now, with the bound parameters; what happens when no strategy claims it. */
   run(): Promise<unknown>;

@@ -2,6 +2,7 @@ import type { ParamDeclaration } from "../decorators/component-declaration";
 import type { ElicitSpec } from "./component-definition";
 import { checkStaticQuestion } from "./question-builder";
 import { RegistrationError } from "./registration-error";
+import { hasValidationRules } from "../schema/dto-validator";
 
 const KEY = /^[A-Za-z0-9_.-]{1,64}$/;
 
@@ -22,13 +23,21 @@ export function elicitSpecs(declared: readonly ParamDeclaration[], where: string
     }
     const onDecline = options.onDecline ?? "end";
     if (!["end", "optional", "outcome"].includes(onDecline)) throw new RegistrationError(`${where}: @Elicit("${d.key}") onDecline must be "end", "optional" or "outcome"`);
+    const place = `${where}: parameter ${d.index} (@Elicit("${d.key}"))`;
+    // An arrow function has no prototype: that is how a computed question is told from a DTO class.
     const computed = typeof d.schema === "function" && !("prototype" in d.schema);
+    if (!computed && isPlainFunction(d.schema)) {
+      throw new RegistrationError(
+        `${place}: ${d.schema.name || "the question"} is a function declared with \`function\`, so it has a prototype and reads as a DTO class. ` +
+          "A question computed from earlier answers is an arrow function, (answers, ctx) => source; a DTO is a class with class-validator decorators.",
+      );
+    }
     const spec: ElicitSpec = { key: d.key, source: d.schema as ElicitSpec["source"], computed, options, after: options.after ?? [] };
     if (!computed) {
       try {
         checkStaticQuestion(spec);
       } catch (error) {
-        throw new RegistrationError(`${where}: @Elicit("${d.key}"): ${(error as Error).message}`);
+        throw new RegistrationError(`${place}: ${(error as Error).message}`);
       }
     }
     specs.push(spec);
@@ -39,6 +48,11 @@ export function elicitSpecs(declared: readonly ParamDeclaration[], where: string
     }
   }
   return topologicalOrder(specs, where);
+}
+
+/** A `function` (not a class) with no class-validator rules: a computed question written without an arrow. */
+function isPlainFunction(source: unknown): source is Function {
+  return typeof source === "function" && !/^class\b/.test(Function.prototype.toString.call(source)) && !hasValidationRules(source);
 }
 
 /** Dependencies first; a cycle is a registration error. */

@@ -34,3 +34,16 @@ export interface ToolResult {
   isError?: boolean;
   _meta?: JsonObject;
 }
+
+/** One message of a prompt: what a `@Prompt` method may return in an array, or in `{ messages }`. */
+export interface PromptMessage {
+  role: "user" | "assistant";
+  content: ContentBlock;
+}
+
+/** What a `@Prompt` method may return besides a string or an array of messages. */
+export interface PromptResult {
+  description?: string;
+  messages: PromptMessage[];
+  _meta?: JsonObject;
+}

@@ -12,7 +12,11 @@ export const ErrorCode = {
 
 /**
  * A typed protocol error. Thrown from a tool, resource, prompt or middleware, it reaches the
- * wire as this exact JSON-RPC error (code, message, data).
+ * client as the JSON-RPC error `{ code, message, data }`, with the message and data verbatim
+ * (never put secrets in them) and `data` left out when undefined. The official SDK rewrites two
+ * codes, in both protocol eras: -32002 (the old "resource not found", gone from 2026-07-28)
+ * becomes -32602, and a code that is not a safe integer becomes -32603. Over HTTP the response
+ * status is 200, except for -32021 (a missing client capability), which is 400.
  *
  * @example throw new McpError(ErrorCode.InvalidParams, "Unknown city", { city });
  */

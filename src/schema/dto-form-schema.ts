@@ -3,6 +3,7 @@ import { getMetadataStorage } from "class-validator";
 import { getMetadataSchema } from "class-validator-jsonschema/build/decorators";
 import { ElicitationSchemaError } from "./elicitation-schema-error";
 import type { FormFormat, FormPropertySchema, FormSchema } from "../protocol/form-schema";
+import { decoratorName } from "./decorator-name";
 import { validateFormSchema } from "./form-schema-subset";
 import { frozenCopy } from "../protocol/frozen-copy";
 import { isPlainObject } from "../protocol/plain-object";
@@ -67,7 +68,11 @@ function convert(dto: DtoClass): FormSchema {
     byProperty.set(entry.propertyName, [...(byProperty.get(entry.propertyName) ?? []), entry]);
   }
   if (byProperty.size === 0) {
-    throw new ElicitationSchemaError("it has no class-validator decorated properties", { dto: dto.name });
+    throw new ElicitationSchemaError(
+      "it has no class-validator decorators, so no answer could ever be valid (unknownValue). Give each property a decorator of " +
+        "the form subset such as @IsString(), @IsInt(), @IsBoolean() or @IsIn([...]) (with @IsOptional() when it may be left out)",
+      { dto: dto.name },
+    );
   }
   const properties: Record<string, FormPropertySchema> = {};
   const required: string[] = [];
@@ -299,9 +304,9 @@ function readAnnotations(dto: DtoClass, property: string): Record<string, unknow
   return stored;
 }
 
-/** The decorator as users wrote it, as near as class-validator's metadata allows ("isUuid" -> "IsUuid"). */
+/** The decorator as users wrote it: class-validator's export name ("isUuid" -> "IsUUID"), or the custom constraint's name. */
 function decoratorLabel(entry: ValidatorEntry): string {
-  if (entry.name !== undefined && entry.name !== "") return entry.name[0]!.toUpperCase() + entry.name.slice(1);
+  if (entry.name !== undefined && entry.name !== "") return decoratorName(entry.name) ?? entry.name[0]!.toUpperCase() + entry.name.slice(1);
   switch (entry.type) {
     case "nestedValidation":
       return "ValidateNested";

@@ -1,5 +1,5 @@
 import { plainToInstance } from "class-transformer";
-import { validate, type ValidationError } from "class-validator";
+import { getMetadataStorage, validate, type ValidationError } from "class-validator";
 import "./validation-metadata-cache";
 
 /** One failed constraint: the dotted path of the field and the constraint's name and message. */
@@ -26,6 +26,20 @@ export async function validateDto<T extends object>(dto: new (...args: any[]) =>
   const errors = await validate(instance, VALIDATOR_OPTIONS);
   if (errors.length === 0) return { ok: true, value: instance };
   return { ok: false, violations: flatten(errors, "") };
+}
+
+/** What to write in a DTO that has no class-validator decorators: the fix every such message gives. */
+export const UNDECORATED_DTO_FIX =
+  "Give each property a type decorator such as @IsString(), @IsInt() or @IsBoolean() (with @IsOptional() when it may be left out; " +
+  "a nested DTO takes @ValidateNested() and @Type(() => Nested)).";
+
+/**
+ * Whether class-validator knows any rule for `dto`, its own or inherited from a base class. It
+ * refuses every instance of a class with none (`unknownValue`), so such a DTO is a registration
+ * error. The lookup is the one `validate()` makes.
+ */
+export function hasValidationRules(dto: Function): boolean {
+  return getMetadataStorage().getTargetValidationMetadatas(dto, "", false, false).length > 0;
 }
 
 function flatten(errors: ValidationError[], prefix: string): FieldViolation[] {

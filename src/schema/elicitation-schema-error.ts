@@ -6,7 +6,7 @@ export interface ElicitationSchemaErrorDetails {
   readonly property?: string;
   /** The JSON Schema keyword at fault, e.g. "pattern", "minLength", "default". */
   readonly keyword?: string;
-  /** The class-validator decorator at fault, e.g. "IsUuid". */
+  /** The class-validator decorator at fault, e.g. "IsUUID". */
   readonly decorator?: string;
 }
 

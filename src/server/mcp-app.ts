@@ -12,6 +12,7 @@ import type { JsonObject, ListCacheHint } from "../protocol/wire-types";
 import { createStateSealer } from "../state/create-state-sealer";
 import { StateSealer, type StateOptions } from "../state/state-sealer";
 import { ChangeNotifier } from "./change-notifier";
+import { buildComponents } from "./component-instances";
 import { ConnectionTransport } from "./connection-transport";
 import { httpEntry } from "./http-entry";
 import { startHttpListener, type HttpListener, type ListenOptions } from "./http-listener";
@@ -112,6 +113,7 @@ export class McpApp {
     for (const cls of components) {
       if (!this.container.isRegistered(cls as never, true)) this.container.registerSingleton(cls as never);
     }
+    buildComponents(this.container, components);
     this.serverInfo = { name: options.name ?? "roundtrip-mcp-app", version: options.version ?? "0.0.0", ...(options.title && { title: options.title }) };
     this.dispatcher = new Dispatcher({
       features: this.features,

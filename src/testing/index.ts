@@ -16,7 +16,7 @@ export type { FlowStatus, Round, CallOptions, RunOptions, Answer, Answers, Scrip
 export { AskedInput, type AskedKind } from "./asked-input";
 
 // Loggers for the app under test
-export { MemoryLogger, SilentLogger } from "./loggers";
+export { MemoryLogger, SilentLogger, type MemoryLogEntry } from "./loggers";
 
 // Answers and state helpers
 export { accept, decline, cancel, modelReply, clientRoots, type ModelReplyOptions } from "./answers";

@@ -1,4 +1,5 @@
 import type { McpApp } from "../server/mcp-app";
+import { MemoryLogger } from "./loggers";
 import type { BoundaryName } from "./channel";
 import type { ClientHost, PrincipalChoice } from "./client-host";
 import { Flow } from "./flow";
@@ -72,9 +73,30 @@ export class TestClient implements RoundSender {
     return this.host.spec.boundary;
   }
 
-  /** The app served, when the kit built it or was given it (not over stdio or a bare URL). */
-  get app(): McpApp | undefined {
-    return this.host.spec.app;
+  /**
+   * The app served: the one the kit built from components, or the one it was given. Throws over
+   * stdio and for a bare URL, where the app lives in another process.
+   *
+   * @example client.app.changes.toolsChanged();
+   */
+  get app(): McpApp {
+    const app = this.host.spec.app;
+    if (app === undefined) throw new Error(`client.app: the app runs in another process (${this.boundary === "stdio" ? "a stdio child" : "at a URL"}); only an in-process or HTTP client given an app or components has one`);
+    return app;
+  }
+
+  /**
+   * The app's `MemoryLogger`, to read what it logged (`entries`). A client built from components
+   * has one; a ready app must be built with `logger: new MemoryLogger()`. Throws otherwise.
+   *
+   * @example expect(client.logger.entries).toContainEqual(expect.objectContaining({ message: "requestState rejected" }));
+   */
+  get logger(): MemoryLogger {
+    const logger = this.app.logger;
+    if (!(logger instanceof MemoryLogger)) {
+      throw new Error(`client.logger: the app logs to a ${logger.constructor.name}; build it with logger: new MemoryLogger() to read its entries`);
+    }
+    return logger;
   }
 
   /** The HTTP endpoint (HTTP boundary only). */

@@ -4,7 +4,7 @@
  * is exactly what crossed the boundary. MCP shapes the main entry exports (InputRequest,
  * ElicitResult, ToolResult, ClientCapabilities ...) are used from there, not declared again.
  */
-import type { ContentBlock, ResourceContents, ToolResult } from "../protocol/content";
+import type { ContentBlock, PromptMessage, ResourceContents, ToolResult } from "../protocol/content";
 import type { CacheScope, JsonObject } from "../protocol/wire-types";
 import type { FormSchema } from "../protocol/form-schema";
 import type { LogLevel } from "../protocol/request-context";
@@ -100,10 +100,7 @@ export interface ReadResourceResult extends WireResult {
   cacheScope?: CacheScope;
 }
 
-export interface PromptMessage {
-  role: "user" | "assistant";
-  content: ContentBlock;
-}
+export type { PromptMessage };
 
 /** A complete `prompts/get` result. */
 export interface GetPromptResult extends WireResult {

@@ -11,13 +11,20 @@
 // - a question built from an injected service (docs/examples/interactive/service-question.ts):
 //   asked with the service's choices, answered, checked against them (-32602 outside them),
 //   declined into an isError result
+// - @Elicit with the method's own sampling request (docs/examples/interactive/elicit-and-sample.ts):
+//   three rounds, the trip carried through the sampling round
+// - replay and idempotency (docs/examples/state/idempotent-payment.ts): the final round presented
+//   twice charges once and returns the first receipt; a second flow with the same arguments is a
+//   second charge
 import "reflect-metadata";
 import { Lifecycle, injectable, scoped, singleton } from "tsyringe";
-import { accept, createTestClient, decline, type TestClient } from "roundtrip-mcp/testing";
+import { accept, createTestClient, decline, modelReply, type TestClient } from "roundtrip-mcp/testing";
 import { McpApp, Tool } from "roundtrip-mcp";
 import { Farewell, Welcome, createVisitsApp } from "../../docs/examples/getting-started/lifetimes";
 import { Notes } from "../../docs/examples/getting-started/errors";
 import { Orders } from "../../docs/examples/interactive/service-question";
+import { Guide } from "../../docs/examples/interactive/elicit-and-sample";
+import { Checkout } from "../../docs/examples/state/idempotent-payment";
 
 const clients: TestClient[] = [];
 afterAll(() => Promise.all(clients.map((c) => c.close())));
@@ -114,5 +121,32 @@ describe("a question built from an injected service", () => {
     const declined = await round1.answer({ size: decline() });
     expect([declined.result.isError, declined.text]).toEqual([true, "No size chosen; nothing ordered."]);
     expect((await c.callTool("order", { product: "hat" })).text).toBe("hat is out of stock.");
+  });
+});
+
+describe("@Elicit with the method's own sampling request", () => {
+  it("completes in three rounds, carrying the trip through the sampling round", async () => {
+    const c = await createTestClient([Guide], { capabilities: { elicitation: {}, sampling: {} } });
+    clients.push(c);
+    const round1 = await c.callTool("tip");
+    expect(round1.asked("trip")).toMatchObject({ message: "Where are you going?" });
+    const round2 = await round1.answer({ trip: accept({ destination: "Kyoto" }) });
+    expect(round2.status).toBe("input_required");
+    expect(round2.asked("tip")).toMatchObject({ kind: "sampling" });
+    const round3 = await round2.answer({ tip: modelReply("Rent a bicycle.") });
+    expect(round3.text).toBe("Kyoto: Rent a bicycle.");
+  });
+});
+
+describe("replay and idempotency", () => {
+  it("charges once per operation, however often its final round is presented", async () => {
+    const c = await createTestClient([Checkout], { capabilities: { elicitation: {} } });
+    clients.push(c);
+    const first = await c.callTool("pay", { cents: 500 });
+    expect((await first.answer({ confirm: accept({ answer: "yes" }) })).text).toBe("receipt 1: 500 cents");
+    // The same final round again (a retry after a lost response, or a replay): the same receipt.
+    expect((await first.answer({ confirm: accept({ answer: "yes" }) })).text).toBe("receipt 1: 500 cents");
+    const second = await c.callTool("pay", { cents: 500 });
+    expect((await second.answer({ confirm: accept({ answer: "yes" }) })).text).toBe("receipt 2: 500 cents");
   });
 });

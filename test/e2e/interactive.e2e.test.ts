@@ -14,6 +14,9 @@
 // - the raw wire escape gets the same checks; input_required skips cache hints and output
 //   validation, final results get both
 // - URL consent and re-ask; sampling and roots; a state-only continuation
+// - an @Elicit question followed by the method's own sampling request: exactly three rounds, the
+//   elicited answer carried through the method's round (raw wire, and the official client in
+//   automatic mode, which must not loop)
 // - over HTTP: a flow continued on another instance that shares the key; state refused for
 //   another principal and once expired (re-asking a changed question: round-planner.test.ts)
 // - 2025-era clients: an @Elicit flow over stdio through the SDK's compatibility path; a clear
@@ -265,6 +268,39 @@ describe.each(BOUNDARIES)("interactive operations over %s", (name) => {
     );
     expect(done.content).toEqual([{ type: "text", text: "capital: Paris; roots: file:///home" }]);
     expect(errorOf(await call({ inputResponses: { roots: { roots: "nope" } } })).message).toBe("Invalid roots response");
+  });
+
+  it("carries an @Elicit answer through the method's own sampling round: three rounds", async () => {
+    const call = (extra: Record<string, unknown> = {}) => raw.request("tools/call", { name: "trip_summary", arguments: {}, ...extra }, ALL);
+    const first = resultOf(await call());
+    expect(Object.keys(first.inputRequests!)).toEqual(["trip"]);
+    const second = resultOf(await call({ requestState: first.requestState, inputResponses: { trip: { action: "accept", content: { destination: "Oslo" } } } }));
+    expect(second).toEqual({
+      resultType: "input_required",
+      inputRequests: { summary: { method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: "Summarise Oslo" } }], maxTokens: 30 } } },
+      requestState: expect.any(String),
+      _meta: expect.any(Object),
+    });
+    const third = resultOf(await call({ requestState: second.requestState, inputResponses: { summary: { role: "assistant", content: { type: "text", text: "fjords" }, model: "m" } } }));
+    expect(third.content).toEqual([{ type: "text", text: "Oslo: fjords" }]);
+  });
+
+  it("lets the official client complete @Elicit plus sampling unaided, in three rounds (automatic mode)", async () => {
+    const { client, tap } = await boundary.connect({ capabilities: { elicitation: { form: {} }, sampling: {} }, manual: false });
+    const asked: string[] = [];
+    client.setRequestHandler("elicitation/create", async () => {
+      asked.push("elicitation");
+      return { action: "accept" as const, content: { destination: "Lima" } };
+    });
+    client.setRequestHandler("sampling/createMessage", async () => {
+      asked.push("sampling");
+      return { role: "assistant" as const, content: { type: "text" as const, text: "ceviche" }, model: "m" };
+    });
+    const result = await client.callTool({ name: "trip_summary", arguments: {} });
+    expect(result.content).toEqual([{ type: "text", text: "Lima: ceviche" }]);
+    expect(asked).toEqual(["elicitation", "sampling"]);
+    expect(tap.sent.filter((m) => (m as { method?: string }).method === "tools/call")).toHaveLength(3);
+    expect(tap.violations).toEqual([]);
   });
 
   it("runs a state-only continuation", async () => {

@@ -66,7 +66,7 @@ describe("the preferences sample", () => {
   });
   afterAll(async () => {
     await client.close();
-    await client.app?.close();
+    await client.app.close();
   });
   afterEach(() => {
     expect(validated).toBeGreaterThan(0);

@@ -3,6 +3,8 @@
 //   a test clock behind client.clock) and closes it with the client; a closed client refuses requests
 // - the clock is refused with a reason when the kit does not control it (a ready app without
 //   { clock }, a state with its own now, stdio); the app option is refused for a ready app
+// - client.app is the app served (typed McpApp), refused with a reason for a URL; client.logger
+//   is its MemoryLogger, refused naming the logger the app has instead
 // - flow readers refuse what does not fit the status, naming what the flow holds instead; a
 //   function answer for a key that was not asked is refused; answers may be sent before being
 //   asked; _meta in request params joins the envelope on every round; clientInfo can be left out
@@ -15,7 +17,7 @@
 import "reflect-metadata";
 import { IsString } from "class-validator";
 import { Arg, JSONSchema, McpApp, Tool } from "roundtrip-mcp";
-import { accept, createHttpTestClient, createStdioTestClient, createTestClient, createTestClock, MemoryLogger, tamper, type TestClient } from "roundtrip-mcp/testing";
+import { accept, createHttpTestClient, createStdioTestClient, createTestClient, createTestClock, MemoryLogger, SilentLogger, tamper, type TestClient } from "roundtrip-mcp/testing";
 import { INTERACTIVE_COMPONENTS, INTERACTIVE_SECRET, createInteractiveApp } from "./fixtures/interactive-app";
 import { FEATURE_COMPONENTS } from "./fixtures/feature-app";
 
@@ -33,14 +35,14 @@ class Routing {
 }
 
 function rejectionReasons(client: TestClient): unknown[] {
-  return (client.app!.logger as MemoryLogger).entries.filter((e) => e.message === "requestState rejected").map((e) => e.fields?.reason);
+  return client.logger.entries.filter((e) => e.message === "requestState rejected").map((e) => e.fields?.reason);
 }
 
 describe("a client built from components", () => {
   it("builds the app with a memory logger and a test clock, and closes it", async () => {
     const client = await createTestClient(INTERACTIVE_COMPONENTS, { capabilities: FORM });
     expect(client.boundary).toBe("in-process");
-    expect(client.app!.logger).toBeInstanceOf(MemoryLogger);
+    expect(client.logger).toBeInstanceOf(MemoryLogger);
     const round1 = await client.callTool("choose_style");
     await round1.withState(tamper(round1.requestState!)).answer({ color: accept({ color: "red" }) });
     await round1.as("mallory").answer({ color: accept({ color: "red" }) });
@@ -77,9 +79,11 @@ describe("a client built from components", () => {
   });
 
   it("refuses the clock for a ready app built without one, and the app option for a ready app", async () => {
-    const app = createInteractiveApp();
+    const app = createInteractiveApp({ logger: new SilentLogger() });
     const client = await createTestClient(app);
+    expect(client.app).toBe(app);
     expect(() => client.clock).toThrow(/ready McpApp; build it with a test clock/);
+    expect(() => client.logger).toThrow("client.logger: the app logs to a SilentLogger; build it with logger: new MemoryLogger() to read its entries");
     await expect(createTestClient(app, { app: { name: "x" } })).rejects.toThrow(TypeError);
     await client.close();
     // The kit closes only what it opened: the app still serves new connections.
@@ -161,7 +165,7 @@ describe("the HTTP boundary", () => {
     const app = createInteractiveApp({ state: { secret: INTERACTIVE_SECRET } });
     const listener = await app.listen({ authenticate: (req) => (req.headers.authorization ?? "").replace("Bearer ", "") || null });
     const anonymous = await createHttpTestClient(listener.url, { capabilities: FORM });
-    expect(anonymous.app).toBeUndefined();
+    expect(() => anonymous.app).toThrow(/runs in another process \(at a URL\)/);
     expect(() => anonymous.as("alice")).toThrow(/principalHeaders/);
     expect(() => anonymous.clock).toThrow(/keeps its own clock/);
     const refused = await anonymous.callTool("choose_style");

@@ -36,7 +36,7 @@ describe.each(KIT_BOUNDARIES)("the testing kit over %s (interactive app)", (boun
   });
   afterAll(async () => {
     await client.close();
-    await client.app?.close();
+    if (boundary !== "stdio") await client.app.close();
   });
   afterEach(() => expect(client.unexpectedMessages).toEqual([]));
 
@@ -220,7 +220,7 @@ describe.each(KIT_BOUNDARIES)("the testing kit over %s (feature app)", (boundary
   });
   afterAll(async () => {
     await client.close();
-    await client.app?.close();
+    if (boundary !== "stdio") await client.app.close();
   });
   afterEach(() => expect(client.unexpectedMessages).toEqual([]));
 

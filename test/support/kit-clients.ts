@@ -11,7 +11,7 @@ export const KIT_BOUNDARIES: KitBoundary[] = ["in-process", "stdio", "http"];
 
 /**
  * A client of `fixture` over `boundary`. In-process and HTTP build the app with `create` and a
- * test clock; the suite closes it (`client.app?.close()`) after the client.
+ * test clock; the suite closes it (`client.app.close()`) after the client.
  */
 export async function kitClient(
   boundary: KitBoundary,

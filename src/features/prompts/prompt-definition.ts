@@ -34,7 +34,7 @@ export function compilePrompt(component: DeclaredComponent, options: PromptOptio
   let completions: Record<string, CompletionProvider> = {};
   let bindArguments = NO_ARGUMENTS;
   if (dto) {
-    const schema = compiler.dtoSchema(dto, where);
+    const schema = compiler.argumentsSchema(dto, where, plan, "prompt");
     const props = schema.properties as Record<string, JsonObject>;
     const required = (schema.required as string[] | undefined) ?? [];
     for (const [prop, propSchema] of Object.entries(props)) {

@@ -37,7 +37,7 @@ export function compileTool(component: DeclaredComponent, options: ToolOptions, 
     inputSchema = EMPTY_INPUT_SCHEMA;
     bindArguments = compiler.rawBinder(EMPTY_INPUT_SCHEMA, where);
   } else if (typeof input === "function") {
-    inputSchema = compiler.dtoSchema(input, where);
+    inputSchema = compiler.argumentsSchema(input, where, plan, "tool");
     const dto = input as DtoClass;
     bindArguments = (raw) => validateDto(dto, raw ?? {});
   } else {
@@ -80,7 +80,10 @@ function compileOutput(output: ToolOptions["output"], where: string, compiler: C
   if (typeof output === "function") {
     const dto = output as DtoClass;
     return {
-      outputSchema: compiler.dtoSchema(output, where),
+      outputSchema: compiler.dtoSchema(output, where, {
+        place: "the output option",
+        without: "A tool without structured output leaves the output option out.",
+      }),
       checkOutput: async (value) => {
         const r = await validateDto(dto, value);
         return r.ok ? [] : r.violations;

@@ -5,13 +5,13 @@
 //   name and the options as given; on a class: one declaration for its handle() method
 // - an invalid option (a bad name) is recorded as is: the registry refuses it at McpApp.create
 // - a component method named by a symbol is refused
-// - @Arg(), @Arg(name), @Ctx() and @Elicit(key, source, options) record one entry per parameter,
+// - @Arg(), @Arg(name), @Ctx(), @Elicit(key, source, options) and @OperationId() record one entry per parameter,
 //   by position, read back in positional order; two on one parameter, or one on a constructor
 //   parameter, are refused naming the class and method
 // - @UseMiddleware on a class and on a method: class middleware first, then the method's, in order
 // - @Complete records a provider per property; a subclass sees its parent's and overrides them
 import "reflect-metadata";
-import { Arg, Complete, Ctx, Elicit, Prompt, Resource, Tool, UseMiddleware, type Middleware } from "../../../src/index";
+import { Arg, Complete, Ctx, Elicit, OperationId, Prompt, Resource, Tool, UseMiddleware, type Middleware } from "../../../src/index";
 import { componentDeclarations, paramDeclarations } from "../../../src/decorators/component-declaration";
 import { declaredMiddleware } from "../../../src/decorators/use-middleware";
 import { completionProviders } from "../../../src/decorators/complete";
@@ -70,13 +70,14 @@ describe("parameter decorators", () => {
     const options = { message: "Colour?", onDecline: "optional" as const };
     class Handler {
       @Tool()
-      run(@Elicit("color", Form, options) _color: Form, @Ctx() _ctx: unknown, @Arg() _args: unknown, @Arg("id") _id: string) {}
+      run(@Elicit("color", Form, options) _color: Form, @Ctx() _ctx: unknown, @Arg() _args: unknown, @Arg("id") _id: string, @OperationId() _op: string) {}
     }
     expect(paramDeclarations(Handler, "run")).toEqual([
       { index: 0, kind: "elicit", key: "color", schema: Form, options },
       { index: 1, kind: "ctx" },
       { index: 2, kind: "arg", name: undefined },
       { index: 3, kind: "arg", name: "id" },
+      { index: 4, kind: "operationId" },
     ]);
     expect(paramDeclarations(Handler, "other")).toEqual([]);
   });

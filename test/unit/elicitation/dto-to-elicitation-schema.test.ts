@@ -6,8 +6,9 @@
  *   IsOptional (else required), IsDefined, Allow, design:type fallback;
  * - JSONSchema({ title, description, default }) supplies annotations; other JSONSchema keys
  *   and its function form are rejected;
- * - unsupported decorators (Matches, IsUUID, ValidateNested, ValidateIf, custom Validate) and
- *   inconsistent combinations throw an ElicitationSchemaError naming class, property, decorator;
+ * - unsupported decorators (Matches, IsUUID, Length, IsIP, ValidateNested, ValidateIf, custom Validate)
+ *   and inconsistent combinations throw an ElicitationSchemaError naming class, property and the
+ *   decorator as class-validator exports it (IsUUID, not IsUuid);
  * - the result passes the subset validator, is frozen, and is computed once per class;
  * - inherited properties are included.
  */
@@ -30,6 +31,8 @@ import {
   IsString,
   IsUrl,
   IsUUID,
+  IsIP,
+  Length,
   Matches,
   Max,
   MaxLength,
@@ -198,7 +201,9 @@ class CustomCheck implements ValidatorConstraintInterface {
 describe("dtoToFormSchema: rejections name class, property and decorator", () => {
   it.each<[string, () => new () => object, string, string]>([
     ["Matches", () => { class WithPattern { @Matches(/^\d+$/) zip!: string; } return WithPattern; }, "zip", "Matches"],
-    ["IsUUID", () => { class WithUuid { @IsUUID() id!: string; } return WithUuid; }, "id", "IsUuid"],
+    ["IsUUID", () => { class WithUuid { @IsUUID() id!: string; } return WithUuid; }, "id", "IsUUID"],
+    ["Length", () => { class WithLength { @IsString() @Length(1, 5) code!: string; } return WithLength; }, "code", "Length"],
+    ["IsIP", () => { class WithIp { @IsIP() address!: string; } return WithIp; }, "address", "IsIP"],
     ["ValidateNested", () => { class WithNested { @ValidateNested() address!: object; } return WithNested; }, "address", "ValidateNested"],
     ["ValidateIf", () => { class WithCondition { @ValidateIf(() => true) @IsString() note!: string; } return WithCondition; }, "note", "ValidateIf"],
     ["a custom constraint", () => { class WithCustom { @Validate(CustomCheck) @IsString() code!: string; } return WithCustom; }, "code", "CustomCheck"],

@@ -8,11 +8,19 @@
 //   refusing unknown properties too, referenced from single values and arrays alike
 // - a property the generator cannot express (no type decorator, or a union reflected as Object)
 //   is a SchemaGenerationError naming Class.property and the fix
+// - a class with no class-validator decorators (root or nested) is a SchemaGenerationError with
+//   reason "undecorated"; one whose decorators are all inherited converts like its base
+// - a recursive DTO (directly, or through another class) gives a self-contained schema: the root
+//   is in $defs beside the nested classes, so every $ref resolves; ajv (2020-12, strict) compiles
+//   it and accepts and refuses what class-validator does
+// - two different classes with one name are refused ($defs names them by class name)
 import "reflect-metadata";
 import { Type } from "class-transformer";
 import { ArrayMaxSize, IsArray, IsBoolean, IsEmail, IsIn, IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from "class-validator";
 import { JSONSchema } from "class-validator-jsonschema";
+import Ajv2020 from "ajv/dist/2020";
 import { SchemaGenerationError, dtoToJsonSchema } from "../../../src/schema/dto-json-schema";
+import { validateDto } from "../../../src/schema/dto-validator";
 
 class Address {
   @IsString() city!: string;
@@ -77,5 +85,84 @@ describe("dtoToJsonSchema", () => {
     expect(() => dtoToJsonSchema(Union)).toThrow(
       "Union.either: the schema generator cannot express this property (its type reflects as Object; add a type decorator such as @IsString(), or declare a raw JSON Schema)",
     );
+  });
+
+  it("refuses a class with no class-validator decorators, at the root or nested, and converts an inherited one", () => {
+    class Bare {
+      name!: string;
+    }
+    const refusal = (dto: Function) => {
+      try {
+        dtoToJsonSchema(dto);
+      } catch (error) {
+        return error as SchemaGenerationError;
+      }
+      throw new Error("expected a SchemaGenerationError");
+    };
+    expect(refusal(Bare)).toMatchObject({ reason: "undecorated", message: "Bare has no class-validator decorators" });
+    class Holder {
+      @ValidateNested() @Type(() => Bare) inner!: Bare;
+    }
+    expect(refusal(Holder)).toMatchObject({ reason: "undecorated", message: "Holder.inner is a nested Bare, which has no class-validator decorators" });
+    class Derived extends Address {}
+    expect(dtoToJsonSchema(Derived)).toEqual(ADDRESS);
+  });
+
+  it("gives a recursive DTO a self-contained schema that ajv compiles and that agrees with the validator", async () => {
+    class TreeNode {
+      @IsString() label!: string;
+      @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => TreeNode) children?: TreeNode[];
+    }
+    const schema = dtoToJsonSchema(TreeNode);
+    const node = {
+      type: "object",
+      properties: { label: { type: "string" }, children: { type: "array", items: { $ref: "#/$defs/TreeNode" } } },
+      required: ["label"],
+      additionalProperties: false,
+    };
+    expect(schema).toEqual({ ...node, $defs: { TreeNode: node } });
+    const check = new Ajv2020({ strict: true }).compile(schema);
+    const good = { label: "a", children: [{ label: "b", children: [{ label: "c" }] }] };
+    const bad = { label: "a", children: [{ label: "b", children: [{ label: 3 }] }] };
+    const extra = { label: "a", children: [{ label: "b", colour: "red" }] };
+    expect([check(good), check(bad), check(extra)]).toEqual([true, false, false]);
+    expect([(await validateDto(TreeNode, good)).ok, (await validateDto(TreeNode, bad)).ok, (await validateDto(TreeNode, extra)).ok]).toEqual([true, false, false]);
+  });
+
+  it("resolves recursion through another class", () => {
+    class Person {
+      @IsString() name!: string;
+      // Typed loosely: a class declared below cannot be named in emitted metadata; @Type names it.
+      @IsOptional() @ValidateNested() @Type(() => Team) team?: object;
+    }
+    class Team {
+      @IsString() title!: string;
+      @IsArray() @ValidateNested({ each: true }) @Type(() => Person) members!: Person[];
+    }
+    const schema = dtoToJsonSchema(Person);
+    expect(Object.keys(schema.$defs as object).sort()).toEqual(["Person", "Team"]);
+    const check = new Ajv2020({ strict: true }).compile(schema);
+    expect(check({ name: "a", team: { title: "t", members: [{ name: "b", team: { title: "u", members: [] } }] } })).toBe(true);
+    expect(check({ name: "a", team: { title: "t", members: [{ name: 1 }] } })).toBe(false);
+  });
+
+  it("refuses two different classes with one name", () => {
+    const first = (() => {
+      class Leg {
+        @IsString() from!: string;
+      }
+      return Leg;
+    })();
+    const second = (() => {
+      class Leg {
+        @IsInt() km!: number;
+      }
+      return Leg;
+    })();
+    class Journey {
+      @ValidateNested() @Type(() => first) out!: InstanceType<typeof first>;
+      @ValidateNested() @Type(() => second) back!: InstanceType<typeof second>;
+    }
+    expect(() => dtoToJsonSchema(Journey)).toThrow("Journey.back: two different classes are named Leg");
   });
 });

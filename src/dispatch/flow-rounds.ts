@@ -1,0 +1,81 @@
+import type { ComponentDefinition } from "../features/component-definition";
+import { isReask, Result } from "../features/result";
+import type { AppLogger } from "../protocol/app-logger";
+import { ErrorCode, McpError } from "../protocol/errors";
+import { isPlainObject } from "../protocol/plain-object";
+import type { RequestContext } from "../protocol/request-context";
+import type { StateSealer } from "../state/state-sealer";
+import { isInputRequired } from "./admission";
+import { RoundPlanner, type CarriedState } from "./round-planner";
+
+const NO_VALUES: ReadonlyMap<string, unknown> = new Map();
+
+/** How a round begins: an outcome that ends it before the method runs, or the method's inputs. */
+export type FlowEntry =
+  | { kind: "outcome"; outcome: unknown }
+  | {
+      kind: "ready";
+      /** `@Elicit` values by key. */
+      values: ReadonlyMap<string, unknown>;
+      /** The context the method sees: `requestState` is its own (or undefined), never the framework's. */
+      ctx: RequestContext;
+      /** The flow's operation id (carried flows only). */
+      operationId?: string;
+      state?: CarriedState;
+    };
+
+/**
+ * The rounds of a carried flow (a component with `@Elicit` or `@OperationId` parameters): before
+ * the method, resolve its questions from sealed state and this round's answers; after it, carry
+ * the flow through whatever the method returned. A method that asks for input itself
+ * (`Result.inputRequired` for sampling, roots or another elicitation) keeps its elicited answers
+ * and operation id: they are sealed together with what it asked and with its own requestState,
+ * which it gets back unchanged as `ctx.requestState` on the next round.
+ */
+export class FlowRounds {
+  private readonly planner: RoundPlanner;
+
+  constructor(
+    sealer: StateSealer,
+    private readonly logger: AppLogger,
+  ) {
+    this.planner = new RoundPlanner(sealer);
+  }
+
+  async enter(def: ComponentDefinition, ctx: RequestContext): Promise<FlowEntry> {
+    if (!def.carriedFlow) return { kind: "ready", values: NO_VALUES, ctx };
+    const plan = await this.planner.plan(def.elicits, ctx);
+    if (plan.kind === "ask") return { kind: "outcome", outcome: Result.inputRequired({ inputRequests: plan.inputRequests, requestState: plan.requestState }) };
+    if (plan.kind === "ended") return { kind: "outcome", outcome: def.declined(plan.key, plan.action) };
+    const own = Object.freeze({ ...ctx, requestState: plan.state.m });
+    return { kind: "ready", values: plan.values, ctx: own, operationId: plan.state.o, state: plan.state };
+  }
+
+  /** What the round answers, given what the method returned. */
+  async leave(def: ComponentDefinition, ctx: RequestContext, entry: FlowEntry & { kind: "ready" }, returned: unknown): Promise<unknown> {
+    if (isReask(returned)) {
+      if (def.elicits.length === 0) throw this.violation(def, "returned Result.reask() but has no @Elicit parameters");
+      const unknown = returned.reask.filter((key) => !def.elicits.some((s) => s.key === key));
+      if (unknown.length > 0) throw this.violation(def, `Result.reask() names ${unknown.map((k) => `"${k}"`).join(", ")}, which is not an @Elicit key of this method`);
+      const plan = await this.planner.reask(def.elicits, ctx, returned.reask, entry.state!);
+      if (plan.kind !== "ask") throw this.violation(def, "Result.reask() left nothing to ask");
+      return Result.inputRequired({ inputRequests: plan.inputRequests, requestState: plan.requestState });
+    }
+    if (!entry.state || !isInputRequired(returned)) return returned;
+    const { inputRequests, requestState } = returned;
+    if (requestState !== undefined && typeof requestState !== "string") throw this.violation(def, "returned input_required with a requestState that is not a string");
+    const asked = isPlainObject(inputRequests) ? Object.keys(inputRequests) : [];
+    if (asked.length === 0 && requestState === undefined) throw this.violation(def, "returned input_required with neither inputRequests nor requestState");
+    const clash = asked.find((key) => def.elicits.some((s) => s.key === key));
+    if (clash !== undefined) {
+      throw this.violation(def, `its input request key "${clash}" is also the key of @Elicit("${clash}"); give one of them another key`);
+    }
+    return { ...returned, requestState: this.planner.carry(entry.state, ctx, requestState) };
+  }
+
+  /** A component broke the framework's contract: the reason goes to the logger, the client gets a generic -32603. */
+  private violation(def: ComponentDefinition, problem: string): McpError {
+    this.logger.error("component broke the flow contract", { component: def.where, problem: `${def.where}: ${problem}` });
+    return new McpError(ErrorCode.InternalError, "Internal error");
+  }
+}
