@@ -4,8 +4,7 @@
 //   and its three source files, each once
 // - the app's package.json installs the tarball `npm pack` writes, and pins every library it
 //   shares with roundtrip-mcp, and every build and test tool, to exactly this repository's version
-//   (TypeScript 6.0, not 7); the shared libraries are exactly roundtrip-mcp's peer dependencies,
-//   each a caret range from the version this repository tests with
+//   (TypeScript 6.0, not 7)
 // - its tsconfig emits CommonJS into an outDir with decorator metadata, for the app and its tests
 // - the README's "Use it in your app" commands name the same packages at the same versions
 import { readFileSync } from "node:fs";
@@ -16,7 +15,6 @@ interface PackageJson {
   scripts?: Record<string, string>;
   dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
-  peerDependencies?: Record<string, string>;
 }
 
 const repo = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as Required<PackageJson>;
@@ -42,7 +40,7 @@ describe("the getting-started app", () => {
   it("installs the packed tarball and exactly the versions this package uses", () => {
     expect(app.dependencies["roundtrip-mcp"]).toBe(`file:${packedTarballName()}`);
     expect(Object.keys(app.dependencies).sort()).toEqual([...RUNTIME, "roundtrip-mcp"].sort());
-    for (const name of RUNTIME) expect([name, app.dependencies[name]]).toEqual([name, repo.devDependencies[name]]);
+    for (const name of RUNTIME) expect([name, app.dependencies[name]]).toEqual([name, repo.dependencies[name]]);
     expect(Object.keys(app.devDependencies).sort()).toEqual(TOOLS);
     for (const name of TOOLS) expect([name, app.devDependencies[name]]).toEqual([name, repo.devDependencies[name]]);
     expect(app.devDependencies.typescript).toMatch(/^6\.0\.\d+$/);
@@ -56,16 +54,10 @@ describe("the getting-started app", () => {
     expect(text("jest.config.js")).toContain('setupFiles: ["reflect-metadata"]');
   });
 
-  it("shares with roundtrip-mcp exactly its peer dependencies, ranges from the tested versions", () => {
-    expect(Object.keys(repo.peerDependencies).sort()).toEqual(RUNTIME);
-    for (const name of RUNTIME) expect([name, repo.peerDependencies[name]]).toEqual([name, `^${repo.devDependencies[name]}`]);
-    for (const name of RUNTIME) expect(repo.dependencies[name]).toBeUndefined();
-  });
-
   it("matches the README's install commands", () => {
     const installs = readmeInstalls();
     expect(Object.keys(installs).sort()).toEqual([...RUNTIME, ...TOOLS].sort());
-    for (const name of RUNTIME) expect([name, installs[name]]).toEqual([name, repo.devDependencies[name]]);
+    for (const name of RUNTIME) expect([name, installs[name]]).toEqual([name, repo.dependencies[name]]);
     for (const name of TOOLS) expect([name, installs[name]]).toEqual([name, repo.devDependencies[name]]);
   });
 });
