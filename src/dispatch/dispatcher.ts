@@ -1,6 +1,6 @@
 import type { DependencyContainer } from "tsyringe";
-import type { ComponentDefinition } from "../features/component-definition";
-import type { ComponentRunner, Invocation } from "../features/component-runner";
+import type { BoundArguments, ComponentDefinition } from "../features/component-definition";
+import type { ComponentRunner, Invocation, RecordedInvocation } from "../features/component-runner";
 import type { FeatureTable } from "../features/feature-table";
 import { isReask, Result } from "../features/result";
 import type { AppLogger } from "../protocol/app-logger";
@@ -24,6 +24,11 @@ export interface DispatcherOptions {
 }
 
 const NO_VALUES: ReadonlyMap<string, unknown> = new Map();
+
+/** The answers a resolved round carried, as the client gave them. */
+function answersOf(state: CarriedState | undefined): RecordedInvocation["answers"] {
+  return state === undefined ? {} : Object.fromEntries(Object.entries(state.a).map(([key, pinned]) => [key, pinned.o]));
+}
 
 /**
  * Routes one MCP request through the feature table and runs components for the features.
@@ -51,6 +56,7 @@ export class Dispatcher implements ComponentRunner {
   async run(def: ComponentDefinition, request: InboundRequest, matched: Readonly<Record<string, string>> = {}): Promise<JsonObject> {
     checkRetryEnvelope(request);
     const ctx = requestContextOf(request);
+    this.options.features.strategyFor(def)?.admit?.(def, ctx);
     const chain = [...(this.options.middleware ?? []), ...def.middleware];
     let handedOver: JsonObject | undefined;
     const step = (index: number, current: RequestContext): Promise<unknown> => {
@@ -98,20 +104,11 @@ export class Dispatcher implements ComponentRunner {
       values = plan.values;
       state = plan.state;
     }
-    const instance = this.options.container.resolve(def.token as never) as Record<string, (...a: unknown[]) => unknown>;
-    const parameters = def.params.map((p) => {
-      switch (p.kind) {
-        case "arguments": return bound.whole;
-        case "argument": return bound.named[p.name];
-        case "ctx": return ctx;
-        case "elicit": return values.get(p.key);
-      }
-    });
-    const call = async () => instance[def.methodName](...parameters);
+    const recorded: RecordedInvocation = { arguments: ctx.requestParams.arguments, answers: answersOf(state) };
+    const invocation = this.invocation(def, bound, values, ctx, original, recorded);
     let returned: unknown;
     const strategy = this.options.features.strategyFor(def);
     if (strategy) {
-      const invocation: Invocation = { component: def, ctx, run: call, finish: (value) => this.finish(def, original, value) };
       const outcome = await strategy.execute(invocation);
       if (outcome.kind === "handover") {
         handOver(outcome.result);
@@ -119,7 +116,7 @@ export class Dispatcher implements ComponentRunner {
       }
       returned = outcome.value;
     } else {
-      returned = await call();
+      returned = await invocation.run();
     }
     if (isReask(returned)) {
       if (!state) throw new Error(`${def.where} returned Result.reask() but has no @Elicit parameters`);
@@ -131,6 +128,54 @@ export class Dispatcher implements ComponentRunner {
       throw new Error(`${def.where}: a component with @Elicit parameters must not return its own requestState (use Result.reask)`);
     }
     return returned;
+  }
+
+  async restore(def: ComponentDefinition, recorded: RecordedInvocation, ctx: RequestContext): Promise<Invocation> {
+    // Bound and planned as a round that carries the recorded answers and no state.
+    const round: RequestContext = {
+      ...ctx,
+      requestParams: { ...ctx.requestParams, arguments: recorded.arguments },
+      inputResponses: recorded.answers,
+      requestState: undefined,
+    };
+    const bound = await def.bind(round, {});
+    if (!bound.ok) throw new Error(`${def.where}: the recorded arguments no longer bind`);
+    let values = NO_VALUES;
+    if (def.elicits.length > 0) {
+      const plan = await this.planner.plan(def.elicits, round);
+      if (plan.kind !== "ready") throw new Error(`${def.where}: the recorded answers no longer resolve its @Elicit parameters (${plan.kind})`);
+      values = plan.values;
+    }
+    return this.invocation(def, bound, values, ctx, ctx, recorded);
+  }
+
+  /** The method with its parameters filled: what a strategy receives, or what is called inline. */
+  private invocation(
+    def: ComponentDefinition,
+    bound: Extract<BoundArguments, { ok: true }>,
+    values: ReadonlyMap<string, unknown>,
+    ctx: RequestContext,
+    original: RequestContext,
+    recorded: RecordedInvocation,
+  ): Invocation {
+    const instance = this.options.container.resolve(def.token as never) as Record<string, (...a: unknown[]) => unknown>;
+    const parameters = (seen: RequestContext) =>
+      def.params.map((p) => {
+        switch (p.kind) {
+          case "arguments": return bound.whole;
+          case "argument": return bound.named[p.name];
+          case "ctx": return seen;
+          case "elicit": return values.get(p.key);
+        }
+      });
+    return {
+      component: def,
+      ctx,
+      clientCapabilities: original.clientCapabilities,
+      recorded,
+      run: async (replacement) => instance[def.methodName](...parameters(replacement ?? ctx)),
+      finish: (value) => this.finish(def, original, value),
+    };
   }
 
   /** Shapes a final value and runs the app's result validator on it. */

@@ -1,0 +1,18 @@
+import { ErrorCode, McpError } from "../../protocol/errors";
+import { isPlainObject } from "../../protocol/plain-object";
+import type { ClientCapabilities } from "../../protocol/wire-types";
+
+/** The tasks extension's identifier (SEP-2663): the key in `capabilities.extensions`, both ways. */
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+
+/** True when these per-request capabilities declare the tasks extension. */
+export function declaresTasks(capabilities: Readonly<ClientCapabilities>): boolean {
+  return isPlainObject(capabilities.extensions) && isPlainObject(capabilities.extensions[TASKS_EXTENSION]);
+}
+
+/** -32021 naming the tasks extension in `data.requiredCapabilities`. */
+export function tasksCapabilityMissing(): McpError {
+  return new McpError(ErrorCode.MissingRequiredClientCapability, "Missing required client capability", {
+    requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+  });
+}
