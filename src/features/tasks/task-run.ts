@@ -33,13 +33,16 @@ export class TaskRun {
   private readonly lease: LeaseRef;
   private readonly progress: ProgressWriter;
   private readonly askedKeys = new Set<string>();
-  private readonly waiters = new Set<() => void>();
+  /** Pending `ask`s: each is told of every change, or of the end of the attempt. */
+  private readonly waiters = new Set<(ended?: Error) => void>();
   private latest: TaskRecord;
   private watch?: TaskWatch;
   private renewal?: NodeJS.Timeout;
   private renewing = false;
   /** Set once the attempt writes its outcome or stops: later watch news changes nothing. */
   private settled = false;
+  /** Set by close(): what a pending or later `ask` rejects with. */
+  private closed?: Error;
 
   constructor(
     private readonly store: TaskStore,
@@ -105,12 +108,13 @@ export class TaskRun {
     }
   }
 
-  /** Stops watching and renewing. */
+  /** Stops watching and renewing; an `ask` the method left pending rejects. */
   close(): void {
     this.settled = true;
+    this.closed = new TaskStopped("ended");
     clearInterval(this.renewal);
     this.watch?.close();
-    for (const wake of this.waiters) wake();
+    for (const wake of this.waiters) wake(this.closed);
   }
 
   private stop(reason: StopReason): void {
@@ -189,8 +193,8 @@ export class TaskRun {
   /** Resolves once `done()` holds after a watch update; rejects with the signal's reason when the attempt stops. */
   private until(done: () => boolean): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      const check = () => {
-        if (this.stopped) return (this.waiters.delete(check), reject(this.controller.signal.reason));
+      const check = (ended = this.closed) => {
+        if (ended !== undefined || this.stopped) return (this.waiters.delete(check), reject(ended ?? this.controller.signal.reason));
         if (done()) return (this.waiters.delete(check), resolve());
       };
       this.waiters.add(check);
