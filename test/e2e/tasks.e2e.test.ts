@@ -39,7 +39,7 @@ describe.each(KIT_BOUNDARIES)("the tasks extension over %s", (boundary) => {
 
   /** One raw request, validated against the schemas, as its response. */
   async function send(method: string, params: JsonObject, capabilities: JsonObject = DECLARING): Promise<Response> {
-    const response = (await client.raw(method, params, { capabilities })) as JsonObject;
+    const response = (await client.raw(method, params, { capabilities })) as unknown as JsonObject;
     validateServerMessage(response, method);
     return response as Response;
   }
