@@ -1,7 +1,7 @@
 // The conformance fixture server: every fixture the official MCP conformance suite
 // (0.2.0-alpha.12, --requirements 2026-07-28) calls by name, written as ordinary components.
 import "reflect-metadata";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { McpApp, tasks, type McpAppOptions, type StateOptions } from "roundtrip-mcp";
@@ -17,11 +17,16 @@ export const CONFORMANCE_COMPONENTS = [DeclarativeMrtr, HandwrittenMrtr, Classic
 /** Environment variable naming the task store: `memory:`, `sqlite:<file>` or a `postgres://` URL. */
 export const TASK_STORE_ENV = "TASK_STORE";
 
-/** The task store URL: TASK_STORE, else a SQLite file in a fresh temporary folder of this process. */
+/**
+ * The task store URL: TASK_STORE, else a SQLite file in a temporary folder of this process,
+ * removed when the process exits.
+ */
 export function conformanceTaskStore(): string {
   const given = process.env[TASK_STORE_ENV];
   if (given !== undefined && given !== "") return given;
-  return `sqlite:${path.join(mkdtempSync(path.join(os.tmpdir(), "roundtrip-conformance-")), "tasks.sqlite")}`;
+  const folder = mkdtempSync(path.join(os.tmpdir(), "roundtrip-conformance-"));
+  process.once("exit", () => rmSync(folder, { recursive: true, force: true }));
+  return `sqlite:${path.join(folder, "tasks.sqlite")}`;
 }
 
 /** Environment variable holding a state key ring (`id:base64secret,...`); without it the keys are per process. */

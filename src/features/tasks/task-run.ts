@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { missingCapabilities } from "../../elicitation/capabilities";
 import { assertInputRequest } from "../../elicitation/input-request-shape";
 import type { AppLogger } from "../../protocol/app-logger";
@@ -75,6 +76,7 @@ export class TaskRun {
 
   /** Runs the method to its end and writes what it came to, unless the attempt stopped first. */
   async execute(invocation: Invocation): Promise<void> {
+    if (this.stopped) return; // stopped (cancelled, shut down) before the method could start
     let outcome: { result: JsonValue } | { error: TaskError };
     try {
       const value = await invocation.run(this.ctx);
@@ -124,20 +126,29 @@ export class TaskRun {
     for (const wake of this.waiters) wake();
   }
 
-  private async settle(outcome: { result: JsonValue } | { error: TaskError }): Promise<void> {
+  /**
+   * Writes the outcome. A store that is briefly unavailable is tried again (after 0.1, 0.5 and
+   * 2 s); an outcome JSON cannot hold (a cycle, a bigint in a result or in an error's data) is
+   * written as a crash instead. What still cannot be written is left to recovery: the lease
+   * lapses once this attempt closes.
+   */
+  private async settle(outcome: { result: JsonValue } | { error: TaskError }, fallback = true): Promise<void> {
     this.settled = true;
     await this.progress.drain();
-    try {
-      if ("result" in outcome) await this.store.complete(this.id, this.lease, outcome.result);
-      else await this.store.fail(this.id, this.lease, outcome.error);
-    } catch (error) {
-      if (stopReasonOf(error) !== undefined) return; // cancelled, taken over or expired meanwhile: nothing to write
-      if ("result" in outcome && error instanceof TypeError) {
-        // The result is not JSON (a cycle, a bigint): the server's fault, said generically.
-        await this.settle({ error: this.crash(error) });
+    for (const delayMs of [100, 500, 2000, undefined]) {
+      try {
+        if ("result" in outcome) await this.store.complete(this.id, this.lease, outcome.result);
+        else await this.store.fail(this.id, this.lease, outcome.error);
         return;
+      } catch (error) {
+        if (stopReasonOf(error) !== undefined) return; // cancelled, taken over or expired meanwhile: nothing to write
+        if (error instanceof TypeError && fallback) return this.settle({ error: this.crash(error) }, false);
+        if (delayMs === undefined || (error as { code?: string }).code !== "store-unavailable") {
+          this.logger.error("task outcome could not be written; the task is recovered when its lease lapses", { taskId: this.id, error: describe(error) });
+          return;
+        }
+        await sleep(delayMs);
       }
-      this.logger.error("task outcome could not be written; the task is recovered when its lease lapses", { taskId: this.id, error: describe(error) });
     }
   }
 

@@ -5,7 +5,7 @@ import { ErrorCode, McpError } from "../../protocol/errors";
 import type { JsonObject } from "../../protocol/wire-types";
 import type { JsonValue } from "../../stores/json-value";
 import { openTaskStore } from "../../stores/open-task-store";
-import type { ClaimedTask } from "../../stores/task-record";
+import type { ClaimedTask, TaskError } from "../../stores/task-record";
 import type { TaskStore } from "../../stores/task-store";
 import type { ComponentRunner, Invocation } from "../component-runner";
 import { inlineTaskContext } from "./inline-task-context";
@@ -15,14 +15,16 @@ import { TaskRun } from "./task-run";
 import { storeFailure } from "./task-store-failure";
 import type { TaskTool } from "./task-tool";
 import { createTaskResult } from "./task-wire";
-import { declaresTasks, tasksCapabilityMissing } from "./tasks-extension";
+import { receivesTasks, tasksCapabilityMissing } from "./tasks-extension";
 import type { TasksSettings } from "./tasks-options";
 
 /** Ends a task that an instance claimed but cannot run: no tool of that name is registered here. */
-const UNKNOWN_TOOL = (name: string) => ({ code: ErrorCode.InternalError, message: "No instance of the server can run this task's tool", data: { reason: "unknown-tool", tool: name } });
+function unknownToolError(name: string): TaskError {
+  return { code: ErrorCode.InternalError, message: "No instance of the server can run this task's tool", data: { reason: "unknown-tool", tool: name } };
+}
 
 /**
- * The tasks of one app instance: opens the store on first need, creates and runs tasks, and on a
+ * The tasks of one app instance: opens the store when the app starts, creates and runs tasks, and on a
  * timer recovers what died elsewhere (every `recoveryIntervalMs`: `failAbandoned`, then
  * `claimNext` while fewer than `maxRunning` tasks run here, then `reapExpired`). Closing it hands
  * running `"rerun"` tasks over (their lease released) and fails the `"fail"` ones.
@@ -57,19 +59,24 @@ export class TaskRuntime {
     return this.opened;
   }
 
-  /** Starts recovery: at once (a restarted instance picks up what its predecessor left), then on a timer. */
+  /**
+   * Opens the store now (a store that cannot be opened is reported at start-up, and tried again
+   * when next needed) and starts recovery: at once (a restarted instance picks up what its
+   * predecessor left), then on a timer.
+   */
   start(runner: ComponentRunner): void {
     this.runner = runner;
+    this.store().catch((error: unknown) => this.logger.error("the task store could not be opened", { error: error instanceof Error ? error.message : String(error) }));
     this.schedule(0);
   }
 
   /**
    * A task tool's call, once its `@Elicit` rounds resolved: an ordinary call for a client that did
-   * not declare the extension (an `"optional"` tool), else a task created durably in the store,
-   * started here, and answered with its CreateTaskResult.
+   * not declare the extension on this 2026-07-28 request (an `"optional"` tool), else a task
+   * created durably in the store, started here, and answered with its CreateTaskResult.
    */
   async execute(tool: TaskTool, invocation: Invocation): Promise<{ kind: "inline"; value: unknown } | { kind: "handover"; result: JsonObject }> {
-    if (!declaresTasks(invocation.clientCapabilities)) {
+    if (!receivesTasks({ clientCapabilities: invocation.clientCapabilities, protocolVersion: invocation.ctx.protocolVersion })) {
       if (tool.support === "required") throw tasksCapabilityMissing();
       return { kind: "inline", value: await invocation.run(inlineTaskContext(invocation.ctx)) };
     }
@@ -153,14 +160,17 @@ export class TaskRuntime {
   private resume(store: TaskStore, claimed: ClaimedTask): void {
     const { task, lease } = claimed;
     const tool = this.byName.get(task.toolName);
-    const input = readTaskInput(task.input);
-    if (tool === undefined || input === undefined || this.runner === undefined) {
-      this.logger.error("claimed a task this instance cannot run", { taskId: task.id, tool: task.toolName });
-      void store.fail(task.id, lease, UNKNOWN_TOOL(task.toolName)).catch(() => undefined);
+    if (tool === undefined) {
+      this.logger.error("claimed a task whose tool is not registered here", { taskId: task.id, tool: task.toolName });
+      void store.fail(task.id, lease, unknownToolError(task.toolName)).catch(() => undefined);
       return;
     }
+    const input = readTaskInput(task.input);
+    const runner = this.runner!;
     this.logger.info("task re-run", { taskId: task.id, tool: tool.name, attempt: task.attempt });
-    const runner = this.runner;
-    this.launch(store, claimed, tool, input, (ctx) => runner.restore(tool.component, input, ctx));
+    this.launch(store, claimed, tool, input ?? { arguments: {}, answers: {}, capabilities: {} }, async (ctx) => {
+      if (input === undefined) throw new Error("the task's stored input is not one this code wrote");
+      return runner.restore(tool.component, input, ctx);
+    });
   }
 }

@@ -31,8 +31,10 @@ export function detailedTask(task: TaskRecord): JsonObject {
       return { resultType: "complete", ...fields, inputRequests: task.inputRequests };
     case "completed":
       return { resultType: "complete", ...fields, result: task.result ?? null };
-    case "failed":
-      return { resultType: "complete", statusMessage: task.error?.message, ...fields, error: task.error ?? { code: -32603, message: "Internal error" } };
+    case "failed": {
+      const error = task.error ?? { code: -32603, message: "Internal error" };
+      return { resultType: "complete", statusMessage: error.message, ...fields, error };
+    }
     default:
       return { resultType: "complete", ...fields };
   }

@@ -10,6 +10,15 @@ export function declaresTasks(capabilities: Readonly<ClientCapabilities>): boole
   return isPlainObject(capabilities.extensions) && isPlainObject(capabilities.extensions[TASKS_EXTENSION]);
 }
 
+/**
+ * True when a call may be answered with a task: a 2026-07-28 request (it names its protocol
+ * version in `_meta`; a 2025-era client has no tasks/* methods to follow up with) that declared
+ * the extension.
+ */
+export function receivesTasks(request: { readonly clientCapabilities: Readonly<ClientCapabilities>; readonly protocolVersion: string | undefined }): boolean {
+  return request.protocolVersion !== undefined && declaresTasks(request.clientCapabilities);
+}
+
 /** -32021 naming the tasks extension in `data.requiredCapabilities`. */
 export function tasksCapabilityMissing(): McpError {
   return new McpError(ErrorCode.MissingRequiredClientCapability, "Missing required client capability", {

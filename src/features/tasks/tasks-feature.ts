@@ -2,7 +2,7 @@ import type { FeatureModule } from "../feature-module";
 import { taskMethods } from "./task-methods";
 import { TaskRuntime } from "./task-runtime";
 import { compileTaskTools } from "./task-tool";
-import { TASKS_EXTENSION, tasksCapabilityMissing, declaresTasks } from "./tasks-extension";
+import { TASKS_EXTENSION, receivesTasks, tasksCapabilityMissing } from "./tasks-extension";
 import { tasksSettings, type TasksOptions } from "./tasks-options";
 
 /**
@@ -30,7 +30,7 @@ export function tasks(options: TasksOptions = {}): FeatureModule {
           claims: (component) => tools.has(component),
           admit(component, ctx) {
             // Before any round: a client that cannot receive a task is told at once.
-            if (tools.get(component)?.support === "required" && !declaresTasks(ctx.clientCapabilities)) throw tasksCapabilityMissing();
+            if (tools.get(component)?.support === "required" && !receivesTasks(ctx)) throw tasksCapabilityMissing();
           },
           execute: (invocation) => runtime.execute(tools.get(invocation.component)!, invocation),
         },

@@ -3,7 +3,9 @@
 //   request's capabilities, params { name, arguments }, a log that sends nothing;
 // - a result completes the task with finish()'s shape; an McpError fails it with that error; a
 //   crash or input_required fails it with -32603 "Internal error" and an error id, the details
-//   in the app logger only; a finish() that throws an McpError fails it with that error;
+//   in the app logger only; a finish() that throws an McpError fails it with that error; an error
+//   whose data JSON cannot hold fails it as a crash; a store briefly unavailable for the outcome
+//   is tried again;
 // - progress and status: coalesced (a tight loop of reports costs far fewer writes), the last
 //   message wins;
 // - ask: input_required with the requests and the status message, partial answers keep it
@@ -22,7 +24,7 @@ import type { Invocation } from "../../../../src/features/component-runner";
 import type { TaskContext } from "../../../../src/features/tasks/task-context";
 import { TaskRun } from "../../../../src/features/tasks/task-run";
 import type { TaskTool } from "../../../../src/features/tasks/task-tool";
-import { MemoryTaskStore, type TaskRecord, type ClaimedTask } from "../../../../src/stores";
+import { MemoryTaskStore, TaskStoreUnavailableError, type TaskRecord, type ClaimedTask } from "../../../../src/stores";
 import { MemoryLogger } from "../../../../src/testing/index";
 
 const ASK_NAME = Elicitation.form("Your name?", { type: "object", properties: { name: { type: "string" } }, required: ["name"] });
@@ -123,6 +125,19 @@ describe("TaskRun", () => {
     const shaping = await created();
     await (await started(shaping)).execute(invocation(() => "x", async () => Promise.reject(new McpError(ErrorCode.InternalError, "Internal error"))));
     expect((await read(shaping.task.id)).error).toEqual({ code: ErrorCode.InternalError, message: "Internal error" });
+  });
+
+  it("writes an outcome JSON cannot hold as a crash, and retries an outcome the store could not take", async () => {
+    const unjson = await created();
+    await (await started(unjson)).execute(invocation(() => Promise.reject(new McpError(-33002, "Odd", { n: BigInt(1) }))));
+    expect((await read(unjson.task.id)).error).toMatchObject({ code: -32603, message: "Internal error" });
+
+    const flaky = await created();
+    const run = await started(flaky);
+    const real = store.complete.bind(store);
+    jest.spyOn(store, "complete").mockRejectedValueOnce(new TaskStoreUnavailableError("The SQLite task store is unavailable (SQLITE_BUSY)")).mockImplementation(real);
+    await run.execute(invocation(() => "eventually"));
+    expect(await read(flaky.task.id)).toMatchObject({ status: "completed", result: { content: [{ text: "eventually" }] } });
   });
 
   it("coalesces progress writes and keeps the last message", async () => {
