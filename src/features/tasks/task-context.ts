@@ -19,8 +19,8 @@ export interface TaskAnswers extends InputResponseSource {
  * - `log` sends nothing: a task has no response stream.
  *
  * When an `"optional"` tool runs as an ordinary call (the client did not declare the tasks
- * extension), `taskId` is undefined, `progress` and `signal` are the request's, and `ask`
- * throws -32021 naming the extension.
+ * extension), `taskId` is undefined, `progress` and `signal` are the request's, `setStatus` does
+ * nothing, and `ask` throws -32021 naming the extension.
  *
  * @example const answers = await ctx.ask({ confirm: Elicitation.form("Publish now?", ConfirmForm) });
  */
