@@ -1,7 +1,7 @@
 import "reflect-metadata";
 
 // Decorators
-export { Tool, type ToolOptions } from "./decorators/tool";
+export { Tool, type ToolOptions, type TaskSupport, type TaskToolOptions } from "./decorators/tool";
 export { Resource, type ResourceOptions } from "./decorators/resource";
 export { Prompt, type PromptOptions } from "./decorators/prompt";
 export { Arg } from "./decorators/arg";
@@ -61,6 +61,48 @@ export { ElicitationSchemaError, type ElicitationSchemaErrorDetails } from "./sc
 export { Result, type ReaskResult } from "./features/result";
 export { RegistrationError } from "./features/registration-error";
 export type { FeatureModule } from "./features/feature-module";
+
+// Tasks (SEP-2663): the feature, what a task tool's method receives, the stores
+export { tasks } from "./features/tasks/tasks-feature";
+export type { TasksOptions } from "./features/tasks/tasks-options";
+export type { TaskContext, TaskAnswers } from "./features/tasks/task-context";
+export {
+  openTaskStore,
+  type OpenTaskStoreOptions,
+  DEFAULT_TASK_STORE_URL,
+  defaultDataDir,
+} from "./stores/open-task-store";
+export { MemoryTaskStore, type MemoryTaskStoreOptions } from "./stores/memory-task-store";
+export { SqliteTaskStore, type SqliteTaskStoreOptions } from "./stores/sqlite-task-store";
+export { PostgresTaskStore, type PostgresTaskStoreOptions } from "./stores/postgres-task-store";
+export type { TaskStoreOptions } from "./stores/row-task-store";
+export { type TaskStore, type TaskLimits, type StoreLogger, DEFAULT_TASK_LIMITS } from "./stores/task-store";
+export type {
+  TaskStatus,
+  RetryPolicy,
+  TaskError,
+  TaskProgress,
+  TaskLease,
+  LeaseRef,
+  TaskRecord,
+  ClaimedTask,
+  CreateTaskInput,
+  ProgressUpdate,
+  TaskListener,
+  TaskWatch,
+} from "./stores/task-record";
+export {
+  TaskStoreError,
+  type TaskStoreErrorCode,
+  TaskNotFoundError,
+  StaleLeaseError,
+  TaskFinishedError,
+  InputKeyReusedError,
+  TaskLimitError,
+  type TaskLimitName,
+  TaskStoreUnavailableError,
+  TaskStoreConfigError,
+} from "./stores/task-store-errors";
 
 // State
 export {

@@ -1,20 +1,39 @@
 // The conformance fixture server: every fixture the official MCP conformance suite
 // (0.2.0-alpha.12, --requirements 2026-07-28) calls by name, written as ordinary components.
 import "reflect-metadata";
-import { McpApp, type McpAppOptions, type StateOptions } from "roundtrip-mcp";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { McpApp, tasks, type McpAppOptions, type StateOptions } from "roundtrip-mcp";
 import { ClassicTools } from "./classic-tools";
 import { Diagnostics } from "./diagnostics";
 import { DeclarativeMrtr, HandwrittenMrtr } from "./mrtr-tools";
 import { ConformancePrompts } from "./prompts";
 import { ConformanceResources } from "./resources";
+import { TaskFixtures } from "./task-tools";
 
-export const CONFORMANCE_COMPONENTS = [DeclarativeMrtr, HandwrittenMrtr, ClassicTools, Diagnostics, ConformanceResources, ConformancePrompts];
+export const CONFORMANCE_COMPONENTS = [DeclarativeMrtr, HandwrittenMrtr, ClassicTools, Diagnostics, ConformanceResources, ConformancePrompts, TaskFixtures];
+
+/** Environment variable naming the task store: `memory:`, `sqlite:<file>` or a `postgres://` URL. */
+export const TASK_STORE_ENV = "TASK_STORE";
+
+/**
+ * The task store URL: TASK_STORE, else a SQLite file in a temporary folder of this process,
+ * removed when the process exits.
+ */
+export function conformanceTaskStore(): string {
+  const given = process.env[TASK_STORE_ENV];
+  if (given !== undefined && given !== "") return given;
+  const folder = mkdtempSync(path.join(os.tmpdir(), "roundtrip-conformance-"));
+  process.once("exit", () => rmSync(folder, { recursive: true, force: true }));
+  return `sqlite:${path.join(folder, "tasks.sqlite")}`;
+}
 
 /** Environment variable holding a state key ring (`id:base64secret,...`); without it the keys are per process. */
 export const STATE_KEYS_ENV = "CONFORMANCE_STATE_KEYS";
 
 /**
- * The fixture app. requestState is sealed with the key ring from CONFORMANCE_STATE_KEYS when it is
+ * The fixture app; its tasks live in the store TASK_STORE names. requestState is sealed with the key ring from CONFORMANCE_STATE_KEYS when it is
  * set (several instances then accept each other's state), else with a process-lifetime key.
  */
 export function createConformanceApp(overrides: Partial<McpAppOptions> = {}): McpApp {
@@ -26,6 +45,7 @@ export function createConformanceApp(overrides: Partial<McpAppOptions> = {}): Mc
     components: CONFORMANCE_COMPONENTS,
     state,
     listCache: { ttlMs: 60_000, cacheScope: "public" },
+    features: [tasks({ store: conformanceTaskStore() })],
     ...overrides,
   });
 }

@@ -1,6 +1,6 @@
 import type { DependencyContainer } from "tsyringe";
-import type { ComponentDefinition } from "../features/component-definition";
-import type { ComponentRunner, Invocation } from "../features/component-runner";
+import type { BoundArguments, ComponentDefinition } from "../features/component-definition";
+import type { ComponentRunner, Invocation, RecordedInvocation } from "../features/component-runner";
 import type { FeatureTable } from "../features/feature-table";
 import type { AppLogger } from "../protocol/app-logger";
 import { ErrorCode, isMcpError, McpError } from "../protocol/errors";
@@ -12,6 +12,7 @@ import type { StateSealer } from "../state/state-sealer";
 import { admitInputRequired, isInputRequired } from "./admission";
 import { checkRetryEnvelope, requestContextOf } from "./request-context-of";
 import { FlowRounds } from "./flow-rounds";
+import type { CarriedState } from "./round-planner";
 
 export interface DispatcherOptions {
   features: FeatureTable;
@@ -20,6 +21,11 @@ export interface DispatcherOptions {
   logger: AppLogger;
   middleware?: readonly Middleware[];
   resultValidator?: ResultValidator;
+}
+
+/** The answers a resolved round carried, as the client gave them. */
+function answersOf(state: CarriedState | undefined): RecordedInvocation["answers"] {
+  return state === undefined ? {} : Object.fromEntries(Object.entries(state.a).map(([key, pinned]) => [key, pinned.o]));
 }
 
 /**
@@ -48,6 +54,7 @@ export class Dispatcher implements ComponentRunner {
   async run(def: ComponentDefinition, request: InboundRequest, matched: Readonly<Record<string, string>> = {}): Promise<JsonObject> {
     checkRetryEnvelope(request);
     const ctx = requestContextOf(request);
+    this.options.features.strategyFor(def)?.admit?.(def, ctx);
     const chain = [...(this.options.middleware ?? []), ...def.middleware];
     let handedOver: JsonObject | undefined;
     const step = (index: number, current: RequestContext): Promise<unknown> => {
@@ -88,21 +95,15 @@ export class Dispatcher implements ComponentRunner {
     if (!bound.ok) return bound.outcome;
     const entry = await this.flows.enter(def, ctx);
     if (entry.kind === "outcome") return entry.outcome;
-    const instance = this.options.container.resolve(def.token as never) as Record<string, (...a: unknown[]) => unknown>;
-    const parameters = def.params.map((p) => {
-      switch (p.kind) {
-        case "arguments": return bound.whole;
-        case "argument": return bound.named[p.name];
-        case "ctx": return entry.ctx;
-        case "elicit": return entry.values.get(p.key);
-        case "operationId": return entry.operationId;
-      }
-    });
-    const call = async () => instance[def.methodName](...parameters);
+    const recorded: RecordedInvocation = {
+      arguments: ctx.requestParams.arguments,
+      answers: answersOf(entry.state),
+      ...(entry.operationId !== undefined && { operationId: entry.operationId }),
+    };
+    const invocation = this.invocation(def, bound, entry.values, entry.operationId, entry.ctx, original, recorded);
     let returned: unknown;
     const strategy = this.options.features.strategyFor(def);
     if (strategy) {
-      const invocation: Invocation = { component: def, ctx: entry.ctx, run: call, finish: (value) => this.finish(def, original, value) };
       const outcome = await strategy.execute(invocation);
       if (outcome.kind === "handover") {
         handOver(outcome.result);
@@ -110,9 +111,56 @@ export class Dispatcher implements ComponentRunner {
       }
       returned = outcome.value;
     } else {
-      returned = await call();
+      returned = await invocation.run();
     }
     return this.flows.leave(def, ctx, entry, returned);
+  }
+
+  async restore(def: ComponentDefinition, recorded: RecordedInvocation, ctx: RequestContext): Promise<Invocation> {
+    // Bound and planned as a round that carries the recorded answers and no state.
+    const round: RequestContext = {
+      ...ctx,
+      requestParams: { ...ctx.requestParams, arguments: recorded.arguments },
+      inputResponses: recorded.answers,
+      requestState: undefined,
+    };
+    const bound = await def.bind(round, {});
+    if (!bound.ok) throw new Error(`${def.where}: the recorded arguments no longer bind`);
+    const entry = await this.flows.enter(def, round);
+    if (entry.kind !== "ready") throw new Error(`${def.where}: the recorded answers no longer resolve its @Elicit parameters`);
+    // A re-run keeps the flow's operation id, so its one-time effects stay keyed as the first run's.
+    return this.invocation(def, bound, entry.values, recorded.operationId ?? entry.operationId, ctx, ctx, recorded);
+  }
+
+  /** The method with its parameters filled: what a strategy receives, or what is called inline. */
+  private invocation(
+    def: ComponentDefinition,
+    bound: Extract<BoundArguments, { ok: true }>,
+    values: ReadonlyMap<string, unknown>,
+    operationId: string | undefined,
+    ctx: RequestContext,
+    original: RequestContext,
+    recorded: RecordedInvocation,
+  ): Invocation {
+    const instance = this.options.container.resolve(def.token as never) as Record<string, (...a: unknown[]) => unknown>;
+    const parameters = (seen: RequestContext) =>
+      def.params.map((p) => {
+        switch (p.kind) {
+          case "arguments": return bound.whole;
+          case "argument": return bound.named[p.name];
+          case "ctx": return seen;
+          case "elicit": return values.get(p.key);
+          case "operationId": return operationId;
+        }
+      });
+    return {
+      component: def,
+      ctx,
+      clientCapabilities: original.clientCapabilities,
+      recorded,
+      run: async (replacement) => instance[def.methodName](...parameters(replacement ?? ctx)),
+      finish: (value) => this.finish(def, original, value),
+    };
   }
 
   /** Shapes a final value and runs the app's result validator on it. */

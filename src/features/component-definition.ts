@@ -46,6 +46,14 @@ export interface CompletionSource {
   readonly providers: Readonly<Record<string, CompletionProvider>>;
 }
 
+/** A feature that must claim a component (as its execution strategy), and how to add it. */
+export interface RequiredFeature {
+  /** The feature's `FeatureModule.name`. */
+  readonly name: string;
+  /** Ends the registration error when no such feature is listed: what the app must add. */
+  readonly fix: string;
+}
+
 /**
  * One compiled component: what the runner needs to execute it for a request, whatever its
  * feature. Built once at bootstrap by its feature; the hot path only reads it. The four functions
@@ -71,6 +79,8 @@ export interface ComponentDefinition {
   /** The descriptor as listed (wire JSON, built once). */
   readonly descriptor: JsonObject;
   readonly completion?: CompletionSource;
+  /** Declared for another feature to run (a tool's `task` option needs the tasks feature). */
+  readonly requiredFeature?: RequiredFeature;
   /** This round's arguments; `matched` holds what routing extracted (template variables). */
   bind(ctx: RequestContext, matched: Readonly<Record<string, string>>): Promise<BoundArguments>;
   /** A question declined or cancelled under `onDecline: "end"`: the outcome to return, or throw. */

@@ -54,6 +54,11 @@ export interface CompiledFeature {
   capabilities(era: Era): JsonObject;
   /** Takes over the invocation of the components it claims (tasks). */
   readonly execution?: ExecutionStrategy;
+  /**
+   * Starts background work once the app is built (the tasks feature recovers the tasks of a
+   * process that died); `runner` runs and restores components outside any request.
+   */
+  start?(runner: ComponentRunner): void;
   /** Frees what it holds (timers, stores) when the app closes. */
   close?(): Promise<void>;
 }

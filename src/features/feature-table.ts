@@ -5,7 +5,7 @@ import { isPlainObject } from "../protocol/plain-object";
 import type { JsonObject, ListCacheHint } from "../protocol/wire-types";
 import { ComponentCompiler, type DeclaredComponent } from "./component-compiler";
 import type { ComponentDefinition } from "./component-definition";
-import type { ExecutionStrategy } from "./component-runner";
+import type { ComponentRunner, ExecutionStrategy } from "./component-runner";
 import type { CompiledFeature, FeatureMethod, FeatureModule } from "./feature-module";
 import { RegistrationError } from "./registration-error";
 
@@ -34,11 +34,13 @@ export class FeatureTable {
     const compiler = new ComponentCompiler();
     const listCache = options.listCache ?? { ttlMs: 0, cacheScope: "private" };
     const features: CompiledFeature[] = [];
+    const names = new Map<CompiledFeature, string>();
     const components: ComponentDefinition[] = [];
     const owners = new Map<string, string>();
     for (const module of modules) {
       const feature = module.compile({ declarations, components: [...components], compiler, listCache, logger: options.logger });
       features.push(feature);
+      names.set(feature, module.name);
       components.push(...(feature.components ?? []));
       for (const method of feature.methods) {
         const owner = owners.get(method.method);
@@ -51,6 +53,10 @@ export class FeatureTable {
       const claimed = features.filter((f) => f.execution?.claims(component));
       if (claimed.length > 1) throw new RegistrationError(`${component.where}: claimed by more than one execution strategy`);
       if (claimed.length === 1) this.strategies.set(component, claimed[0].execution!);
+      const required = component.requiredFeature;
+      if (required !== undefined && (claimed.length === 0 || names.get(claimed[0]) !== required.name)) {
+        throw new RegistrationError(`${component.where}: needs the ${required.name} feature, which the app does not list; ${required.fix}`);
+      }
     }
     this.features = features;
     this.components = components;
@@ -77,6 +83,11 @@ export class FeatureTable {
       }
     }
     return merged;
+  }
+
+  /** Lets every feature start its background work, once the app is built. */
+  start(runner: ComponentRunner): void {
+    for (const feature of this.features) feature.start?.(runner);
   }
 
   /** Lets every feature free what it holds. */

@@ -125,6 +125,8 @@ export class McpApp {
     });
     this.checks = new InboundChecks(this.features);
     this.capabilities = { modern: capabilitiesFor(this.features, "modern"), legacy: capabilitiesFor(this.features, "legacy") };
+    // Background work (the tasks feature's recovery) starts once everything above is in place.
+    this.features.start(this.dispatcher);
   }
 
   /** Builds the app; throws a `RegistrationError` naming the class and method for any declaration problem. */

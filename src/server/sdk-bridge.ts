@@ -4,6 +4,8 @@ import {
   LOG_LEVEL_META_KEY,
   PROTOCOL_VERSION_META_KEY,
   Server,
+  type JSONRPCRequest,
+  type Result,
   type ServerContext,
   type ServerCapabilities,
 } from "@modelcontextprotocol/server";
@@ -44,6 +46,35 @@ export function capabilitiesFor(features: FeatureTable, era: Era = "modern"): Se
   return { ...features.capabilities(era), logging: {} } as ServerCapabilities;
 }
 
+/**
+ * The SDK's `Server`, with one correction: SDK 2.4.0 reads every `tools/call` result without
+ * `content` as a contentless CallToolResult and adds `content: []` (it leaves a result alone only
+ * when it carries `task`, `inputRequests` or `requestState`). A CreateTaskResult of the tasks
+ * extension is flat (`resultType: "task"`, `taskId`, `status`, ...) and has no `content`, so it
+ * would reach the wire with a field it must not carry. `_wrapHandler` is the SDK's documented hook
+ * for a subclass to wrap a registered handler; this wrap hands a task result back exactly as the
+ * feature made it, and leaves every other result to the SDK's own checks.
+ */
+class BridgeServer extends Server {
+  protected override _wrapHandler(
+    method: string,
+    handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>,
+  ): (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result> {
+    if (method !== "tools/call") return super._wrapHandler(method, handler);
+    const tasks = new WeakMap<JSONRPCRequest, Result>();
+    const checked = super._wrapHandler(method, async (request, ctx) => {
+      const result = await handler(request, ctx);
+      if (result.resultType === "task") tasks.set(request, result);
+      return result;
+    });
+    return async (request, ctx) => {
+      const result = await checked(request, ctx);
+      const task = tasks.get(request);
+      return task === undefined ? result : (tasks.delete(request), task);
+    };
+  }
+}
+
 // A method the SDK has no built-in schema for is registered with its own, converted once.
 const paramsSchemas = new WeakMap<FeatureMethod, ReturnType<typeof fromJsonSchema>>();
 
@@ -55,7 +86,7 @@ const paramsSchemas = new WeakMap<FeatureMethod, ReturnType<typeof fromJsonSchem
  */
 export function buildSdkServer(options: BridgeOptions): Server {
   const { capabilities, dispatcher, era } = options;
-  const server = new Server(options.serverInfo, {
+  const server = new BridgeServer(options.serverInfo, {
     capabilities,
     ...(options.instructions !== undefined && { instructions: options.instructions }),
   });

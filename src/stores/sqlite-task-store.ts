@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
-import { loadDriver } from "./load-driver";
+import { loadDriver, sqliteBindingError } from "./load-driver";
 import { RowTaskStore, type TaskStoreOptions } from "./row-task-store";
 import { SQLITE_MIGRATIONS } from "./sqlite-schema";
 import { type BatchSelection, type ChangedRow, type RowAt, TASK_COLUMNS, type TaskRow } from "./task-row";
@@ -59,7 +59,7 @@ export class SqliteTaskStore extends RowTaskStore {
       if (this.file !== ":memory:") mkdirSync(path.dirname(path.resolve(this.file)), { recursive: true, mode: 0o700 });
       this.db = new Driver(this.file, { timeout: options.busyTimeoutMs ?? 5000 });
     } catch (error) {
-      throw translate(error);
+      throw sqliteBindingError(error) ?? translate(error);
     }
     try {
       this.db.pragma("journal_mode = WAL");

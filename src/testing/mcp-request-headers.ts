@@ -9,6 +9,16 @@ export interface ParamHeader {
 
 const SENTINEL = /^=\?base64\?.*\?=$/;
 
+/** The param the `Mcp-Name` header mirrors, by method (SEP-2243, and SEP-2663 for tasks/*). */
+const NAME_PARAMS: Readonly<Record<string, string>> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
+};
+
 /**
  * A header value as the 2026-07-28 HTTP transport encodes it (DIGEST §5.3): plain visible ASCII
  * as is, anything else (non-ASCII, control characters, edge whitespace, sentinel look-alikes) as
@@ -22,8 +32,9 @@ export function encodeHeaderValue(value: string | number | boolean): string {
 
 /**
  * The headers a 2026-07-28 client sends with a POST: content type, accept, protocol version (from
- * the body's `_meta`, else the kit's), `Mcp-Method`, `Mcp-Name` for tools/call, prompts/get and
- * resources/read, and the tool's `Mcp-Param-*` headers.
+ * the body's `_meta`, else the kit's), `Mcp-Method`, `Mcp-Name` for tools/call, prompts/get,
+ * resources/read and the tasks extension's tasks/get, tasks/update and tasks/cancel (its taskId),
+ * and the tool's `Mcp-Param-*` headers.
  */
 export function mcpRequestHeaders(message: JsonRpcRequest | JsonRpcNotification, paramHeaders: readonly ParamHeader[] = []): Record<string, string> {
   const params = (message.params ?? {}) as JsonObject;
@@ -35,8 +46,8 @@ export function mcpRequestHeaders(message: JsonRpcRequest | JsonRpcNotification,
     "mcp-protocol-version": version,
     "mcp-method": message.method,
   };
-  const name =
-    message.method === "tools/call" || message.method === "prompts/get" ? params.name : message.method === "resources/read" ? params.uri : undefined;
+  const param = NAME_PARAMS[message.method];
+  const name = param === undefined ? undefined : params[param];
   if (typeof name === "string") headers["mcp-name"] = encodeHeaderValue(name);
   const args = params.arguments as JsonObject | undefined;
   if (message.method === "tools/call" && args && typeof args === "object") {

@@ -25,7 +25,7 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as readline from "node:readline";
-import { CONFORMANCE_DIR, SUITE_PACKAGE_DIR, describeProblems, parseRunDir, readChecks, verdict } from "./read-checks";
+import { CONFORMANCE_DIR, REQUIRED_UNSCORED, SUITE_PACKAGE_DIR, describeProblems, parseRunDir, readChecks, verdict } from "./read-checks";
 
 export const REPO_ROOT = path.resolve(CONFORMANCE_DIR, "..", "..");
 export const DEFAULT_SERVER_CMD = "node dist/sample/conformance/main-http.js";
@@ -241,6 +241,8 @@ function printRecap(options: RunOptions, outcome: Omit<RunOutcome, "problems">, 
       const listed = describeProblems(report.scenarios.filter((s) => s.category === category));
       if (listed.length) lines.push(`${category} FAILURE/WARNING:`, ...listed.map((p) => `  ${p}`));
     }
+    const required = report.scenarios.filter((s) => REQUIRED_UNSCORED.includes(s.scenario) && s.checks.length > 0 && s.failures.length === 0 && s.warnings.length === 0);
+    lines.push(`required unscored (tasks extension, pending): ${required.length}/${REQUIRED_UNSCORED.length} clean`);
     const unscored = report.scenarios.filter((s) => !s.scored && s.category !== "pending");
     const unscoredBad = unscored.filter((s) => s.failures.length > 0);
     lines.push(`not scored (${unscored.map((s) => s.category).filter((c, i, a) => a.indexOf(c) === i).join(", ")}): ${unscoredBad.length}/${unscored.length} with failures`);

@@ -25,7 +25,8 @@ export async function rpc(
   options: { headers?: Record<string, string | undefined>; id?: number | string } = {},
 ): Promise<RawResponse> {
   const id = options.id ?? nextId++;
-  const name = typeof params.name === "string" ? params.name : typeof params.uri === "string" ? params.uri : undefined;
+  const mirrored = method.startsWith("tasks/") ? params.taskId : (params.name ?? params.uri);
+  const name = typeof mirrored === "string" ? mirrored : undefined;
   const headers: Record<string, string> = {
     "content-type": "application/json",
     accept: "application/json, text/event-stream",

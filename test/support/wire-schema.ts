@@ -12,6 +12,12 @@
  *   and no cache hints (§8.15);
  * - a response carries either `result` or `error`, never both; servers send no requests.
  *
+ * The tasks extension (SEP-2663) has its own official schema (`spec/tasks-extension-schema.json`):
+ * tasks/get, tasks/update and tasks/cancel results, and a `resultType: "task"` answer to
+ * tools/call, are checked against its $defs, plus the MUSTs it cannot say (what a
+ * CreateTaskResult, a DetailedTask and an acknowledgement must not carry; ttlMs null or a
+ * positive integer; pollIntervalMs a positive integer; ISO 8601 timestamps).
+ *
  * Formats (`uri`, `byte`, `uri-template`) are not checked: ajv-formats is not installed.
  *
  * @example validateServerMessage(await response.json(), "tools/call");
@@ -22,6 +28,16 @@ import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020"
 
 /** The official schema, byte-identical to the published file (origin in spec/README.md). */
 export const WIRE_SCHEMA_PATH = path.resolve(__dirname, "spec/schema-2026-07-28.json");
+
+/** The tasks extension's official schema, byte-identical to the published file (origin in spec/README.md). */
+export const TASKS_SCHEMA_PATH = path.resolve(__dirname, "spec/tasks-extension-schema.json");
+
+/** Result $defs of the tasks extension's methods, in TASKS_SCHEMA_PATH. */
+export const TASK_RESULT_DEFS: Readonly<Record<string, string>> = Object.freeze({
+  "tasks/get": "GetTaskResult",
+  "tasks/update": "UpdateTaskResult",
+  "tasks/cancel": "CancelTaskResult",
+});
 
 /**
  * Result $defs by request method. A method whose list includes `InputRequiredResult` may
@@ -69,6 +85,7 @@ type JsonObject = Record<string, unknown>;
 interface Compiled {
   ajv: Ajv2020;
   defs: ReadonlySet<string>;
+  taskDefs: ReadonlySet<string>;
   validators: Map<string, ValidateFunction>;
 }
 
@@ -89,7 +106,9 @@ function load(): Compiled {
   // unchecked because ajv-formats is not a dependency.
   const ajv = new Ajv2020({ allErrors: true, allowUnionTypes: true, validateFormats: false });
   ajv.addSchema(schema, "mcp");
-  compiled = { ajv, defs: new Set(Object.keys(schema.$defs as JsonObject)), validators: new Map() };
+  const tasks = JSON.parse(fs.readFileSync(TASKS_SCHEMA_PATH, "utf8")) as JsonObject;
+  ajv.addSchema(tasks, "tasks");
+  compiled = { ajv, defs: new Set(Object.keys(schema.$defs as JsonObject)), taskDefs: new Set(Object.keys(tasks.$defs as JsonObject)), validators: new Map() };
   return compiled;
 }
 
@@ -116,12 +135,14 @@ export function patchSchema(original: JsonObject): JsonObject {
   return schema;
 }
 
+/** `def` of the 2026-07-28 schema, or `tasks:Def` of the tasks extension's. */
 function validatorFor(def: string): ValidateFunction {
   const c = load();
   let validate = c.validators.get(def);
   if (!validate) {
-    if (!c.defs.has(def)) throw new Error(`wire-schema: no $def named ${def} in the schema`);
-    validate = c.ajv.compile({ $ref: `mcp#/$defs/${def}` });
+    const [schema, name] = def.startsWith("tasks:") ? ["tasks", def.slice(6)] : ["mcp", def];
+    if (!(schema === "tasks" ? c.taskDefs : c.defs).has(name)) throw new Error(`wire-schema: no $def named ${name} in the ${schema} schema`);
+    validate = c.ajv.compile({ $ref: `${schema}#/$defs/${name}` });
     c.validators.set(def, validate);
   }
   return validate;
@@ -142,7 +163,7 @@ function formatError(e: ErrorObject): string {
   return `${e.instancePath || "(root)"} ${e.message ?? e.keyword} ${JSON.stringify(e.params)}`;
 }
 
-/** Validates `value` against `#/$defs/<def>` of the (patched) schema; throws on failure. */
+/** Validates `value` against `#/$defs/<def>` of the (patched) schema, or `tasks:<Def>` of the tasks extension's; throws on failure. */
 export function validateDef(def: string, value: unknown): void {
   const validate = validatorFor(def);
   if (!validate(value)) {
@@ -181,9 +202,11 @@ function checkInputRequired(method: string, result: JsonObject): void {
  * `resultType: "complete"` and match the method's complete result $def.
  */
 export function validateResult(method: string, result: unknown): void {
+  if (method in TASK_RESULT_DEFS) return checkTaskMethodResult(method, result);
+  if (method === "tools/call" && isObject(result) && result.resultType === "task") return checkCreateTaskResult(result);
   const defs = RESULT_DEFS[method];
   if (!defs) {
-    throw new Error(`wire-schema: no result $def known for method ${method}; known: ${Object.keys(RESULT_DEFS).join(", ")}`);
+    throw new Error(`wire-schema: no result $def known for method ${method}; known: ${[...Object.keys(RESULT_DEFS), ...Object.keys(TASK_RESULT_DEFS)].join(", ")}`);
   }
   if (!isObject(result)) fail(`${method} result is not an object`, ["expected a JSON object"], result);
   const resultType = result.resultType;
@@ -196,10 +219,56 @@ export function validateResult(method: string, result: unknown): void {
   }
   const complete = defs.find((d) => d !== "InputRequiredResult") as string;
   if (resultType !== undefined && resultType !== "complete") {
-    // "task" belongs to the tasks extension, which this framework does not implement.
+    // "task" belongs to the tasks extension, and only as an answer to tools/call.
     fail(`${method} result`, [`resultType must be "complete" or "input_required", got ${JSON.stringify(resultType)}`], result);
   }
   validateDef(complete, result);
+}
+
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+const NOT_ON_CREATE = ["result", "error", "inputRequests", "requestState", "ttl", "pollInterval", "task", "content"];
+const NOT_ON_ACK = ["taskId", "status", "result", "error", "inputRequests", "requestState"];
+
+/** The Task fields every task message shares: ttlMs, pollIntervalMs and the timestamps. */
+function taskFieldProblems(task: JsonObject): string[] {
+  const reasons: string[] = [];
+  const positive = (v: unknown) => typeof v === "number" && Number.isInteger(v) && v > 0;
+  if (!(task.ttlMs === null || positive(task.ttlMs))) reasons.push(`ttlMs must be null or a positive integer, got ${JSON.stringify(task.ttlMs)}`);
+  if (task.pollIntervalMs !== undefined && !positive(task.pollIntervalMs)) reasons.push(`pollIntervalMs must be a positive integer, got ${JSON.stringify(task.pollIntervalMs)}`);
+  for (const stamp of ["createdAt", "lastUpdatedAt"]) {
+    if (typeof task[stamp] !== "string" || !ISO_8601.test(task[stamp] as string)) reasons.push(`${stamp} must be an ISO 8601 timestamp, got ${JSON.stringify(task[stamp])}`);
+  }
+  return reasons;
+}
+
+/** A tools/call answered with a task: a flat CreateTaskResult, nothing inlined (SEP-2663). */
+function checkCreateTaskResult(result: JsonObject): void {
+  validateDef("tasks:CreateTaskResult", result);
+  const reasons = taskFieldProblems(result);
+  for (const key of NOT_ON_CREATE) if (key in result) reasons.push(`a CreateTaskResult MUST NOT carry ${key}`);
+  if (reasons.length > 0) fail("tools/call result breaks CreateTaskResult rules", reasons, result);
+}
+
+/** tasks/get: a DetailedTask with what its status calls for inlined; update and cancel: an empty ack. */
+function checkTaskMethodResult(method: string, result: unknown): void {
+  validateDef(`tasks:${TASK_RESULT_DEFS[method]}`, result);
+  const r = result as JsonObject;
+  const reasons: string[] = [];
+  if (r.resultType !== "complete") reasons.push(`resultType must be "complete", got ${JSON.stringify(r.resultType)}`);
+  if (method !== "tasks/get") {
+    for (const key of NOT_ON_ACK) if (key in r) reasons.push(`the ${method} acknowledgement MUST NOT carry ${key}`);
+  } else {
+    reasons.push(...taskFieldProblems(r));
+    if ("requestState" in r) reasons.push("a DetailedTask MUST NOT carry requestState");
+    const inlined = { input_required: "inputRequests", completed: "result", failed: "error" } as Record<string, string>;
+    for (const key of ["inputRequests", "result", "error"]) {
+      if (key in r && inlined[r.status as string] !== key) reasons.push(`a ${String(r.status)} task MUST NOT carry ${key}`);
+    }
+    if (r.status === "input_required" && !(isObject(r.inputRequests) && Object.keys(r.inputRequests).length > 0)) reasons.push("an input_required task MUST carry a non-empty inputRequests");
+    const meta = isObject(r.result) ? (r.result._meta as JsonObject | undefined) : undefined;
+    if (meta && "io.modelcontextprotocol/related-task" in meta) reasons.push("the inlined result MUST NOT carry the related-task _meta");
+  }
+  if (reasons.length > 0) fail(`${method} result breaks the tasks extension's rules`, reasons, result);
 }
 
 /**

@@ -9,6 +9,7 @@ import { OutputSchemaViolation } from "../output-schema-violation";
 import { RegistrationError } from "../registration-error";
 import { Result } from "../result";
 import { headerParams, type HeaderParam } from "./param-headers";
+import { TASKS_EXTENSION } from "../tasks/tasks-extension";
 import { shapeToolResult } from "./tool-result";
 
 const EMPTY_INPUT_SCHEMA: JsonObject = { type: "object", additionalProperties: false };
@@ -61,6 +62,9 @@ export function compileTool(component: DeclaredComponent, options: ToolOptions, 
     ...compiler.common(component, plan, { kind: "tool", name }, descriptor),
     name,
     headerParams: headerParams(inputSchema, where),
+    ...(options.task !== undefined && {
+      requiredFeature: { name: TASKS_EXTENSION, fix: 'list the tasks feature in McpApp.create: features: [tasks()] (import { tasks } from "roundtrip-mcp")' },
+    }),
     async bind(ctx) {
       const bound = await bindArguments(ctx.requestParams.arguments);
       if (bound.ok) return { ok: true, whole: bound.value, named: bound.value as Record<string, unknown> };

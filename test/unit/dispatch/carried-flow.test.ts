@@ -13,7 +13,8 @@
 //   input_required with nothing in it, Result.reask() of an unknown key or without @Elicit parameters
 // - @OperationId: 128 random bits as base64url, the same on every round of one flow, different
 //   for two flows with the same arguments, given to a flow that completes in one round, and carried
-//   through a hand-written multi-round flow without @Elicit parameters; it must be typed string
+//   through a hand-written multi-round flow without @Elicit parameters; it must be typed string;
+//   a restored invocation (a task run again after its worker died) keeps the recorded id
 import "reflect-metadata";
 import { IsIn, IsString } from "class-validator";
 import { container } from "tsyringe";
@@ -238,6 +239,16 @@ describe("@OperationId", () => {
     expect(r2.content).toEqual([{ type: "text", text: seen[0].operationId }]);
     expect(seen.map((s) => s.requestState)).toEqual([undefined, undefined]);
     expect(seen[1].operationId).toBe(seen[0].operationId);
+  });
+
+  it("is kept when a recorded invocation is restored (a task run again)", async () => {
+    const component = dispatcher.features.components.find((c) => c.ref.name === "brief")!;
+    const ctx = { requestMethod: "tools/call", requestParams: { name: "brief", arguments: {} }, principal: null, clientCapabilities: CAPS } as unknown as RequestContext;
+    const recorded = { arguments: {}, answers: { destination: { action: "accept" as const, content: { city: "Lima" } } }, operationId: "A".repeat(22) };
+    const invocation = await dispatcher.restore(component, recorded, ctx);
+    const summary = { ...ctx, inputResponses: { summary: reply("andes") } } as RequestContext;
+    expect(await invocation.run(summary)).toBe("Lima: andes");
+    expect(seen).toEqual([{ city: "Lima", requestState: undefined, operationId: "A".repeat(22) }]);
   });
 
   it("must be typed string", () => {

@@ -9,7 +9,9 @@
  *   rest of the URL;
  * - drivers load on first use: importing the stores loads neither better-sqlite3 nor pg, a
  *   memory store neither, a SQLite store only better-sqlite3 (checked in a fresh process on the
- *   compiled code, which `npm test` builds first).
+ *   compiled code, which `npm test` builds first);
+ * - a better-sqlite3 whose native binding is missing (npm 11 skipped its install script) is a
+ *   TaskStoreConfigError that says the fix: allowScripts for better-sqlite3, then a rebuild.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -96,5 +98,21 @@ describe("openTaskStore", () => {
       seen.sqlite = loaded();
       console.log(JSON.stringify(seen));`;
     expect(JSON.parse(execFileSync(process.execPath, ["-e", script]).toString())).toEqual({ imported: [], memory: [], sqlite: ["better-sqlite3"] });
+  });
+
+  it("says how to fix a missing native binding of better-sqlite3", () => {
+    const stores = path.resolve(__dirname, "../../../dist/src/stores/index.js");
+    // The binding loader throws exactly what it throws when the install script never ran.
+    const script = `
+      const path = require("path");
+      const bindings = require.resolve("bindings", { paths: [path.dirname(require.resolve("better-sqlite3"))] });
+      require.cache[bindings] = { id: bindings, filename: bindings, loaded: true, exports: () => { throw new Error("Could not locate the bindings file. Tried:\\n → /app/node_modules/better-sqlite3/build/better_sqlite3.node"); } };
+      const stores = require(${JSON.stringify(stores)});
+      try { new stores.SqliteTaskStore({ file: ${JSON.stringify(path.join(folder, "nobinding.sqlite"))} }); }
+      catch (error) { console.log(JSON.stringify({ name: error.name, message: error.message })); }`;
+    const thrown = JSON.parse(execFileSync(process.execPath, ["-e", script]).toString()) as { name: string; message: string };
+    expect(thrown.name).toBe("TaskStoreConfigError");
+    expect(thrown.message).toContain('add "allowScripts": { "better-sqlite3": true } to your package.json, then run npm rebuild better-sqlite3');
+    expect(thrown.message).toContain("Could not locate the bindings file");
   });
 });

@@ -13,7 +13,13 @@
  * - RESULT_DEFS and NOTIFICATION_DEFS agree with the schema's own *ResultResponse,
  *   ClientRequest and ServerNotification defs;
  * - failures throw WireSchemaError naming the ajv errors and including the message;
- * - the schema shipped in test/support/spec is byte-identical to the published one (sha256).
+ * - the schema shipped in test/support/spec is byte-identical to the published one (sha256);
+ * - the tasks extension: its shipped schema is byte-identical to the published one; tools/call
+ *   may answer a flat CreateTaskResult (never with content, result, error, inputRequests,
+ *   requestState or the legacy ttl / pollInterval; ttlMs null or a positive integer,
+ *   pollIntervalMs a positive integer, ISO timestamps); tasks/get a DetailedTask inlining only
+ *   what its status calls for (no requestState, no related-task _meta on the result);
+ *   tasks/update and tasks/cancel an empty {resultType: "complete"}.
  */
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
@@ -21,6 +27,7 @@ import Ajv2020 from "ajv/dist/2020";
 import {
   NOTIFICATION_DEFS,
   RESULT_DEFS,
+  TASKS_SCHEMA_PATH,
   WIRE_SCHEMA_PATH,
   WireSchemaError,
   isValidDef,
@@ -117,12 +124,13 @@ describe("complete results", () => {
     ).toThrow(WireSchemaError);
   });
 
-  it("rejects resultType values other than complete and input_required", () => {
-    expect(() => validateResult("tools/call", { resultType: "task", content: [] })).toThrow(/"task"/);
+  it("rejects resultType values other than complete and input_required, and \"task\" off tools/call", () => {
+    expect(() => validateResult("tools/call", { resultType: "later", content: [] })).toThrow(/"later"/);
+    expect(() => validateResult("tools/list", { resultType: "task", taskId: "t" })).toThrow(/"task"/);
   });
 
   it("refuses a method it has no $def for", () => {
-    expect(() => validateResult("tasks/get", { resultType: "complete" })).toThrow(/no result \$def/);
+    expect(() => validateResult("tasks/list", { resultType: "complete" })).toThrow(/no result \$def/);
   });
 });
 
@@ -275,6 +283,57 @@ describe("errors, notifications and messages", () => {
     expect(err.message).toContain("must have required property 'ttlMs'");
     expect(err.message).toContain('"cacheScope": "private"');
     expect(err.errors.length).toBeGreaterThan(0);
+  });
+});
+
+describe("the tasks extension", () => {
+  const task = { taskId: "abc", status: "working", createdAt: "2026-08-01T10:00:00.000Z", lastUpdatedAt: "2026-08-01T10:00:01.000Z", ttlMs: 60000, pollIntervalMs: 500 };
+
+  it("ships the published schema byte for byte", () => {
+    const digest = createHash("sha256").update(fs.readFileSync(TASKS_SCHEMA_PATH)).digest("hex");
+    expect(digest).toBe("10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c");
+  });
+
+  it("accepts a flat CreateTaskResult on tools/call, with ttlMs null or positive", () => {
+    expect(() => validateResult("tools/call", { resultType: "task", ...task })).not.toThrow();
+    expect(() => validateResult("tools/call", { resultType: "task", ...task, ttlMs: null, pollIntervalMs: undefined, statusMessage: "queued" })).not.toThrow();
+  });
+
+  it.each([
+    ["content", { content: [] }, /MUST NOT carry content/],
+    ["requestState", { requestState: "s" }, /MUST NOT carry requestState/],
+    ["the legacy ttl", { ttl: 60000 }, /MUST NOT carry ttl/],
+    ["a zero ttlMs", { ttlMs: 0 }, /ttlMs must be null or a positive integer/],
+    ["a fractional pollIntervalMs", { pollIntervalMs: 1.5 }, /not a valid|pollIntervalMs/],
+    ["a date that is not ISO 8601", { createdAt: "yesterday" }, /createdAt must be an ISO 8601 timestamp/],
+  ])("rejects a CreateTaskResult with %s", (_what, change, message) => {
+    expect(() => validateResult("tools/call", { resultType: "task", ...task, ...change })).toThrow(message);
+  });
+
+  it("accepts a DetailedTask per status on tasks/get, each with what it inlines", () => {
+    const get = (extra: Record<string, unknown>) => validateResult("tasks/get", { resultType: "complete", ...task, ...extra });
+    expect(() => get({})).not.toThrow();
+    expect(() => get({ status: "input_required", inputRequests: { name: elicitRequest } })).not.toThrow();
+    expect(() => get({ status: "completed", result: { resultType: "complete", content: [] } })).not.toThrow();
+    expect(() => get({ status: "failed", error: { code: -32603, message: "Internal error" } })).not.toThrow();
+    expect(() => get({ status: "cancelled" })).not.toThrow();
+  });
+
+  it.each([
+    ["a result on a failed task", { status: "failed", error: { code: -32603, message: "x" }, result: {} }, /failed task MUST NOT carry result/],
+    ["requestState", { requestState: "s" }, /MUST NOT carry requestState/],
+    ["an empty inputRequests", { status: "input_required", inputRequests: {} }, /non-empty inputRequests/],
+    ["the related-task _meta", { status: "completed", result: { content: [], _meta: { "io.modelcontextprotocol/related-task": { taskId: "abc" } } } }, /related-task/],
+    ["a completed task without its result", { status: "completed" }, /not a valid tasks:GetTaskResult/],
+  ])("rejects a DetailedTask with %s", (_what, change, message) => {
+    expect(() => validateResult("tasks/get", { resultType: "complete", ...task, ...change })).toThrow(message);
+  });
+
+  it("accepts only an empty acknowledgement from tasks/update and tasks/cancel", () => {
+    expect(() => validateResult("tasks/update", { resultType: "complete" })).not.toThrow();
+    expect(() => validateResult("tasks/cancel", { resultType: "complete", _meta: {} })).not.toThrow();
+    expect(() => validateResult("tasks/cancel", { resultType: "complete", taskId: "abc", status: "cancelled" })).toThrow(/MUST NOT carry taskId/);
+    expect(() => validateResult("tasks/update", { resultType: "task" })).toThrow(WireSchemaError);
   });
 });
 

@@ -1,0 +1,19 @@
+// Serves the tasks sample over Streamable HTTP on 127.0.0.1: `npm run start:tasks`.
+// PORT picks the port (default 3000; 0 takes a free one). The first stdout line holds the URL.
+import { createReportApp } from "./report-app";
+
+async function main(): Promise<void> {
+  const port = Number(process.env.PORT || 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RangeError(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(process.env.PORT)}`);
+  const app = createReportApp();
+  const listener = await app.listen({ host: "127.0.0.1", port, path: "/mcp" });
+  console.log(`tasks sample listening on ${listener.url}`);
+  const stop = (): void => void app.close().then(() => process.exit(0));
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

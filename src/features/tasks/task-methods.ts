@@ -1,0 +1,76 @@
+import type { AppLogger } from "../../protocol/app-logger";
+import { ErrorCode, McpError } from "../../protocol/errors";
+import type { InboundRequest } from "../../protocol/inbound-request";
+import { isPlainObject } from "../../protocol/plain-object";
+import type { JsonObject } from "../../protocol/wire-types";
+import type { TaskRecord } from "../../stores/task-record";
+import type { TaskStore } from "../../stores/task-store";
+import type { FeatureMethod } from "../feature-module";
+import { outstandingAnswers } from "./task-answers";
+import { storeFailure } from "./task-store-failure";
+import { detailedTask } from "./task-wire";
+import { declaresTasks, tasksCapabilityMissing } from "./tasks-extension";
+
+/** Unknown, expired and another principal's task: one answer for all three. */
+const UNKNOWN_TASK = "Task not found";
+/** The empty acknowledgement of tasks/update and tasks/cancel. */
+const ACK: JsonObject = Object.freeze({ resultType: "complete" });
+
+const TASK_ID = { type: "string", minLength: 1, maxLength: 256 };
+
+/**
+ * tasks/get, tasks/update and tasks/cancel (SEP-2663). Each refuses a request that did not
+ * declare the extension (-32021), then reads or changes the task as the request's principal sees
+ * it: a task it cannot see is -32602, exactly like one that does not exist.
+ */
+export function taskMethods(store: () => Promise<TaskStore>, logger: AppLogger): FeatureMethod[] {
+  const withTask = async (request: InboundRequest, operation: string, act: (store: TaskStore, taskId: string) => Promise<TaskRecord | undefined>) => {
+    if (!declaresTasks(request.clientCapabilities)) throw tasksCapabilityMissing();
+    const taskId = request.params.taskId as string;
+    let task: TaskRecord | undefined;
+    try {
+      task = await act(await store(), taskId);
+    } catch (error) {
+      throw storeFailure(error, logger, operation);
+    }
+    if (task === undefined) throw new McpError(ErrorCode.InvalidParams, UNKNOWN_TASK);
+    return task;
+  };
+  const common = { inputRequired: false, nameParam: "taskId", eras: ["modern"] } as const;
+  return [
+    {
+      ...common,
+      method: "tasks/get",
+      paramsSchema: { type: "object", properties: { taskId: TASK_ID }, required: ["taskId"] },
+      handle: async (request) => detailedTask(await withTask(request, "get", (s, id) => s.get(id, request.principal))),
+    },
+    {
+      ...common,
+      method: "tasks/update",
+      // The SDK lifts `inputResponses` out of the params before it checks them (it is MRTR's
+      // reserved field), so the schema names taskId only; the answers come as received.
+      paramsSchema: { type: "object", properties: { taskId: TASK_ID }, required: ["taskId"] },
+      async handle(request) {
+        await withTask(request, "update", async (s, id) => {
+          const responses = request.inputResponses;
+          if (!isPlainObject(responses)) throw new McpError(ErrorCode.InvalidParams, "Invalid params for tasks/update: inputResponses must be an object");
+          const task = await s.get(id, request.principal);
+          if (task === undefined) return undefined;
+          // Checked against the questions outstanding now; a key answered meanwhile is ignored by the store.
+          const answers = outstandingAnswers(task.inputRequests, responses);
+          return Object.keys(answers).length === 0 ? task : ((await s.recordAnswers(id, request.principal, answers)) ?? task);
+        });
+        return ACK;
+      },
+    },
+    {
+      ...common,
+      method: "tasks/cancel",
+      paramsSchema: { type: "object", properties: { taskId: TASK_ID }, required: ["taskId"] },
+      async handle(request) {
+        await withTask(request, "cancel", (s, id) => s.cancel(id, request.principal));
+        return ACK;
+      },
+    },
+  ];
+}

@@ -1,0 +1,176 @@
+import os from "node:os";
+import { randomBytes } from "node:crypto";
+import type { AppLogger } from "../../protocol/app-logger";
+import { ErrorCode, McpError } from "../../protocol/errors";
+import type { JsonObject } from "../../protocol/wire-types";
+import type { JsonValue } from "../../stores/json-value";
+import { openTaskStore } from "../../stores/open-task-store";
+import type { ClaimedTask, TaskError } from "../../stores/task-record";
+import type { TaskStore } from "../../stores/task-store";
+import type { ComponentRunner, Invocation } from "../component-runner";
+import { inlineTaskContext } from "./inline-task-context";
+import type { TaskContext } from "./task-context";
+import { readTaskInput, taskInput, type TaskInput } from "./task-input";
+import { TaskRun } from "./task-run";
+import { storeFailure } from "./task-store-failure";
+import type { TaskTool } from "./task-tool";
+import { createTaskResult } from "./task-wire";
+import { receivesTasks, tasksCapabilityMissing } from "./tasks-extension";
+import type { TasksSettings } from "./tasks-options";
+
+/** Ends a task that an instance claimed but cannot run: no tool of that name is registered here. */
+function unknownToolError(name: string): TaskError {
+  return { code: ErrorCode.InternalError, message: "No instance of the server can run this task's tool", data: { reason: "unknown-tool", tool: name } };
+}
+
+/**
+ * The tasks of one app instance: opens the store when the app starts, creates and runs tasks, and on a
+ * timer recovers what died elsewhere (every `recoveryIntervalMs`: `failAbandoned`, then
+ * `claimNext` while fewer than `maxRunning` tasks run here, then `reapExpired`). Closing it hands
+ * running `"rerun"` tasks over (their lease released) and fails the `"fail"` ones.
+ */
+export class TaskRuntime {
+  readonly instanceId: string;
+  private opened?: Promise<TaskStore>;
+  private readonly runs = new Map<string, TaskRun>();
+  private readonly byName: Map<string, TaskTool>;
+  private runner?: ComponentRunner;
+  private timer?: NodeJS.Timeout;
+  private recovering?: Promise<void>;
+  private closed = false;
+
+  constructor(
+    private readonly settings: TasksSettings,
+    tools: Iterable<TaskTool>,
+    private readonly logger: AppLogger,
+  ) {
+    this.byName = new Map([...tools].map((tool) => [tool.name, tool]));
+    this.instanceId = settings.instanceId ?? `${os.hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  }
+
+  /** The store, opened once; a failed open is tried again on the next call. */
+  store(): Promise<TaskStore> {
+    const store = this.settings.store;
+    if (typeof store !== "string") return Promise.resolve(store);
+    this.opened ??= openTaskStore(store, { ...this.settings.storeOptions, logger: this.settings.storeOptions.logger ?? this.logger }).catch((error: unknown) => {
+      this.opened = undefined;
+      throw error;
+    });
+    return this.opened;
+  }
+
+  /**
+   * Opens the store now (a store that cannot be opened is reported at start-up, and tried again
+   * when next needed) and starts recovery: at once (a restarted instance picks up what its
+   * predecessor left), then on a timer.
+   */
+  start(runner: ComponentRunner): void {
+    this.runner = runner;
+    this.store().catch((error: unknown) => this.logger.error("the task store could not be opened", { error: error instanceof Error ? error.message : String(error) }));
+    this.schedule(0);
+  }
+
+  /**
+   * A task tool's call, once its `@Elicit` rounds resolved: an ordinary call for a client that did
+   * not declare the extension on this 2026-07-28 request (an `"optional"` tool), else a task
+   * created durably in the store, started here, and answered with its CreateTaskResult.
+   */
+  async execute(tool: TaskTool, invocation: Invocation): Promise<{ kind: "inline"; value: unknown } | { kind: "handover"; result: JsonObject }> {
+    if (!receivesTasks({ clientCapabilities: invocation.clientCapabilities, protocolVersion: invocation.ctx.protocolVersion })) {
+      if (tool.support === "required") throw tasksCapabilityMissing();
+      return { kind: "inline", value: await invocation.run(inlineTaskContext(invocation.ctx)) };
+    }
+    if (this.closed) throw new McpError(ErrorCode.InternalError, "Internal error");
+    const input = taskInput(invocation.recorded, invocation.clientCapabilities, invocation.ctx.protocolVersion);
+    let claimed: ClaimedTask;
+    try {
+      const store = await this.store();
+      claimed = await store.create({
+        principal: invocation.ctx.principal,
+        toolName: tool.name,
+        input: input as unknown as JsonValue,
+        ttlMs: tool.ttlMs,
+        pollIntervalMs: tool.pollIntervalMs,
+        retryPolicy: tool.retryPolicy,
+        maxAttempts: tool.maxAttempts,
+        lease: { owner: this.instanceId, durationMs: this.settings.leaseMs },
+      });
+    } catch (error) {
+      throw storeFailure(error, this.logger, "create");
+    }
+    this.launch(await this.store(), claimed, tool, input, async () => invocation);
+    return { kind: "handover", result: createTaskResult(claimed.task) };
+  }
+
+  /** Closes: no more recovery; running tasks are handed over or failed; a store opened from a URL is closed. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    await this.recovering;
+    await Promise.all([...this.runs.values()].map((run) => run.shutdown()));
+    this.runs.clear();
+    if (this.opened) await (await this.opened.catch(() => undefined))?.close();
+  }
+
+  /** Runs one attempt in the background: watch and lease first, then the method, then its outcome. */
+  private launch(store: TaskStore, claimed: ClaimedTask, tool: TaskTool, input: TaskInput, prepare: (ctx: TaskContext) => Promise<Invocation>): void {
+    const run = new TaskRun(store, claimed, tool, input, this.settings.leaseMs, this.logger);
+    this.runs.set(run.id, run);
+    void (async () => {
+      try {
+        await run.begin();
+        await run.execute(await prepare(run.ctx));
+      } catch (error) {
+        await run.abandon(error);
+      } finally {
+        run.close();
+        this.runs.delete(run.id);
+      }
+    })();
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.closed) return;
+    this.timer = setTimeout(() => {
+      this.recovering = this.recover().finally(() => {
+        this.recovering = undefined;
+        this.schedule(this.settings.recoveryIntervalMs);
+      });
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  /** One recovery pass; a store that cannot be reached is logged and tried again next time. */
+  private async recover(): Promise<void> {
+    try {
+      const store = await this.store();
+      await store.failAbandoned();
+      while (!this.closed && this.runs.size < this.settings.maxRunning) {
+        const claimed = await store.claimNext(this.instanceId, this.settings.leaseMs);
+        if (claimed === undefined) break;
+        this.resume(store, claimed);
+      }
+      if (!this.closed) await store.reapExpired();
+    } catch (error) {
+      this.logger.warn("task recovery pass failed", { error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  /** A claimed task runs again: its invocation rebuilt from the stored input, its context fresh. */
+  private resume(store: TaskStore, claimed: ClaimedTask): void {
+    const { task, lease } = claimed;
+    const tool = this.byName.get(task.toolName);
+    if (tool === undefined) {
+      this.logger.error("claimed a task whose tool is not registered here", { taskId: task.id, tool: task.toolName });
+      void store.fail(task.id, lease, unknownToolError(task.toolName)).catch(() => undefined);
+      return;
+    }
+    const input = readTaskInput(task.input);
+    const runner = this.runner!;
+    this.logger.info("task re-run", { taskId: task.id, tool: tool.name, attempt: task.attempt });
+    this.launch(store, claimed, tool, input ?? { arguments: {}, answers: {}, capabilities: {} }, async (ctx) => {
+      if (input === undefined) throw new Error("the task's stored input is not one this code wrote");
+      return runner.restore(tool.component, input, ctx);
+    });
+  }
+}

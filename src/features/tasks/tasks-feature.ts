@@ -1,0 +1,42 @@
+import type { FeatureModule } from "../feature-module";
+import { taskMethods } from "./task-methods";
+import { TaskRuntime } from "./task-runtime";
+import { compileTaskTools } from "./task-tool";
+import { TASKS_EXTENSION, receivesTasks, tasksCapabilityMissing } from "./tasks-extension";
+import { tasksSettings, type TasksOptions } from "./tasks-options";
+
+/**
+ * The tasks extension (SEP-2663, `io.modelcontextprotocol/tasks`): tools declared with
+ * `@Tool({ task })` may answer `tools/call` with a task the client polls (`tasks/get`), answers
+ * (`tasks/update`) and cancels (`tasks/cancel`). Tasks live in a durable store, a SQLite file in
+ * the data directory unless `store` names another (PostgreSQL for several instances).
+ * See docs/tasks.md.
+ *
+ * @example const app = McpApp.create({ components: [Reports], state: { ephemeral: true }, features: [tasks()] });
+ */
+export function tasks(options: TasksOptions = {}): FeatureModule {
+  const settings = tasksSettings(options);
+  return {
+    name: TASKS_EXTENSION,
+    compile({ components, declarations, logger }) {
+      const tools = compileTaskTools(components, declarations, settings);
+      const runtime = new TaskRuntime(settings, tools.values(), logger);
+      return {
+        // Advertised (modern era only) as long as the feature is listed, even with no task tool:
+        // tasks/get of a task created by another instance still works here.
+        capabilities: (era) => (era === "modern" ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
+        methods: taskMethods(() => runtime.store(), logger),
+        execution: {
+          claims: (component) => tools.has(component),
+          admit(component, ctx) {
+            // Before any round: a client that cannot receive a task is told at once.
+            if (tools.get(component)?.support === "required" && !receivesTasks(ctx)) throw tasksCapabilityMissing();
+          },
+          execute: (invocation) => runtime.execute(tools.get(invocation.component)!, invocation),
+        },
+        start: (runner) => runtime.start(runner),
+        close: () => runtime.close(),
+      };
+    },
+  };
+}

@@ -1,0 +1,67 @@
+// Pins recovery after a crash on the SQLite store, with real processes: a server is killed with
+// SIGKILL (kill -9) while three tasks run, and a new server on the same file settles each of them
+// once the dead one's leases lapse; none stays working:
+// - a "rerun" tool runs again (attempt 2) with the same idempotency key and completes;
+// - a "rerun" tool that was answered before the crash runs again without asking again (the
+//   answer is kept) and completes with it;
+// - a "fail" tool ends failed with -32603 and data.reason "worker-lost".
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { call, eventually, startTaskServer, taskReaches, type TaskServer } from "../support/task-server";
+import { taskEventsIn } from "./fixtures/task-events";
+
+let folder: string;
+const servers: TaskServer[] = [];
+
+beforeEach(() => {
+  folder = mkdtempSync(path.join(os.tmpdir(), "roundtrip-crash-"));
+});
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.stop("SIGKILL")));
+  rmSync(folder, { recursive: true, force: true });
+});
+
+async function server(): Promise<TaskServer> {
+  const started = await startTaskServer({
+    TASK_STORE: `sqlite:${path.join(folder, "tasks.sqlite")}`,
+    TASK_EVENTS: path.join(folder, "events.jsonl"),
+    TASK_LEASE_MS: "600",
+    TASK_RECOVERY_MS: "100",
+  });
+  servers.push(started);
+  return started;
+}
+
+const events = () => taskEventsIn(path.join(folder, "events.jsonl"));
+const eventOf = (what: string, taskId: string, pid: number) => events().find((e) => e.event === what && e.taskId === taskId && e.pid === pid);
+
+describe("a server killed with SIGKILL while tasks run (SQLite store)", () => {
+  it("leaves every task settled by the next server: re-run, re-run with its answer, or failed", async () => {
+    const first = await server();
+    const rerun = (await call(first.url, "tools/call", { name: "resumable", arguments: { holdFirstAttempt: true } })).result!.taskId as string;
+    const answered = (await call(first.url, "tools/call", { name: "resumable_question", arguments: {} })).result!.taskId as string;
+    const fail = (await call(first.url, "tools/call", { name: "fragile", arguments: {} })).result!.taskId as string;
+    await taskReaches(first.url, answered, ["input_required"]);
+    await call(first.url, "tasks/update", { taskId: answered, inputResponses: { approval: { action: "accept", content: { approve: true } } } });
+    const started = await eventually("all three methods running", () => {
+      const before = [eventOf("started", rerun, first.pid), eventOf("answered", answered, first.pid), eventOf("started", fail, first.pid)];
+      return before.every((e) => e !== undefined) ? before : undefined;
+    });
+
+    await first.stop("SIGKILL");
+    const second = await server();
+
+    const reran = await taskReaches(second.url, rerun, ["completed", "failed", "cancelled"]);
+    expect(reran).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: `done on attempt 2 with key ${started[0]!.idempotencyKey}` }] } });
+    const resumed = await taskReaches(second.url, answered, ["completed", "failed", "cancelled"]);
+    expect(resumed).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "attempt 2: true" }] } });
+    const failed = await taskReaches(second.url, fail, ["completed", "failed", "cancelled"]);
+    expect(failed).toMatchObject({ status: "failed", error: { code: -32603, message: "The task's worker stopped before the task finished", data: { reason: "worker-lost", attempts: 1 } } });
+    expect(failed).not.toHaveProperty("result");
+
+    expect(eventOf("started", rerun, second.pid)).toMatchObject({ attempt: 2, idempotencyKey: started[0]!.idempotencyKey });
+    expect(eventOf("answered", answered, second.pid)).toMatchObject({ attempt: 2 });
+    expect(eventOf("started", fail, second.pid)).toBeUndefined();
+  });
+});
