@@ -1,5 +1,8 @@
 // roundtrip-mcp/testing: drive MCP 2026-07-28 servers round by round from jest tests, in-process,
 // over stdio and over HTTP. Speaks JSON-RPC itself; imports no MCP SDK.
+// It builds apps (tsyringe, decorator metadata), so it loads reflect-metadata first, as the main
+// entry does: a test that imports only roundtrip-mcp/testing works.
+import "reflect-metadata";
 
 // Clients
 export { createTestClient, type CreateTestClientOptions } from "./create-test-client";

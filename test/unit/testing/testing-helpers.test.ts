@@ -9,6 +9,10 @@
 //   (enum, oneOf, items.enum, items.anyOf), a missing mode as form, sampling and roots requests
 // - HTTP request headers: protocol version from _meta, Mcp-Method, Mcp-Name per method, Mcp-Param-*
 //   from x-mcp-header, and the =?base64?...?= encoding of values that are not plain visible ASCII
+// - the built roundtrip-mcp/testing entry loads on its own (it brings reflect-metadata) and serves
+//   a component in-process, in a fresh process that imports nothing else first
+import { execFileSync } from "node:child_process";
+import * as path from "node:path";
 import { AskedInput, TEST_CLOCK_START, accept, cancel, decline, clientRoots, modelReply, tamper, createTestClock, type WireInputRequest } from "roundtrip-mcp/testing";
 import { encodeHeaderValue, mcpRequestHeaders, paramHeadersOf } from "../../../src/testing/mcp-request-headers";
 
@@ -156,5 +160,23 @@ describe("HTTP request headers", () => {
     [-12, "-12"],
   ])("encodes %j as %j", (value, encoded) => {
     expect(encodeHeaderValue(value)).toBe(encoded);
+  });
+});
+
+describe("the testing entry on its own", () => {
+  it("loads reflect-metadata itself and serves a component, in a fresh process", () => {
+    const kit = path.resolve(__dirname, "../../../dist/src/testing/index.js");
+    const main = path.resolve(__dirname, "../../../dist/src/index.js");
+    const script = `
+      const { createTestClient } = require(${JSON.stringify(kit)});
+      const { Tool } = require(${JSON.stringify(main)});
+      class Hello { hello() { return "hi"; } }
+      Tool()(Hello.prototype, "hello", Object.getOwnPropertyDescriptor(Hello.prototype, "hello"));
+      createTestClient([Hello]).then(async (client) => {
+        const result = await client.callTool("hello", {});
+        console.log(JSON.stringify(result.text));
+        await client.close();
+      });`;
+    expect(execFileSync(process.execPath, ["-e", script]).toString().trim()).toBe('"hi"');
   });
 });
