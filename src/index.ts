@@ -58,4 +58,5 @@ export type { StateKey } from "./state/key-ring";
 // Server
 export { McpApp, type McpAppOptions, type ServeOptions, type ServedConnection } from "./server/mcp-app";
 export type { ListenOptions, HttpListener, Authenticator } from "./server/http-listener";
+export { DEFAULT_REQUEST_LIMITS, type RequestLimits } from "./server/request-limits";
 export { ChangeNotifier } from "./server/change-notifier";

@@ -3,7 +3,7 @@ import { questionDigest } from "../elicitation/question-digest";
 import type { StateSealer } from "../state/state-sealer";
 import type { ElicitSpec } from "../features/component-definition";
 import type { ElicitResult } from "../protocol/elicit-request";
-import { validateDto } from "../schema/dto-validator";
+import { firstViolations, validateDto } from "../schema/dto-validator";
 import { buildQuestion } from "../features/question-builder";
 import { ErrorCode, McpError } from "../protocol/errors";
 import type { RequestContext } from "../protocol/request-context";
@@ -94,7 +94,7 @@ export class RoundPlanner {
       if (outcome.action === "accept" && question.dto) {
         const checked = await validateDto(question.dto, outcome.content ?? {});
         if (!checked.ok) {
-          throw new McpError(ErrorCode.InvalidParams, INVALID_ANSWER, { key: spec.key, reason: checked.violations.map((v) => `${v.field}: ${v.constraint}`).join("; ") });
+          throw new McpError(ErrorCode.InvalidParams, INVALID_ANSWER, { key: spec.key, reason: firstViolations(checked.violations).map((v) => `${v.field}: ${v.constraint}`).join("; ") });
         }
         accepted = checked.value;
       }

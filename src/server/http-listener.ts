@@ -3,8 +3,8 @@ import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { validateHostHeader, validateOriginHeader, type McpHttpHandler } from "@modelcontextprotocol/server";
 import { ErrorCode } from "../protocol/errors";
-
-const MAX_BODY = 4 * 1024 * 1024;
+import { errorResponse } from "./error-response";
+import type { InboundChecks } from "./inbound-checks";
 
 /** Maps an HTTP request to a principal; return null to reject it with 401. */
 export type Authenticator = (request: IncomingMessage) => Promise<string | null> | string | null;
@@ -51,6 +51,7 @@ function jsonError(res: ServerResponse, status: number, code: number, message: s
 export async function startHttpListener(
   handler: McpHttpHandler,
   options: ListenOptions,
+  checks: InboundChecks,
   onerror: (error: Error) => void,
 ): Promise<HttpListener> {
   const host = options.host ?? "127.0.0.1";
@@ -90,15 +91,20 @@ export async function startHttpListener(
       let size = 0;
       for await (const chunk of req) {
         size += (chunk as Buffer).length;
-        if (size > MAX_BODY) return jsonError(res, 413, -32000, `Request body exceeds ${MAX_BODY} bytes`);
+        if (size > checks.limits.maxBodyBytes) {
+          const rejection = checks.tooLarge();
+          return void res.writeHead(rejection.status, { "content-type": "application/json" }).end(JSON.stringify(errorResponse(rejection)));
+        }
         chunks.push(chunk as Buffer);
       }
       bodyText = Buffer.concat(chunks).toString("utf8");
-      try {
-        body = bodyText.length > 0 ? JSON.parse(bodyText) : undefined;
-      } catch {
-        body = undefined;
+      // The structural limits on the raw text, then one parse.
+      const checked = bodyText.length > 0 ? checks.text(bodyText) : undefined;
+      if (checked?.kind === "rejected") {
+        const { rejection, id } = checked;
+        return void res.writeHead(rejection.status, { "content-type": "application/json" }).end(JSON.stringify(errorResponse(rejection, id)));
       }
+      if (checked?.kind === "parsed") body = checked.value;
     }
     const controller = new AbortController();
     // "close" also fires after a completed response; only a client that went away cancels.

@@ -1,6 +1,6 @@
 import { container as rootContainer, type DependencyContainer } from "tsyringe";
 import { createMcpHandler, InMemoryTransport, type McpHttpHandler, type ServerContext, type Transport } from "@modelcontextprotocol/server";
-import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { Dispatcher } from "../dispatch/dispatcher";
 import { BUILT_IN_FEATURES } from "../features/built-in-features";
 import type { FeatureModule } from "../features/feature-module";
@@ -16,6 +16,8 @@ import { ConnectionTransport } from "./connection-transport";
 import { httpEntry } from "./http-entry";
 import { startHttpListener, type HttpListener, type ListenOptions } from "./http-listener";
 import { InboundChecks } from "./inbound-checks";
+import { resolveRequestLimits, type RequestLimits } from "./request-limits";
+import { StdioLineTransport } from "./stdio-line-transport";
 import { buildSdkServer, capabilitiesFor, type FactsLookup } from "./sdk-bridge";
 
 export interface McpAppOptions {
@@ -49,6 +51,13 @@ export interface McpAppOptions {
    * each made by its own function with its own options.
    */
   features?: FeatureModule[];
+  /**
+   * Bounds on every request, on every transport, checked before anything parses or validates it
+   * (see `RequestLimits` for each limit and its default). Give only the ones to change.
+   *
+   * @example McpApp.create({ components, state, limits: { maxBodyBytes: 16 * 1024 * 1024 } })
+   */
+  limits?: Partial<RequestLimits>;
 }
 
 /** Options of `serve`, `serveStdio` and `connect`. */
@@ -121,7 +130,7 @@ export class McpApp {
       middleware: options.middleware,
       resultValidator: options.resultValidator,
     });
-    this.checks = new InboundChecks(this.features);
+    this.checks = new InboundChecks(this.features, resolveRequestLimits(options.limits));
     this.capabilities = { modern: capabilitiesFor(this.features, "modern"), legacy: capabilitiesFor(this.features, "legacy") };
   }
 
@@ -159,9 +168,12 @@ export class McpApp {
     return served;
   }
 
-  /** Serves this process's stdin/stdout: `serve(new StdioServerTransport())`. */
+  /**
+   * Serves this process's stdin/stdout. Every line gets an answer: one that is not JSON -32700, one
+   * over a limit -32602 (or -32600 over `maxBodyBytes`), and the process keeps serving.
+   */
   serveStdio(options: ServeOptions = {}): ServedConnection {
-    return this.serve(new StdioServerTransport(), options);
+    return this.serve(new StdioLineTransport(this.checks), options);
   }
 
   /**
@@ -177,7 +189,15 @@ export class McpApp {
   /** Serves Streamable HTTP on `host:port` + `path`. Default host 127.0.0.1, path /mcp, port 0 (free). */
   async listen(options: ListenOptions = {}): Promise<HttpListener> {
     const handler = this.httpHandler();
-    const listener = await startHttpListener(handler, options, (e) => this.reportError(e));
+    let listener: HttpListener;
+    try {
+      listener = await startHttpListener(handler, options, this.checks, (e) => this.reportError(e));
+    } catch (error) {
+      this.handlers.get(handler)?.();
+      this.handlers.delete(handler);
+      await handler.close();
+      throw error;
+    }
     this.listeners.add(listener);
     return {
       url: listener.url,
@@ -193,8 +213,9 @@ export class McpApp {
 
   /**
    * The fetch-shaped Streamable HTTP handler, to mount in any web-standard runtime or framework.
-   * It makes the framework's own request checks (`Mcp-Param-*` headers among them); Host/Origin
-   * checks, authentication and body-size limits are the caller's job here (`listen` does them).
+   * It makes the framework's own request checks: the body size and the other request limits (on a
+   * body it reads, or on a `parsedBody` you pass), the `Mcp-Param-*` headers. Host/Origin checks,
+   * authentication, timeouts and connection caps are the caller's job here (`listen` does them).
    * The principal of a request is `options.authInfo.extra.principal` (null when absent).
    */
   httpHandler(): McpHttpHandler {
@@ -227,6 +248,7 @@ export class McpApp {
         capabilities: this.capabilities[era],
         dispatcher: this.dispatcher,
         facts,
+        checkParams: (method, params) => this.checks.params(method, params),
         onerror: (e) => this.reportError(e),
       });
   }

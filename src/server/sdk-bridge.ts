@@ -4,15 +4,19 @@ import {
   LOG_LEVEL_META_KEY,
   PROTOCOL_VERSION_META_KEY,
   Server,
+  type JSONRPCRequest,
+  type Result as SdkResult,
   type ServerContext,
   type ServerCapabilities,
 } from "@modelcontextprotocol/server";
 import type { Dispatcher } from "../dispatch/dispatcher";
 import type { FeatureMethod } from "../features/feature-module";
 import type { FeatureTable } from "../features/feature-table";
+import { McpError } from "../protocol/errors";
 import type { Era, InboundRequest } from "../protocol/inbound-request";
 import type { LogLevel, ProgressReporter, RequestLogger } from "../protocol/request-context";
 import type { ClientCapabilities, JsonObject } from "../protocol/wire-types";
+import type { Rejection } from "./inbound-checks";
 
 const LEVELS: LogLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
@@ -33,7 +37,40 @@ export interface BridgeOptions {
   capabilities: ServerCapabilities;
   dispatcher: Dispatcher;
   facts: FactsLookup;
+  /** The params check of a routed request (`InboundChecks.params`). */
+  checkParams: ParamsChecker;
   onerror: (error: Error) => void;
+}
+
+export type ParamsChecker = (method: string, params: unknown) => Rejection | undefined;
+
+/**
+ * The SDK's `Server` with the framework's params check in front of every registered handler,
+ * through the hook the SDK provides for wrapping handlers. It runs after the SDK routed the
+ * request (so its envelope, header and method checks keep their order) and before the SDK's own
+ * params validation, which answers most methods' malformed params with -32603 and a zod dump.
+ */
+class BridgeServer extends Server {
+  constructor(
+    info: BridgeOptions["serverInfo"],
+    options: ConstructorParameters<typeof Server>[1],
+    // Read by the wrappers at request time: the SDK's constructor wraps its own handlers before this is set.
+    private readonly checkParams: ParamsChecker,
+  ) {
+    super(info, options);
+  }
+
+  protected override _wrapHandler(
+    method: string,
+    handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<SdkResult>,
+  ): (request: JSONRPCRequest, ctx: ServerContext) => Promise<SdkResult> {
+    const wrapped = super._wrapHandler(method, handler);
+    return (request, ctx) => {
+      const rejection = this.checkParams?.(method, request.params);
+      if (rejection) return Promise.reject(new McpError(rejection.code, rejection.message, rejection.data));
+      return wrapped(request, ctx);
+    };
+  }
 }
 
 /**
@@ -55,10 +92,11 @@ const paramsSchemas = new WeakMap<FeatureMethod, ReturnType<typeof fromJsonSchem
  */
 export function buildSdkServer(options: BridgeOptions): Server {
   const { capabilities, dispatcher, era } = options;
-  const server = new Server(options.serverInfo, {
-    capabilities,
-    ...(options.instructions !== undefined && { instructions: options.instructions }),
-  });
+  const server = new BridgeServer(
+    options.serverInfo,
+    { capabilities, ...(options.instructions !== undefined && { instructions: options.instructions }) },
+    options.checkParams,
+  );
   server.onerror = options.onerror;
   for (const entry of dispatcher.features.methods) {
     if (entry.eras !== undefined && !entry.eras.includes(era)) continue;
