@@ -39,6 +39,7 @@ export { ElicitationSchemaError } from "./schema/elicitation-schema-error";
 
 // Results
 export { Result } from "./features/result";
+export { ToolError } from "./features/tool-error";
 export { RegistrationError } from "./features/registration-error";
 export type { FeatureModule } from "./features/feature-module";
 
@@ -54,6 +55,7 @@ export {
   type StateRejectReason,
 } from "./state/state-sealer";
 export type { StateKey } from "./state/key-ring";
+export { StateTooLargeError } from "./state/state-too-large-error";
 
 // Server
 export { McpApp, type McpAppOptions, type ServeOptions, type ServedConnection } from "./server/mcp-app";

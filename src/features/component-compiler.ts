@@ -21,7 +21,7 @@ export interface DeclaredComponent {
 }
 
 /** The fields of a `ComponentDefinition` that do not depend on its feature. */
-export type CommonFields = Pick<ComponentDefinition, "ref" | "where" | "token" | "methodName" | "params" | "middleware" | "elicits" | "descriptor">;
+export type CommonFields = Pick<ComponentDefinition, "ref" | "where" | "token" | "methodName" | "params" | "middleware" | "elicits" | "descriptor" | "timeoutMs">;
 
 /** What every kind of component shares, planned from its declaration. */
 export interface CommonPlan {
@@ -92,7 +92,21 @@ export class ComponentCompiler {
   /** The fields every definition has, from the declaration, its plan and its descriptor. */
   common(component: DeclaredComponent, plan: CommonPlan, ref: ComponentRef, descriptor: JsonObject): CommonFields {
     const { params, elicits, middleware } = plan;
-    return { ref, where: component.where, token: component.cls, methodName: component.declaration.methodName, params, middleware, elicits, descriptor };
+    const timeoutMs = (component.declaration.options as { timeoutMs?: unknown }).timeoutMs;
+    if (timeoutMs !== undefined && (!Number.isSafeInteger(timeoutMs) || (timeoutMs as number) < 1)) {
+      throw new RegistrationError(`${component.where}: timeoutMs must be a positive integer number of milliseconds`);
+    }
+    return {
+      ref,
+      where: component.where,
+      token: component.cls,
+      methodName: component.declaration.methodName,
+      params,
+      middleware,
+      elicits,
+      descriptor,
+      ...(timeoutMs !== undefined && { timeoutMs: timeoutMs as number }),
+    };
   }
 
   /**

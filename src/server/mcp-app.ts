@@ -58,6 +58,19 @@ export interface McpAppOptions {
    * @example McpApp.create({ components, state, limits: { maxBodyBytes: 16 * 1024 * 1024 } })
    */
   limits?: Partial<RequestLimits>;
+  /**
+   * Milliseconds one round of a component may take (middleware included) when the component sets
+   * no `timeoutMs` of its own. On expiry the request's signal aborts and the client gets -32603
+   * "Request timed out" with `data.timeoutMs`, even if the handler ignores the signal. Default 60,000.
+   */
+  timeoutMs?: number;
+  /**
+   * Development only: the message of an unexpected error reaches the client (a tool's `isError`
+   * text, the -32603 message) instead of a generic text with its error id. Default false: the
+   * details go to the logger only. Never turn it on where clients are not yours: messages carry
+   * paths, queries and secrets.
+   */
+  exposeErrors?: boolean;
 }
 
 /** Options of `serve`, `serveStdio` and `connect`. */
@@ -129,6 +142,8 @@ export class McpApp {
       logger: this.logger,
       middleware: options.middleware,
       resultValidator: options.resultValidator,
+      timeoutMs: positiveOption(options.timeoutMs, "timeoutMs"),
+      exposeErrors: options.exposeErrors === true,
     });
     this.checks = new InboundChecks(this.features, resolveRequestLimits(options.limits));
     this.capabilities = { modern: capabilitiesFor(this.features, "modern"), legacy: capabilitiesFor(this.features, "legacy") };
@@ -256,6 +271,11 @@ export class McpApp {
   private reportError(error: Error): void {
     this.logger.debug("sdk", { error: error.message });
   }
+}
+
+function positiveOption(value: number | undefined, name: string): number | undefined {
+  if (value !== undefined && (!Number.isSafeInteger(value) || value < 1)) throw new RangeError(`McpApp.create: ${name} must be a positive integer, got ${String(value)}`);
+  return value;
 }
 
 function httpFacts(ctx: ServerContext): { principal: string | null; rawParams?: JsonObject } {

@@ -4,6 +4,7 @@ import { ErrorCode, McpError } from "../protocol/errors";
 import type { StateBinding } from "../protocol/request-context";
 import { canonicalJson, type JsonValue, strictJsonStringify } from "../protocol/canonical-json";
 import { type DerivedKey, KeyRing, type StateKey } from "./key-ring";
+import { StateTooLargeError } from "./state-too-large-error";
 
 /** Default lifetime of a sealed state, in seconds. */
 export const STATE_TTL_DEFAULT_SECONDS = 300;
@@ -176,8 +177,9 @@ export class StateSealer {
    * `options.principal`, valid for `options.ttl` seconds (default: the sealer's).
    *
    * Throws a TypeError for data that is not JSON (functions, symbols, bigints, non-finite
-   * numbers, cycles, non-plain objects; `undefined` object properties are dropped), and a plain
-   * Error when the token would exceed 16384 bytes. Both are programming errors, not wire errors.
+   * numbers, cycles, non-plain objects; `undefined` object properties are dropped), and a
+   * `StateTooLargeError` when the token would exceed 16384 bytes (in a component, the client gets
+   * -32602 "Request state too large").
    *
    * @example const token = sealer.seal({ answers }, ctx, { principal: ctx.principal, ttl: 120 });
    */
@@ -192,11 +194,7 @@ export class StateSealer {
     const payload = Buffer.from(`[${VERSION},${issued},${expires},"${scope}",${body}]`, "utf8").toString("base64url");
     const signed = `${PREFIX}${key.id}.${payload}`;
     const token = `${signed}.${mac(key, signed)}`;
-    if (token.length > STATE_TOKEN_MAX_BYTES) {
-      throw new Error(
-        `StateSealer.seal: the sealed state would be ${token.length} bytes, over the ${STATE_TOKEN_MAX_BYTES}-byte limit; carry less data in requestState`,
-      );
-    }
+    if (token.length > STATE_TOKEN_MAX_BYTES) throw new StateTooLargeError(token.length, STATE_TOKEN_MAX_BYTES);
     return token;
   }
 
