@@ -106,7 +106,7 @@ export class Dispatcher implements ComponentRunner {
     let values = NO_VALUES;
     let state: CarriedState | undefined;
     if (def.elicits.length > 0) {
-      const plan = await this.planner.plan(def.elicits, ctx);
+      const plan = await this.planner.plan(def.elicits, ctx, original);
       if (plan.kind === "ask") return Result.inputRequired({ inputRequests: plan.inputRequests, requestState: plan.requestState });
       if (plan.kind === "ended") return def.declined(plan.key, plan.action);
       values = plan.values;
@@ -137,7 +137,7 @@ export class Dispatcher implements ComponentRunner {
     }
     if (isReask(returned)) {
       if (!state) throw new Error(`${def.where} returned Result.reask() but has no @Elicit parameters`);
-      const plan = await this.planner.reask(def.elicits, ctx, returned.reask, state);
+      const plan = await this.planner.reask(def.elicits, ctx, returned.reask, state, original);
       if (plan.kind === "ask") return Result.inputRequired({ inputRequests: plan.inputRequests, requestState: plan.requestState });
       throw new Error(`${def.where}: Result.reask() left nothing to ask`);
     }
