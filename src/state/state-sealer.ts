@@ -4,6 +4,7 @@ import { ErrorCode, McpError } from "../protocol/errors";
 import type { StateBinding } from "../protocol/request-context";
 import { canonicalJson, type JsonValue, strictJsonStringify } from "../protocol/canonical-json";
 import { type DerivedKey, KeyRing, type StateKey } from "./key-ring";
+import { RejectionLog } from "./rejection-log";
 import { StateTooLargeError } from "./state-too-large-error";
 
 /** Default lifetime of a sealed state, in seconds. */
@@ -113,7 +114,8 @@ const CALL_OPTIONS: ReadonlySet<string> = new Set(["principal", "ttl"]);
  * transport and the retry fields never affect the binding.
  *
  * Every failure of `open` throws the same `McpError` -32602 "Invalid or expired request state";
- * the precise reason goes to the logger as `warn("requestState rejected", { reason, method })`.
+ * the precise reason goes to the logger as `warn("requestState rejected", { reason, method })`,
+ * the first of each reason per minute in full and the rest as counts (see `RejectionLog`).
  * Tokens can be reused until they expire: one-time operations need app-owned replay tracking.
  *
  * @example
@@ -126,6 +128,7 @@ export class StateSealer {
   private readonly defaultTtl: number;
   private readonly now: () => number;
   private readonly logger: AppLogger;
+  private readonly rejections: RejectionLog;
 
   /**
    * Checks the configuration and derives the keys; throws a TypeError or RangeError naming the
@@ -165,6 +168,7 @@ export class StateSealer {
       throw new TypeError(`${owner}: option \`now\` must be a function returning milliseconds since the epoch`);
     }
     this.now = (now as (() => number) | undefined) ?? Date.now;
+    this.rejections = new RejectionLog(this.logger, () => this.now());
   }
 
   /** Ids of the ring, the sealing key first. */
@@ -250,7 +254,7 @@ export class StateSealer {
   }
 
   private reject(reason: StateRejectReason, ctx: StateBinding, extra?: Record<string, unknown>): McpError {
-    this.logger.warn("requestState rejected", { reason, method: ctx.requestMethod, ...extra });
+    this.rejections.record(reason, { method: ctx.requestMethod, ...extra });
     return new McpError(ErrorCode.InvalidParams, INVALID_STATE_MESSAGE);
   }
 
