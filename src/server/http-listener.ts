@@ -46,6 +46,8 @@ export interface HttpListener {
 const LOCALHOST = ["localhost", "127.0.0.1", "[::1]"];
 /** A Host header is a host name or an address, and an optional port: no user info, path or spaces. */
 const HOST_SYNTAX = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(?::[0-9]{1,5})?$/;
+/** Methods a web Request can carry (fetch forbids CONNECT, TRACE and TRACK); the SDK answers all but POST with 405. */
+const WEB_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 /** What a refused body may still send before its connection is cut instead of closed cleanly. */
 const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
 
@@ -155,6 +157,7 @@ export async function startHttpListener(
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://localhost");
     if (url.pathname !== path) return jsonError(res, 404, ErrorCode.MethodNotFound, "Not found");
+    if (!WEB_METHODS.has(req.method ?? "")) return send(res, 405, errorResponse({ code: -32000, message: "Method not allowed." }), { allow: "POST" });
     const hostHeader = req.headers.host;
     if (hostHeader !== undefined && !HOST_SYNTAX.test(hostHeader)) return jsonError(res, 403, -32000, "Invalid Host header");
     const hostCheck = validateHostHeader(hostHeader, allowedHosts);
@@ -192,7 +195,8 @@ export async function startHttpListener(
       if (value === undefined) continue;
       headers.set(name, Array.isArray(value) ? value.join(", ") : value);
     }
-    const request = new Request(`http://${hostHeader ?? "localhost"}${req.url ?? path}`, {
+    // The path as parsed: an absolute-form request target (POST http://other/mcp) names no other host.
+    const request = new Request(`http://${hostHeader ?? "localhost"}${url.pathname}${url.search}`, {
       method: req.method,
       headers,
       // A body we parsed travels as parsedBody; the SDK then never reads the stream.

@@ -1,6 +1,8 @@
 // Pins what the HTTP listener and a mounted httpHandler() do with hostile or careless peers
 // (raw TCP sockets where fetch would hide it):
 // - a Host header carrying user info (a@localhost:PORT, user:pass@127.0.0.1:PORT) is 403, not 500;
+// - TRACE, which a web Request cannot carry, is 405 like any other non-POST, not 500;
+//   an absolute-form request target (POST http://elsewhere/mcp) is served by its path, not 500;
 // - a body declared over maxBodyBytes by Content-Length is answered 413 before it is read, and the
 //   answer reaches a client that keeps sending: no reset, no EPIPE; the connection then closes;
 // - a chunked body that passes the cap gets the same 413, delivered before the connection closes;
@@ -37,6 +39,23 @@ describe("HTTP listener against hostile peers", () => {
     const out = await exchange(listener.port, { head: head(listener.port, `Mcp-Method: tools/list\r\nContent-Length: ${body.length}\r\nConnection: close`, `${host}:${listener.port}`), body: [Buffer.from(body)] });
     expect(out.status).toBe(403);
     expect(out.body).toEqual({ jsonrpc: "2.0", error: { code: -32000, message: "Invalid Host header" } });
+  });
+
+  it("answers TRACE (which a web Request cannot carry) with 405 like any method but POST", async () => {
+    const out = await exchange(listener.port, { head: `TRACE /mcp HTTP/1.1\r\nHost: 127.0.0.1:${listener.port}\r\nConnection: close` });
+    expect(out.status).toBe(405);
+    expect(out.received).toMatch(/\r\nallow: POST\r\n/i);
+    expect(out.body).toEqual({ jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed." } });
+  });
+
+  it("serves an absolute-form request target by its path", async () => {
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta() } });
+    const out = await exchange(listener.port, {
+      head: `POST http://elsewhere.example/mcp HTTP/1.1\r\nHost: 127.0.0.1:${listener.port}\r\n${MCP_HEADERS}\r\nMcp-Method: tools/list\r\nContent-Length: ${body.length}\r\nConnection: close`,
+      body: [Buffer.from(body)],
+    });
+    expect(out.status).toBe(200);
+    expect(out.body).toMatchObject({ id: 1, result: { resultType: "complete" } });
   });
 
   it("answers a body declared over the cap with 413 that reaches a client still sending, then closes cleanly", async () => {
