@@ -40,7 +40,7 @@ export function httpEntry(inner: McpHttpHandler, checks: InboundChecks): McpHttp
     } else {
       return inner.fetch(request, options);
     }
-    const rejection = checks.http(body, request.headers);
+    const rejection = checks.id(body) ?? checks.http(body, request.headers);
     if (rejection) return reply(rejection, echoedId(body));
     const rawParams = (body as { params?: unknown } | null)?.params;
     const authInfo = options.authInfo ?? ANONYMOUS;

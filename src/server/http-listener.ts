@@ -90,19 +90,23 @@ function readBody(req: IncomingMessage, max: number): Promise<BodyRead> {
 }
 
 /**
- * Answers 413 now, then keeps reading and discarding what the client still sends, and closes the
- * connection once it has sent it all: closing earlier would reset the connection under a client
- * still writing, and the reset can destroy the answer before the client reads it.
+ * Answers 413 now, with `Connection: close`, and closes the connection in two steps once the
+ * answer is out: the write side at once (Node's "destroy soon" becomes a half-close), the whole
+ * connection when the client has sent what it declared. Destroying it while the client still
+ * writes would reset it, and a reset can destroy the answer before the client reads it. A client
+ * that sends more than DRAIN_LIMIT_BYTES, or for longer than requestTimeoutMs, is cut off.
  */
 function refuseBody(req: IncomingMessage, res: ServerResponse, rejection: Rejection): void {
-  send(res, rejection.status, errorResponse(rejection));
+  const socket = req.socket;
+  socket.destroySoon = () => socket.end();
+  send(res, rejection.status, errorResponse(rejection), { connection: "close" });
   let drained = 0;
   req.on("data", (chunk: Buffer) => {
     drained += chunk.length;
-    if (drained > DRAIN_LIMIT_BYTES) req.socket.destroy();
+    if (drained > DRAIN_LIMIT_BYTES) socket.destroy();
   });
-  req.on("end", () => req.socket.end());
-  req.on("error", () => req.socket.destroy());
+  req.on("end", () => socket.destroy());
+  req.on("error", () => socket.destroy());
   req.resume();
 }
 

@@ -85,6 +85,16 @@ export class InboundChecks {
     }
   }
 
+  /**
+   * Over HTTP: an id JSON-RPC allows but MCP does not (a number with a fraction) is -32600 without
+   * the id; the SDK would answer the same code echoing it, which no MCP client can parse.
+   */
+  id(message: unknown): Rejection | undefined {
+    const id = isPlainObject(message) ? message.id : undefined;
+    if (typeof id !== "number" || Number.isInteger(id)) return undefined;
+    return { code: ErrorCode.InvalidRequest, message: "Invalid Request: the id must be a string or an integer", status: 400 };
+  }
+
   /** Over HTTP: headers that mirror params (`Mcp-Param-*` for tools/call, from the feature table). */
   http(message: unknown, headers: Headers): Rejection | undefined {
     if (!isPlainObject(message) || typeof message.method !== "string" || !headers.get("mcp-protocol-version")) return undefined;
@@ -127,11 +137,14 @@ function overLimit(breach: LimitBreach): Rejection {
   return { code: ErrorCode.InvalidParams, message: describeBreach(breach), data: { limit: breach.limit, maximum: breach.maximum }, status: 400 };
 }
 
-/** The id an error about this message echoes: its id when it looks like a request (a string method), else null. */
+/**
+ * The id an error about this message echoes: its id when it looks like a request (a string method)
+ * and the id is one MCP allows (a string or an integer), else null (left out of the answer).
+ */
 export function echoedId(message: unknown): string | number | null {
   if (!isPlainObject(message) || typeof message.method !== "string") return null;
   const id = message.id;
-  return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null;
+  return typeof id === "string" || Number.isInteger(id) ? (id as string | number) : null;
 }
 
 /** A JSON-RPC request: an object with a string method and an id. */

@@ -8,11 +8,11 @@
 
 /** The limits of one app; every transport applies the same ones (`McpAppOptions.limits`). */
 export interface RequestLimits {
-  /** Largest HTTP request body, or stdio message line, in bytes. Default 4 MiB (4,194,304). */
+  /** Largest HTTP request body, or stdio message line, in bytes. Default 1 MiB (1,048,576). */
   readonly maxBodyBytes: number;
   /** Deepest nesting of objects and arrays in one message, the envelope included (`{}` is 1). Default 64. */
   readonly maxDepth: number;
-  /** Object keys in one message, every object together. Default 10,000. */
+  /** Object keys in one message, every object together. Default 4,000. */
   readonly maxKeys: number;
   /** Keys of any one object. Default 1,000. */
   readonly maxObjectKeys: number;
@@ -23,9 +23,9 @@ export interface RequestLimits {
 }
 
 export const DEFAULT_REQUEST_LIMITS: RequestLimits = Object.freeze({
-  maxBodyBytes: 4 * 1024 * 1024,
+  maxBodyBytes: 1024 * 1024,
   maxDepth: 64,
-  maxKeys: 10_000,
+  maxKeys: 4_000,
   maxObjectKeys: 1_000,
   maxArrayItems: 100_000,
   maxStringLength: 1024 * 1024,
@@ -234,7 +234,7 @@ export function scanJsonValue(value: unknown, limits: RequestLimits): LimitBreac
 
 /**
  * The id a refusal of this raw JSON-RPC text echoes, without parsing it: the top-level `id` when it
- * is a string or a number and the top-level `method` is a string (the SDK's rule), otherwise null.
+ * is a string or an integer (what MCP allows) and the top-level `method` is a string, otherwise null.
  * One pass over the top level; nested values are skipped by bracket counting.
  */
 export function requestIdOf(text: string): string | number | null {
@@ -295,11 +295,11 @@ function valueEnd(text: string, start: number, backslashes: BackslashCursor): nu
   return i;
 }
 
-/** A JSON string or number token as its value; anything else (or a malformed token) is null. */
+/** A JSON string or integer token as its value; anything else (or a malformed token) is null. */
 function scalar(token: string): string | number | null {
   try {
     const value: unknown = JSON.parse(token);
-    return typeof value === "string" || (typeof value === "number" && Number.isFinite(value)) ? value : null;
+    return typeof value === "string" || Number.isInteger(value) ? (value as string | number) : null;
   } catch {
     return null;
   }

@@ -5,18 +5,24 @@
 //   an absolute-form request target (POST http://elsewhere/mcp) is served by its path, not 500;
 // - a body declared over maxBodyBytes by Content-Length is answered 413 before it is read, and the
 //   answer reaches a client that keeps sending: no reset, no EPIPE; the connection then closes;
+// - the 413 says Connection: close, so a keep-alive client opens a new connection for its next
+//   request instead of losing it on the closing one;
 // - a chunked body that passes the cap gets the same 413, delivered before the connection closes;
 // - Expect: 100-continue with a declared body over the cap is refused before the body is sent;
-// - a stalled body (1 MB declared, 20 bytes sent) ends with 408 and a closed connection after
+// - a stalled body (1 MiB declared, 20 bytes sent) ends with 408 and a closed connection after
 //   requestTimeoutMs, not after Node's default 300 s; the options are checked when listening;
 // - maxConnections: a connection over the cap is closed at once, the others keep working;
 // - the structural limits are checked on the raw body before it is parsed: 400, -32602, the id echoed;
+// - an id with a fraction is 400 -32600 without the id, never echoed (MCP ids are strings or integers);
 // - a mounted httpHandler() applies the same limits: on a body it reads (413 over maxBodyBytes,
 //   400 -32602 over a structural limit) and on a parsedBody its host hands it.
+import { Agent, request } from "node:http";
 import { createFeatureApp } from "./fixtures/feature-app";
 import { exchange, filler } from "../support/raw-socket";
 import { meta } from "../support/raw-http";
-import type { HttpListener, McpApp } from "../../src/index";
+import { DEFAULT_REQUEST_LIMITS, type HttpListener, type McpApp } from "../../src/index";
+
+const MAX_BODY = DEFAULT_REQUEST_LIMITS.maxBodyBytes;
 
 const MCP_HEADERS = "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28";
 
@@ -65,14 +71,34 @@ describe("HTTP listener against hostile peers", () => {
     expect(out.status).toBe(413);
     expect(out.body).toEqual({
       jsonrpc: "2.0",
-      error: { code: -32600, message: "Request too large: the body exceeds 4194304 bytes (limit maxBodyBytes)", data: { limit: "maxBodyBytes", maximum: 4194304 } },
+      error: { code: -32600, message: `Request too large: the body exceeds ${MAX_BODY} bytes (limit maxBodyBytes)`, data: { limit: "maxBodyBytes", maximum: MAX_BODY } },
     });
+  });
+
+  it("tells a keep-alive client to close after a 413, so its next request goes on a new connection", async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const statuses: (number | string)[] = [];
+    for (let i = 0; i < 2; i++) {
+      statuses.push(
+        await new Promise<number | string>((resolve) => {
+          const body = Buffer.alloc(2 * MAX_BODY, 0x20);
+          const req = request(listener.url, { method: "POST", agent, headers: { "content-type": "application/json", "content-length": String(body.length) } }, (res) => {
+            res.resume();
+            res.on("end", () => resolve(`${res.statusCode} ${res.headers.connection}`));
+          });
+          req.on("error", (error) => resolve(error.message));
+          req.end(body);
+        }),
+      );
+    }
+    agent.destroy();
+    expect(statuses).toEqual(["413 close", "413 close"]);
   });
 
   it("answers a chunked body that passes the cap with 413 before the connection closes", async () => {
     const chunk = Buffer.alloc(256 * 1024, 0x20);
     const framed = Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n")]);
-    const body = [...Array.from({ length: 24 }, () => framed), Buffer.from("0\r\n\r\n")];
+    const body = [...Array.from({ length: Math.ceil((2 * MAX_BODY) / chunk.length) }, () => framed), Buffer.from("0\r\n\r\n")];
     const out = await exchange(listener.port, { head: head(listener.port, "Mcp-Method: tools/list\r\nTransfer-Encoding: chunked"), body });
     expect(out.error).toBeUndefined();
     expect(out.status).toBe(413);
@@ -80,9 +106,19 @@ describe("HTTP listener against hostile peers", () => {
   });
 
   it("refuses an Expect: 100-continue body over the cap before the client sends it", async () => {
-    const out = await exchange(listener.port, { head: head(listener.port, `Mcp-Method: tools/list\r\nExpect: 100-continue\r\nContent-Length: ${8 * 1024 * 1024}`), end: true });
+    const out = await exchange(listener.port, { head: head(listener.port, `Mcp-Method: tools/list\r\nExpect: 100-continue\r\nContent-Length: ${2 * MAX_BODY}`), end: true });
     expect(out.received).not.toContain("100 Continue");
     expect(out.status).toBe(413);
+  });
+
+  it("answers an id with a fraction with -32600 and no id (the SDK would echo 1.5, which MCP does not allow)", async () => {
+    const response = await fetch(listener.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1.5, method: "tools/list", params: { _meta: meta() } }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ jsonrpc: "2.0", error: { code: -32600, message: "Invalid Request: the id must be a string or an integer" } });
   });
 
   it("checks the structural limits on the raw body before parsing it, echoing the id", async () => {
@@ -108,7 +144,7 @@ describe("HTTP listener timeouts and connection cap", () => {
   it("ends a stalled body with 408 after requestTimeoutMs", async () => {
     app = createFeatureApp();
     const listener = await app.listen({ port: 0, requestTimeoutMs: 300 });
-    const out = await exchange(listener.port, { head: head(listener.port, `Mcp-Method: tools/list\r\nContent-Length: ${1024 * 1024}`), body: [Buffer.alloc(20, 0x20)], end: false });
+    const out = await exchange(listener.port, { head: head(listener.port, `Mcp-Method: tools/list\r\nContent-Length: ${MAX_BODY - 1}`), body: [Buffer.alloc(20, 0x20)], end: false });
     expect(out.status).toBe(408);
   });
 

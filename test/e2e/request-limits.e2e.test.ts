@@ -13,7 +13,9 @@
 import { BOUNDARIES, Boundary } from "../support/boundaries";
 import type { RawSession, WireResponse } from "../support/raw-session";
 import { createFeatureApp } from "./fixtures/feature-app";
-import type { McpApp } from "../../src/index";
+import { DEFAULT_REQUEST_LIMITS, type McpApp } from "../../src/index";
+
+const { maxKeys, maxObjectKeys, maxArrayItems, maxDepth } = DEFAULT_REQUEST_LIMITS;
 
 function deep(levels: number): unknown {
   let value: unknown = "bottom";
@@ -31,8 +33,9 @@ describe.each(BOUNDARIES)("request limits over %s", (name) => {
   let raw: RawSession;
 
   beforeAll(async () => {
-    app = createFeatureApp();
-    boundary = new Boundary(name, app, "feature");
+    // A lower string limit than the default, so that a string over it fits the body limit.
+    app = createFeatureApp({ limits: { maxStringLength: 1000 } });
+    boundary = new Boundary(name, app, "feature", { FIXTURE_LIMITS: JSON.stringify({ maxStringLength: 1000 }) });
     await boundary.start();
     raw = await boundary.raw();
   });
@@ -55,26 +58,26 @@ describe.each(BOUNDARIES)("request limits over %s", (name) => {
   }
 
   it("refuses 2,000 levels of nesting in tool arguments with -32602 naming maxDepth", async () => {
-    expectLimit(await raw.request("tools/call", { name: "whoami", arguments: { x: deep(2000) } }), "maxDepth", 64);
+    expectLimit(await raw.request("tools/call", { name: "whoami", arguments: { x: deep(2000) } }), "maxDepth", maxDepth);
   });
 
   it("refuses an object with more keys than maxObjectKeys, even in _meta", async () => {
-    const response = await raw.request("tools/list", { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, ...keys(1001) } });
-    expectLimit(response, "maxObjectKeys", 1000);
+    const response = await raw.request("tools/list", { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, ...keys(maxObjectKeys + 1) } });
+    expectLimit(response, "maxObjectKeys", maxObjectKeys);
   });
 
   it("refuses more keys in all than maxKeys", async () => {
-    const args = Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`o${i}`, keys(950)]));
-    expectLimit(await raw.request("tools/call", { name: "whoami", arguments: args }), "maxKeys", 10_000);
+    const args = Object.fromEntries(Array.from({ length: Math.ceil(maxKeys / 900) + 1 }, (_, i) => [`o${i}`, keys(900)]));
+    expectLimit(await raw.request("tools/call", { name: "whoami", arguments: args }), "maxKeys", maxKeys);
   });
 
   it("refuses more array elements in all than maxArrayItems", async () => {
-    const column = new Array(60_000).fill(0);
-    expectLimit(await raw.request("tools/call", { name: "whoami", arguments: { a: column, b: column } }), "maxArrayItems", 100_000);
+    const column = new Array(maxArrayItems / 2 + 1).fill(0);
+    expectLimit(await raw.request("tools/call", { name: "whoami", arguments: { a: column, b: column } }), "maxArrayItems", maxArrayItems);
   });
 
   it("refuses a string longer than maxStringLength", async () => {
-    expectLimit(await raw.request("tools/call", { name: "whoami", arguments: { text: "x".repeat(1024 * 1024 + 1) } }), "maxStringLength", 1024 * 1024);
+    expectLimit(await raw.request("tools/call", { name: "whoami", arguments: { text: "x".repeat(1001) } }), "maxStringLength", 1000);
   });
 
   it.each([

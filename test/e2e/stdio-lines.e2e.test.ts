@@ -3,10 +3,11 @@
 // - a line that is not JSON: -32700, no id;
 // - JSON that is not a valid JSON-RPC message: -32600, with the id when the line looks like a
 //   request ({"jsonrpc":"1.0","id":5,...}, a progressToken that is an object), without one otherwise
-//   ({"foo":1}, a batch array);
+//   ({"foo":1}, a batch array, an id with a fraction, which MCP does not allow);
 // - a line over a structural limit: -32602 naming the limit, with its id;
-// - a line over maxBodyBytes (4 MiB, under the SDK's own 10 MiB buffer): -32600 "Request too
-//   large", and the process neither exits nor stalls: the next request is answered;
+// - a line over maxBodyBytes, and over the SDK's own 10 MiB read buffer (which closes the
+//   connection and exits 0): -32600 "Request too large", and the process neither exits nor
+//   stalls: the next request is answered;
 // - blank lines are ignored;
 // - an in-process connection (the SDK's in-memory transport) refuses an invalid message with
 //   -32600 too, instead of dropping it silently.
@@ -15,6 +16,9 @@ import { InMemoryTransport, type JSONRPCMessage } from "@modelcontextprotocol/se
 import { fixtureCommand } from "../support/fixture-server";
 import { envelope } from "../support/raw-session";
 import { createFeatureApp } from "./fixtures/feature-app";
+import { DEFAULT_REQUEST_LIMITS } from "../../src/index";
+
+const MAX_BODY = DEFAULT_REQUEST_LIMITS.maxBodyBytes;
 
 const LIST = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list", params: { _meta: envelope() } });
 
@@ -65,6 +69,7 @@ describe("stdio lines", () => {
     ['{"jsonrpc":"1.0","id":5,"method":"tools/list"}', 5],
     [JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/list", params: { _meta: { ...envelope(), progressToken: {} } } }), 9],
     ['{"foo":1}', undefined],
+    [JSON.stringify({ jsonrpc: "2.0", id: 1.5, method: "tools/list", params: { _meta: envelope() } }), undefined],
     [`[${LIST(2)}]`, undefined],
   ])("answers %s with -32600 (id %j)", async (line, id) => {
     const answer = await send(line);
@@ -79,10 +84,10 @@ describe("stdio lines", () => {
   });
 
   it("answers a line over maxBodyBytes with -32600, ignores blank lines, and keeps serving", async () => {
-    const answer = await send(Buffer.alloc(4 * 1024 * 1024 + 1, 0x20));
+    const answer = await send(Buffer.alloc(10 * 1024 * 1024 + 1, 0x20));
     expect(answer).toEqual({
       jsonrpc: "2.0",
-      error: { code: -32600, message: "Request too large: the body exceeds 4194304 bytes (limit maxBodyBytes)", data: { limit: "maxBodyBytes", maximum: 4194304 } },
+      error: { code: -32600, message: `Request too large: the body exceeds ${MAX_BODY} bytes (limit maxBodyBytes)`, data: { limit: "maxBodyBytes", maximum: MAX_BODY } },
     });
     child.stdin.write("\n\r\n   \n");
     expect(await send(LIST(4))).toMatchObject({ id: 4, result: {} });

@@ -36,6 +36,8 @@ export class Boundary {
     private readonly app: McpApp,
     /** Fixture name for the stdio child (see test/support/fixture-server.ts). */
     private readonly fixture: string,
+    /** More environment for the stdio child (FIXTURE_LIMITS, ...). */
+    private readonly fixtureEnv: Record<string, string> = {},
   ) {}
 
   get url(): string {
@@ -78,7 +80,7 @@ export class Boundary {
         return new StreamableHTTPClientTransport(new URL(this.url));
       case "stdio": {
         const { command, args, env } = fixtureCommand(this.fixture);
-        return new StdioClientTransport({ command, args, env: { ...(process.env as Record<string, string>), ...env }, stderr: "pipe" });
+        return new StdioClientTransport({ command, args, env: { ...(process.env as Record<string, string>), ...env, ...this.fixtureEnv }, stderr: "pipe" });
       }
     }
   }

@@ -7,7 +7,8 @@
 // - strings hide structure: brackets, colons and commas inside strings (escaped quotes included)
 //   count for nothing;
 // - a cycle in a parsed value is reported as too deep, not a hang;
-// - requestIdOf finds the top-level id of raw text only when the top-level method is a string;
+// - requestIdOf finds the top-level id of raw text only when the top-level method is a string and
+//   the id is a string or an integer (what MCP allows);
 // - resolveRequestLimits keeps the defaults, takes positive integers, and names a bad option;
 // - describeBreach names the limit and its value.
 import fc from "fast-check";
@@ -102,7 +103,8 @@ describe("requestIdOf", () => {
   it.each([
     ['{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{}}', 7],
     ['{"params":{"id":1,"x":[{"id":2}]},"method":"m","id":"abc"}', "abc"],
-    ['{ "id" : 1.5 , "method" : "m" }', 1.5],
+    ['{ "id" : 15 , "method" : "m" }', 15],
+    ['{"id":1.5,"method":"m"}', null],
     ['{"id":"a\\"b","method":"m"}', 'a"b'],
     ['{"id":1,"method":5}', null],
     ['{"id":1}', null],
