@@ -15,36 +15,19 @@
 //   closes the request's transport right after the response);
 // - answers that make the sealed state too large: -32602 "Request state too large", the sizes in
 //   the log, no internal detail on the wire.
-import { BOUNDARIES, Boundary } from "../support/boundaries";
-import type { RawSession } from "../support/raw-session";
+import { BOUNDARIES, serveRaw } from "../support/boundaries";
 import { createFailuresApp, kept, LEAK } from "./fixtures/failures-app";
-import type { McpApp } from "../../src/index";
 import type { MemoryLogger } from "../../src/testing/index";
 
 const GENERIC = /^Unexpected error \(error id ([0-9a-f-]{36})\); the details are in the server's log\.$/;
 
 describe.each(BOUNDARIES)("component failures over %s", (name) => {
-  let app: McpApp;
-  let boundary: Boundary;
-  let raw: RawSession;
-  const logged = () => (app.logger as MemoryLogger).entries;
-
-  beforeAll(async () => {
-    app = createFailuresApp();
-    boundary = new Boundary(name, app, "failures");
-    await boundary.start();
-    raw = await boundary.raw();
-  });
-
-  afterAll(async () => {
-    await boundary.stop();
-    await app.close();
-  });
-
-  afterEach(() => expect(raw.violations).toEqual([]));
+  const served = serveRaw(name, () => createFailuresApp(), "failures");
+  const logged = () => (served.app.logger as MemoryLogger).entries;
+  const request = (method: string, params: Record<string, unknown>, capabilities?: Record<string, unknown>) => served.raw.request(method, params, capabilities);
 
   async function toolText(tool: string): Promise<{ text: string; isError: unknown }> {
-    const response = await raw.request("tools/call", { name: tool, arguments: {} });
+    const response = await request("tools/call", { name: tool, arguments: {} });
     const result = response.result as { isError?: unknown; content: { text: string }[] };
     expect(JSON.stringify(response)).not.toContain("hunter2");
     return { text: result.content[0].text, isError: result.isError };
@@ -80,7 +63,7 @@ describe.each(BOUNDARIES)("component failures over %s", (name) => {
     ["resources/read", { uri: "fail://circular" }],
     ["prompts/get", { name: "broken" }],
   ])("answers a failing %s %j with -32603 and data.errorId", async (method, params) => {
-    const response = await raw.request(method, params);
+    const response = await request(method, params);
     expect(response.error).toEqual({ code: -32603, message: "Internal error", data: { errorId: expect.stringMatching(/^[0-9a-f-]{36}$/) } });
     if (name !== "stdio") {
       const errorId = (response.error!.data as { errorId: string }).errorId;
@@ -93,13 +76,13 @@ describe.each(BOUNDARIES)("component failures over %s", (name) => {
     ["polite", 150],
     ["forever", 300],
   ])("answers %s past its time with -32603 Request timed out", async (tool, timeoutMs) => {
-    const response = await raw.request("tools/call", { name: tool, arguments: {} });
+    const response = await request("tools/call", { name: tool, arguments: {} });
     expect(response.error).toEqual({ code: -32603, message: "Request timed out", data: { timeoutMs } });
     if (tool === "polite" && name !== "stdio") expect((kept.abortedBy as Error).name).toBe("HandlerTimeout");
   });
 
   it("refuses answers that make the sealed state too large with -32602, the sizes logged", async () => {
-    const response = await raw.request("tools/call", {
+    const response = await request("tools/call", {
       name: "long_answer",
       arguments: {},
       inputResponses: { note: { action: "accept", content: { text: "n".repeat(13_000) } } },
@@ -120,7 +103,7 @@ describe.each(BOUNDARIES)("component failures over %s", (name) => {
 
   if (name !== "stdio") {
     it("never aborts the signal of a handler that returned", async () => {
-      const response = await raw.request("tools/call", { name: "keep_signal", arguments: {} });
+      const response = await request("tools/call", { name: "keep_signal", arguments: {} });
       expect(response.result).toMatchObject({ content: [{ type: "text", text: "kept" }] });
       // Let the transport finish with the request (over HTTP the SDK closes it after the response).
       for (let i = 0; i < 5; i++) await new Promise<void>((resolve) => setImmediate(resolve));
@@ -130,17 +113,13 @@ describe.each(BOUNDARIES)("component failures over %s", (name) => {
 });
 
 describe("exposeErrors", () => {
+  const served = serveRaw("in-process", () => createFailuresApp({ exposeErrors: true }), "failures");
+
   it("lets the message of an unexpected error through, for development", async () => {
-    const app = createFailuresApp({ exposeErrors: true });
-    const boundary = new Boundary("in-process", app, "failures");
-    await boundary.start();
-    const raw = await boundary.raw();
-    const tool = await raw.request("tools/call", { name: "sync_throw", arguments: {} });
+    const tool = await served.raw.request("tools/call", { name: "sync_throw", arguments: {} });
     expect(tool.result).toMatchObject({ isError: true, content: [{ type: "text", text: LEAK }] });
-    const resource = await raw.request("resources/read", { uri: "fail://boom" });
+    const resource = await served.raw.request("resources/read", { uri: "fail://boom" });
     expect(resource.error).toMatchObject({ code: -32603, message: `Internal error: ${LEAK}` });
-    await boundary.stop();
-    await app.close();
   });
 
   it("checks the app's timeoutMs", () => {

@@ -10,10 +10,10 @@
 // - an error echoes a handful of short violations, never a copy of the input: 900 unknown
 //   argument keys (raw JSON Schema and DTO tools alike) give a short text with "and N more";
 // - the connection keeps serving after every refusal.
-import { BOUNDARIES, Boundary } from "../support/boundaries";
-import type { RawSession, WireResponse } from "../support/raw-session";
+import { BOUNDARIES, serveRaw } from "../support/boundaries";
+import type { WireResponse } from "../support/raw-session";
 import { createFeatureApp } from "./fixtures/feature-app";
-import { DEFAULT_REQUEST_LIMITS, type McpApp } from "../../src/index";
+import { DEFAULT_REQUEST_LIMITS } from "../../src/index";
 
 const { maxKeys, maxObjectKeys, maxArrayItems, maxDepth } = DEFAULT_REQUEST_LIMITS;
 
@@ -28,27 +28,13 @@ function keys(count: number, prefix = "k"): Record<string, number> {
 }
 
 describe.each(BOUNDARIES)("request limits over %s", (name) => {
-  let app: McpApp;
-  let boundary: Boundary;
-  let raw: RawSession;
-
-  beforeAll(async () => {
-    // A lower string limit than the default, so that a string over it fits the body limit.
-    app = createFeatureApp({ limits: { maxStringLength: 1000 } });
-    boundary = new Boundary(name, app, "feature", { FIXTURE_LIMITS: JSON.stringify({ maxStringLength: 1000 }) });
-    await boundary.start();
-    raw = await boundary.raw();
-  });
-
-  afterAll(async () => {
-    await boundary.stop();
-    await app.close();
-  });
+  // A lower string limit than the default, so that a string over it fits the body limit.
+  const served = serveRaw(name, () => createFeatureApp({ limits: { maxStringLength: 1000 } }), "feature", { FIXTURE_LIMITS: JSON.stringify({ maxStringLength: 1000 }) });
+  const request = (method: string, params: Record<string, unknown>) => served.raw.request(method, params);
 
   afterEach(async () => {
-    expect(raw.violations).toEqual([]);
     // Still serving.
-    const ping = await raw.request("tools/call", { name: "ping", arguments: {} });
+    const ping = await request("tools/call", { name: "ping", arguments: {} });
     expect(ping.result).toMatchObject({ content: [{ type: "text", text: "pong" }] });
   });
 
@@ -58,26 +44,26 @@ describe.each(BOUNDARIES)("request limits over %s", (name) => {
   }
 
   it("refuses 2,000 levels of nesting in tool arguments with -32602 naming maxDepth", async () => {
-    expectLimit(await raw.request("tools/call", { name: "whoami", arguments: { x: deep(2000) } }), "maxDepth", maxDepth);
+    expectLimit(await request("tools/call", { name: "whoami", arguments: { x: deep(2000) } }), "maxDepth", maxDepth);
   });
 
   it("refuses an object with more keys than maxObjectKeys, even in _meta", async () => {
-    const response = await raw.request("tools/list", { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, ...keys(maxObjectKeys + 1) } });
+    const response = await request("tools/list", { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, ...keys(maxObjectKeys + 1) } });
     expectLimit(response, "maxObjectKeys", maxObjectKeys);
   });
 
   it("refuses more keys in all than maxKeys", async () => {
     const args = Object.fromEntries(Array.from({ length: Math.ceil(maxKeys / 900) + 1 }, (_, i) => [`o${i}`, keys(900)]));
-    expectLimit(await raw.request("tools/call", { name: "whoami", arguments: args }), "maxKeys", maxKeys);
+    expectLimit(await request("tools/call", { name: "whoami", arguments: args }), "maxKeys", maxKeys);
   });
 
   it("refuses more array elements in all than maxArrayItems", async () => {
     const column = new Array(maxArrayItems / 2 + 1).fill(0);
-    expectLimit(await raw.request("tools/call", { name: "whoami", arguments: { a: column, b: column } }), "maxArrayItems", maxArrayItems);
+    expectLimit(await request("tools/call", { name: "whoami", arguments: { a: column, b: column } }), "maxArrayItems", maxArrayItems);
   });
 
   it("refuses a string longer than maxStringLength", async () => {
-    expectLimit(await raw.request("tools/call", { name: "whoami", arguments: { text: "x".repeat(1001) } }), "maxStringLength", 1000);
+    expectLimit(await request("tools/call", { name: "whoami", arguments: { text: "x".repeat(1001) } }), "maxStringLength", 1000);
   });
 
   it.each([
@@ -93,7 +79,7 @@ describe.each(BOUNDARIES)("request limits over %s", (name) => {
     ["tools/call", { name: 5 }, "Invalid params for tools/call: name must be string"],
     ["tools/call", { name: "ping", arguments: [] }, "Invalid params for tools/call: arguments must be object"],
   ])("answers %s with params %j by -32602 in one line", async (method, params, message) => {
-    const response = await raw.request(method, params);
+    const response = await request(method, params);
     expect(response.error).toEqual({ code: -32602, message });
   });
 
@@ -101,7 +87,7 @@ describe.each(BOUNDARIES)("request limits over %s", (name) => {
     ["a raw JSON Schema", "echo_raw", { items: ["a"] }],
     ["a DTO", "greet", { name: "Ada" }],
   ])("echoes a handful of short violations for 900 unknown argument keys (%s)", async (_kind, tool, valid) => {
-    const response = await raw.request("tools/call", { name: tool, arguments: { ...valid, ...keys(900, "unknown_argument_") } });
+    const response = await request("tools/call", { name: tool, arguments: { ...valid, ...keys(900, "unknown_argument_") } });
     const result = response.result as { isError: boolean; content: { text: string }[] };
     expect(result.isError).toBe(true);
     const text = result.content[0].text;

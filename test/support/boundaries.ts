@@ -92,3 +92,31 @@ export class Boundary {
     this.listener = undefined;
   }
 }
+
+/** What `serveRaw` holds for the tests of a describe block. */
+export interface ServedRaw {
+  app: McpApp;
+  boundary: Boundary;
+  raw: RawSession;
+}
+
+/**
+ * For the describe block it is called in: before all its tests, the app `create` makes served
+ * over `name` with a raw session (the stdio child runs `fixture`); after all, both closed, and
+ * after each, no schema violation received.
+ */
+export function serveRaw(name: BoundaryName, create: () => McpApp, fixture: string, fixtureEnv?: Record<string, string>): ServedRaw {
+  const served = {} as ServedRaw;
+  beforeAll(async () => {
+    served.app = create();
+    served.boundary = new Boundary(name, served.app, fixture, fixtureEnv);
+    await served.boundary.start();
+    served.raw = await served.boundary.raw();
+  });
+  afterAll(async () => {
+    await served.boundary.stop();
+    await served.app.close();
+  });
+  afterEach(() => expect(served.raw.violations).toEqual([]));
+  return served;
+}

@@ -9,6 +9,7 @@ import { Type } from "class-transformer";
 import { IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, MaxLength, Min, ValidateNested } from "class-validator";
 import { Arg, Elicit, McpApp, Prompt, Result, Tool } from "../../../src/index";
 import { SilentLogger } from "../../../src/testing/index";
+import { exitWhenAsked } from "./exit-when-asked";
 
 class AddArgs {
   @IsInt() a!: number;
@@ -83,19 +84,7 @@ async function main(): Promise<void> {
     if (message === "cpu") process.send?.(process.cpuUsage());
   });
   process.stdout.write(`${listener.url}\n`);
-  let closing = false;
-  const shutdown = () => {
-    if (closing) return;
-    closing = true;
-    app.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.on("SIGTERM", shutdown);
-  process.on("SIGINT", shutdown);
-  process.stdin.on("end", shutdown);
-  process.stdin.resume();
+  exitWhenAsked(() => app.close());
 }
 
 main().catch((error: unknown) => {
