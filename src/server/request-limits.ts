@@ -235,7 +235,8 @@ export function scanJsonValue(value: unknown, limits: RequestLimits): LimitBreac
 /**
  * The id a refusal of this raw JSON-RPC text echoes, without parsing it: the top-level `id` when it
  * is a string or an integer (what MCP allows) and the top-level `method` is a string, otherwise null.
- * One pass over the top level; nested values are skipped by bracket counting.
+ * One pass over the top level; nested values are skipped by bracket counting. Text that stops
+ * early (the start of a line too long to keep) gives what its complete members say.
  */
 export function requestIdOf(text: string): string | number | null {
   let i = skipSpace(text, 0);
@@ -246,13 +247,13 @@ export function requestIdOf(text: string): string | number | null {
   i = skipSpace(text, i + 1);
   while (i < text.length && text.charCodeAt(i) === QUOTE) {
     const keyEnd = stringEnd(text, i, Infinity, backslashes).end;
-    if (keyEnd < 0) return null;
+    if (keyEnd < 0) break;
     const key = text.slice(i + 1, keyEnd);
     i = skipSpace(text, keyEnd + 1);
-    if (text.charCodeAt(i) !== COLON) return null;
+    if (text.charCodeAt(i) !== COLON) break;
     const start = skipSpace(text, i + 1);
     const end = valueEnd(text, start, backslashes);
-    if (end < 0) return null;
+    if (end < 0) break;
     if (key === "id") id = scalar(text.slice(start, end));
     else if (key === "method") methodIsString = text.charCodeAt(start) === QUOTE;
     i = skipSpace(text, end);

@@ -4,8 +4,11 @@ import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { ErrorCode } from "../protocol/errors";
 import { errorResponse } from "./error-response";
 import type { InboundChecks, Rejection } from "./inbound-checks";
+import { requestIdOf } from "./request-limits";
 
 const NEWLINE = 0x0a;
+/** How much of a line too long to keep is kept to find its id (requests name it near the start). */
+const ID_PREFIX_BYTES = 4096;
 
 /**
  * The SDK's stdio transport (its writing, stdout error handling and end-of-input shutdown) with
@@ -13,7 +16,7 @@ const NEWLINE = 0x0a;
  * a line that is not JSON, and closes the connection (exit code 0, nothing said) when a line
  * outgrows its buffer. Here every line gets an answer and the process keeps serving:
  * - a line over `maxBodyBytes` is dropped as it streams in (never buffered whole) and answered
- *   -32600 "Request too large";
+ *   -32600 "Request too large", with the id its first 4 KiB name;
  * - a line over a structural limit is answered -32602 naming the limit, before it is parsed;
  * - a line that is not JSON is answered -32700;
  * - blank lines are ignored.
@@ -43,10 +46,11 @@ export class StdioLineTransport extends StdioServerTransport {
       if (this.discarding) {
         if (newline >= 0) this.discarding = false;
       } else if (this.pendingBytes + (end - start) > max) {
+        const id = requestIdOf(this.prefix(chunk.subarray(start, end)));
         this.pending = [];
         this.pendingBytes = 0;
         this.discarding = newline < 0;
-        this.answer(this.checks.tooLarge(), null);
+        this.answer(this.checks.tooLarge(), id);
       } else {
         this.pending.push(chunk.subarray(start, end));
         this.pendingBytes += end - start;
@@ -56,6 +60,19 @@ export class StdioLineTransport extends StdioServerTransport {
       start = newline + 1;
     }
   };
+
+  /** The first bytes of the pending line and `last`, as text. */
+  private prefix(last: Buffer): string {
+    const parts: Buffer[] = [];
+    let size = 0;
+    for (const part of [...this.pending, last]) {
+      if (size >= ID_PREFIX_BYTES) break;
+      const taken = part.subarray(0, ID_PREFIX_BYTES - size);
+      parts.push(taken);
+      size += taken.length;
+    }
+    return Buffer.concat(parts, size).toString("utf8");
+  }
 
   private line(): void {
     let text = Buffer.concat(this.pending, this.pendingBytes).toString("utf8");

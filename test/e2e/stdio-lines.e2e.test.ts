@@ -6,8 +6,8 @@
 //   ({"foo":1}, a batch array, an id with a fraction, which MCP does not allow);
 // - a line over a structural limit: -32602 naming the limit, with its id;
 // - a line over maxBodyBytes, and over the SDK's own 10 MiB read buffer (which closes the
-//   connection and exits 0): -32600 "Request too large", and the process neither exits nor
-//   stalls: the next request is answered;
+//   connection and exits 0): -32600 "Request too large" (with the id the line's start names),
+//   and the process neither exits nor stalls: the next request is answered;
 // - blank lines are ignored;
 // - an in-process connection (the SDK's in-memory transport) refuses an invalid message with
 //   -32600 too, instead of dropping it silently.
@@ -91,6 +91,9 @@ describe("stdio lines", () => {
     });
     child.stdin.write("\n\r\n   \n");
     expect(await send(LIST(4))).toMatchObject({ id: 4, result: {} });
+    // A request too long to keep is answered with the id its start names.
+    const long = JSON.stringify({ jsonrpc: "2.0", id: "big", method: "tools/list", params: { _meta: envelope(), pad: "p".repeat(2 * MAX_BODY) } });
+    expect(await send(long)).toMatchObject({ id: "big", error: { code: -32600 } });
     expect(child.exitCode).toBeNull();
   });
 });

@@ -8,7 +8,7 @@
 //   count for nothing;
 // - a cycle in a parsed value is reported as too deep, not a hang;
 // - requestIdOf finds the top-level id of raw text only when the top-level method is a string and
-//   the id is a string or an integer (what MCP allows);
+//   the id is a string or an integer (what MCP allows), also from the start of a text cut short;
 // - resolveRequestLimits keeps the defaults, takes positive integers, and names a bad option;
 // - describeBreach names the limit and its value.
 import fc from "fast-check";
@@ -112,6 +112,8 @@ describe("requestIdOf", () => {
     ['{"id":{"x":1},"method":"m"}', null],
     ["[1,2]", null],
     ['{"id":1,"method":"m"', 1],
+    ['{"jsonrpc":"2.0","id":"x","method":"tools/list","params":{"pad":"ppppp', "x"],
+    ['{"jsonrpc":"2.0","method":"tools/list","params":{"pad":"ppp', null],
     ["not json", null],
   ])("reads %s as %j", (text, id) => {
     expect(requestIdOf(text)).toEqual(id);
