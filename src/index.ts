@@ -59,6 +59,7 @@ export { ElicitationSchemaError, type ElicitationSchemaErrorDetails } from "./sc
 
 // Results
 export { Result, type ReaskResult } from "./features/result";
+export { ToolError } from "./features/tool-error";
 export { RegistrationError } from "./features/registration-error";
 export type { FeatureModule } from "./features/feature-module";
 
@@ -116,8 +117,10 @@ export {
   type StateRejectReason,
 } from "./state/state-sealer";
 export type { StateKey } from "./state/key-ring";
+export { StateTooLargeError } from "./state/state-too-large-error";
 
 // Server
 export { McpApp, type McpAppOptions, type ServeOptions, type ServedConnection } from "./server/mcp-app";
 export type { ListenOptions, HttpListener, Authenticator } from "./server/http-listener";
+export { DEFAULT_REQUEST_LIMITS, type RequestLimits } from "./server/request-limits";
 export { ChangeNotifier } from "./server/change-notifier";

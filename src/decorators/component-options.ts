@@ -19,6 +19,11 @@ export interface CommonComponentOptions {
   _meta?: JsonObject;
   /** Middleware run, in order, after the app-wide middleware, on every round. */
   middleware?: Middleware[];
+  /**
+   * Milliseconds one round of this component may take (middleware included) before the request's
+   * signal aborts and the client gets -32603 "Request timed out". Default: the app's `timeoutMs`.
+   */
+  timeoutMs?: number;
 }
 
 export interface ToolAnnotations {

@@ -23,21 +23,25 @@ export function admitInputRequired(result: JsonObject, request: InboundRequest, 
     logger.error("input_required with neither inputRequests nor requestState", { method: request.method });
     throw new McpError(ErrorCode.InternalError, "Internal error");
   }
-  if (hasRequests) {
-    const missing = missingCapabilities(Object.values(inputRequests), request.clientCapabilities);
-    if (missing) {
-      const message =
-        request.era === "legacy"
-          ? `Missing required client capability: ${capabilityNames(missing).join(", ")}. This 2025-era client did not declare it ` +
-            "(over stateless HTTP a 2025 client has no session to answer input requests on); use protocol 2026-07-28 or stdio"
-          : "Missing required client capability";
-      throw new McpError(ErrorCode.MissingRequiredClientCapability, message, { requiredCapabilities: missing });
-    }
-  }
+  if (hasRequests) requireCapabilities(Object.values(inputRequests), request.clientCapabilities, request.era === "legacy");
   const out: JsonObject = { resultType: "input_required" };
   if (hasRequests) out.inputRequests = inputRequests;
   if (typeof result.requestState === "string") out.requestState = result.requestState;
   return out;
+}
+
+/**
+ * -32021 with `data.requiredCapabilities` when the capabilities the client declared on this
+ * request do not allow every one of `requests`.
+ */
+export function requireCapabilities(requests: Iterable<InputRequest>, declared: ClientCapabilities, legacy: boolean): void {
+  const missing = missingCapabilities(requests, declared);
+  if (!missing) return;
+  const message = legacy
+    ? `Missing required client capability: ${capabilityNames(missing).join(", ")}. This 2025-era client did not declare it ` +
+      "(over stateless HTTP a 2025 client has no session to answer input requests on); use protocol 2026-07-28 or stdio"
+    : "Missing required client capability";
+  throw new McpError(ErrorCode.MissingRequiredClientCapability, message, { requiredCapabilities: missing });
 }
 
 export function isInputRequired(value: unknown): value is JsonObject {

@@ -3,13 +3,16 @@ import type { BoundArguments, ComponentDefinition } from "../features/component-
 import type { ComponentRunner, Invocation, RecordedInvocation } from "../features/component-runner";
 import type { FeatureTable } from "../features/feature-table";
 import type { AppLogger } from "../protocol/app-logger";
-import { ErrorCode, isMcpError, McpError } from "../protocol/errors";
+import { ErrorCode, McpError } from "../protocol/errors";
+import { jsonHazard } from "../protocol/json-hazard";
 import type { InboundRequest } from "../protocol/inbound-request";
 import type { Middleware, ResultValidator } from "../protocol/middleware";
 import type { RequestContext } from "../protocol/request-context";
 import type { JsonObject } from "../protocol/wire-types";
 import type { StateSealer } from "../state/state-sealer";
 import { admitInputRequired, isInputRequired } from "./admission";
+import { settleFailure } from "./component-failures";
+import { RequestDeadline } from "./request-deadline";
 import { checkRetryEnvelope, requestContextOf } from "./request-context-of";
 import { FlowRounds } from "./flow-rounds";
 import type { CarriedState } from "./round-planner";
@@ -21,7 +24,14 @@ export interface DispatcherOptions {
   logger: AppLogger;
   middleware?: readonly Middleware[];
   resultValidator?: ResultValidator;
+  /** Milliseconds a component round may take when the component sets no `timeoutMs`. Default 60,000. */
+  timeoutMs?: number;
+  /** Development only: unexpected error messages reach the client. Default false. */
+  exposeErrors?: boolean;
 }
+
+/** Default time a component round may take. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** The answers a resolved round carried, as the client gave them. */
 function answersOf(state: CarriedState | undefined): RecordedInvocation["answers"] {
@@ -53,7 +63,9 @@ export class Dispatcher implements ComponentRunner {
 
   async run(def: ComponentDefinition, request: InboundRequest, matched: Readonly<Record<string, string>> = {}): Promise<JsonObject> {
     checkRetryEnvelope(request);
-    const ctx = requestContextOf(request);
+    // The round's own signal: aborts on cancellation or at the time limit, never after it returned.
+    const deadline = new RequestDeadline(request.signal, def.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const ctx = requestContextOf({ ...request, signal: deadline.signal });
     this.options.features.strategyFor(def)?.admit?.(def, ctx);
     const chain = [...(this.options.middleware ?? []), ...def.middleware];
     let handedOver: JsonObject | undefined;
@@ -69,9 +81,11 @@ export class Dispatcher implements ComponentRunner {
     };
     let outcome: unknown;
     try {
-      outcome = await step(0, ctx);
+      outcome = await deadline.race(step(0, ctx));
     } catch (error) {
       return this.failure(def, ctx, error);
+    } finally {
+      deadline.release();
     }
     // A strategy's own result (a task) goes out as it is.
     if (handedOver !== undefined && outcome === handedOver) return handedOver;
@@ -93,7 +107,7 @@ export class Dispatcher implements ComponentRunner {
   ): Promise<unknown> {
     const bound = await def.bind(ctx, matched);
     if (!bound.ok) return bound.outcome;
-    const entry = await this.flows.enter(def, ctx);
+    const entry = await this.flows.enter(def, ctx, original);
     if (entry.kind === "outcome") return entry.outcome;
     const recorded: RecordedInvocation = {
       arguments: ctx.requestParams.arguments,
@@ -113,7 +127,7 @@ export class Dispatcher implements ComponentRunner {
     } else {
       returned = await invocation.run();
     }
-    return this.flows.leave(def, ctx, entry, returned);
+    return this.flows.leave(def, ctx, entry, returned, original);
   }
 
   async restore(def: ComponentDefinition, recorded: RecordedInvocation, ctx: RequestContext): Promise<Invocation> {
@@ -167,6 +181,8 @@ export class Dispatcher implements ComponentRunner {
   private async finish(def: ComponentDefinition, ctx: RequestContext, value: unknown): Promise<JsonObject> {
     try {
       const result = await def.shape(value, ctx);
+      const hazard = jsonHazard(result);
+      if (hazard !== undefined) throw new Error(`${def.where} returned a result with ${hazard}, which JSON cannot carry`);
       if (this.options.resultValidator) await this.options.resultValidator(result, { ctx, component: def.ref });
       return result;
     } catch (error) {
@@ -174,13 +190,8 @@ export class Dispatcher implements ComponentRunner {
     }
   }
 
-  /** Typed errors reach the wire; anything else is what the component's feature recovers, or a generic -32603. */
+  /** Typed errors reach the wire; anything else is settled by `settleFailure` (error id, log, generic answer). */
   private failure(def: ComponentDefinition, ctx: RequestContext, error: unknown): JsonObject {
-    if (isMcpError(error)) throw error;
-    const recovered = def.recover(error);
-    if (recovered) return recovered;
-    const message = error instanceof Error ? error.message : String(error);
-    this.options.logger.error("component failed", { component: def.where, method: ctx.requestMethod, error: message });
-    throw new McpError(ErrorCode.InternalError, "Internal error");
+    return settleFailure(def, ctx, error, { logger: this.options.logger, exposeErrors: this.options.exposeErrors === true });
   }
 }

@@ -42,9 +42,13 @@ export class FlowRounds {
     this.planner = new RoundPlanner(sealer);
   }
 
-  async enter(def: ComponentDefinition, ctx: RequestContext): Promise<FlowEntry> {
+  /**
+   * `declared` is the request as the client sent it (middleware cannot widen its capabilities):
+   * every question the round reaches is admitted against it.
+   */
+  async enter(def: ComponentDefinition, ctx: RequestContext, declared: RequestContext = ctx): Promise<FlowEntry> {
     if (!def.carriedFlow) return { kind: "ready", values: NO_VALUES, ctx };
-    const plan = await this.planner.plan(def.elicits, ctx);
+    const plan = await this.planner.plan(def.elicits, ctx, declared);
     if (plan.kind === "ask") return { kind: "outcome", outcome: Result.inputRequired({ inputRequests: plan.inputRequests, requestState: plan.requestState }) };
     if (plan.kind === "ended") return { kind: "outcome", outcome: def.declined(plan.key, plan.action) };
     const own = Object.freeze({ ...ctx, requestState: plan.state.m });
@@ -52,12 +56,12 @@ export class FlowRounds {
   }
 
   /** What the round answers, given what the method returned. */
-  async leave(def: ComponentDefinition, ctx: RequestContext, entry: FlowEntry & { kind: "ready" }, returned: unknown): Promise<unknown> {
+  async leave(def: ComponentDefinition, ctx: RequestContext, entry: FlowEntry & { kind: "ready" }, returned: unknown, declared: RequestContext = ctx): Promise<unknown> {
     if (isReask(returned)) {
       if (def.elicits.length === 0) throw this.violation(def, "returned Result.reask() but has no @Elicit parameters");
       const unknown = returned.reask.filter((key) => !def.elicits.some((s) => s.key === key));
       if (unknown.length > 0) throw this.violation(def, `Result.reask() names ${unknown.map((k) => `"${k}"`).join(", ")}, which is not an @Elicit key of this method`);
-      const plan = await this.planner.reask(def.elicits, ctx, returned.reask, entry.state!);
+      const plan = await this.planner.reask(def.elicits, ctx, returned.reask, entry.state!, declared);
       if (plan.kind !== "ask") throw this.violation(def, "Result.reask() left nothing to ask");
       return Result.inputRequired({ inputRequests: plan.inputRequests, requestState: plan.requestState });
     }

@@ -4,12 +4,13 @@ import { questionDigest } from "../elicitation/question-digest";
 import type { StateSealer } from "../state/state-sealer";
 import type { ElicitSpec } from "../features/component-definition";
 import type { ElicitResult } from "../protocol/elicit-request";
-import { validateDto } from "../schema/dto-validator";
+import { firstViolations, validateDto } from "../schema/dto-validator";
 import { buildQuestion } from "../features/question-builder";
 import { ErrorCode, McpError } from "../protocol/errors";
 import type { RequestContext } from "../protocol/request-context";
 import type { JsonObject } from "../protocol/wire-types";
 import type { InputRequest } from "../protocol/input-request";
+import { requireCapabilities } from "./admission";
 
 /** What travels in sealed requestState between rounds of a carried flow. */
 interface CarriedState {
@@ -38,12 +39,17 @@ const INVALID_ANSWER = "Invalid elicitation response";
 export class RoundPlanner {
   constructor(private readonly sealer: StateSealer) {}
 
-  async plan(specs: readonly ElicitSpec[], ctx: RequestContext): Promise<RoundPlan> {
-    return this.resolve(specs, ctx, this.openState(ctx), ctx.inputResponses ?? {});
+  /**
+   * `declared` is the request as the client sent it (never a middleware's replacement): every
+   * question this round reaches, asked or answered (up front, or carried), must be allowed by the
+   * capabilities it declared, else -32021.
+   */
+  async plan(specs: readonly ElicitSpec[], ctx: RequestContext, declared: RequestContext = ctx): Promise<RoundPlan> {
+    return this.resolve(specs, ctx, this.openState(ctx), ctx.inputResponses ?? {}, declared);
   }
 
   /** Plans a re-ask after the method returned `Result.reask(...)`: those answers and their dependents are dropped. */
-  async reask(specs: readonly ElicitSpec[], ctx: RequestContext, keys: readonly string[], resolvedState: CarriedState): Promise<RoundPlan> {
+  async reask(specs: readonly ElicitSpec[], ctx: RequestContext, keys: readonly string[], resolvedState: CarriedState, declared: RequestContext = ctx): Promise<RoundPlan> {
     for (const key of keys) {
       if (!specs.some((s) => s.key === key)) throw new McpError(ErrorCode.InternalError, "Internal error", undefined);
     }
@@ -56,7 +62,7 @@ export class RoundPlanner {
     // The method answered with a re-ask, not with state of its own: none is kept.
     const kept: CarriedState = { r: resolvedState.r, a: {}, o: resolvedState.o };
     for (const [k, v] of Object.entries(resolvedState.a)) if (!dropped.has(k)) kept.a[k] = v;
-    return this.resolve(specs, ctx, kept, {}, keys);
+    return this.resolve(specs, ctx, kept, {}, declared, keys);
   }
 
   /**
@@ -91,6 +97,7 @@ export class RoundPlanner {
     ctx: RequestContext,
     carried: CarriedState,
     responses: Readonly<Record<string, unknown>>,
+    declared: RequestContext,
     reasked?: readonly string[],
   ): Promise<RoundPlan> {
     const answers: Record<string, unknown> = {};
@@ -98,14 +105,20 @@ export class RoundPlanner {
     const next: CarriedState = { r: carried.r + 1, a: {}, o: carried.o, ...(carried.m !== undefined && { m: carried.m }) };
     const ask: Record<string, InputRequest> = {};
     const resolved = new Set<string>();
+    // Every question this round reaches: its capability is needed whether it is asked or answered.
+    const reached: InputRequest[] = [];
+    const admit = () => requireCapabilities(reached, declared.clientCapabilities, declared.protocolVersion === undefined);
     for (const spec of specs) {
       if (!spec.after.every((d) => resolved.has(d))) continue;
       const question = buildQuestion(spec, answers, ctx);
+      reached.push(question.request);
       const digest = questionDigest(spec.key, question.request);
       let outcome: ElicitResult | undefined;
       const pinned = carried.a[spec.key];
       if (pinned && pinned.d === digest) outcome = pinned.o;
       else if (!reasked?.includes(spec.key) && Object.prototype.hasOwnProperty.call(responses, spec.key)) {
+        // An answer the client could not have been asked for is refused before it is read.
+        admit();
         const answer = Elicitation.response({ inputResponses: responses }, spec.key, question.request as never);
         if (answer.status === "missing") continue;
         outcome = answer.action === "accept" ? { action: "accept", ...(answer.content !== undefined && { content: answer.content }) } : { action: answer.action };
@@ -118,7 +131,7 @@ export class RoundPlanner {
       if (outcome.action === "accept" && question.dto) {
         const checked = await validateDto(question.dto, outcome.content ?? {});
         if (!checked.ok) {
-          throw new McpError(ErrorCode.InvalidParams, INVALID_ANSWER, { key: spec.key, reason: checked.violations.map((v) => `${v.field}: ${v.constraint}`).join("; ") });
+          throw new McpError(ErrorCode.InvalidParams, INVALID_ANSWER, { key: spec.key, reason: firstViolations(checked.violations).map((v) => `${v.field}: ${v.constraint}`).join("; ") });
         }
         accepted = checked.value;
       }
@@ -126,7 +139,10 @@ export class RoundPlanner {
       next.a[spec.key] = { d: digest, o: outcome };
       resolved.add(spec.key);
       const policy = spec.options.onDecline ?? "end";
-      if (outcome.action !== "accept" && policy === "end") return { kind: "ended", key: spec.key, action: outcome.action };
+      if (outcome.action !== "accept" && policy === "end") {
+        admit();
+        return { kind: "ended", key: spec.key, action: outcome.action };
+      }
       const value =
         policy === "outcome"
           ? outcome.action === "accept" ? { action: "accept", ...(question.mode === "form" && { content: accepted }) } : outcome
@@ -134,6 +150,7 @@ export class RoundPlanner {
       values.set(spec.key, value);
       answers[spec.key] = value;
     }
+    admit();
     if (Object.keys(ask).length > 0) {
       const requestState = this.sealer.seal(next as unknown as JsonObject, ctx, { principal: ctx.principal });
       return { kind: "ask", inputRequests: ask, requestState };

@@ -27,7 +27,7 @@ export interface DeclaredComponent {
 }
 
 /** The fields of a `ComponentDefinition` that do not depend on its feature. */
-export type CommonFields = Pick<ComponentDefinition, "ref" | "where" | "token" | "methodName" | "params" | "middleware" | "elicits" | "carriedFlow" | "descriptor">;
+export type CommonFields = Pick<ComponentDefinition, "ref" | "where" | "token" | "methodName" | "params" | "middleware" | "elicits" | "carriedFlow" | "descriptor" | "timeoutMs">;
 
 /** What every kind of component shares, planned from its declaration. */
 export interface CommonPlan {
@@ -106,7 +106,22 @@ export class ComponentCompiler {
   common(component: DeclaredComponent, plan: CommonPlan, ref: ComponentRef, descriptor: JsonObject): CommonFields {
     const { params, elicits, middleware } = plan;
     const carriedFlow = elicits.length > 0 || params.some((p) => p.kind === "operationId");
-    return { ref, where: component.where, token: component.cls, methodName: component.declaration.methodName, params, middleware, elicits, carriedFlow, descriptor };
+    const timeoutMs = (component.declaration.options as { timeoutMs?: unknown }).timeoutMs;
+    if (timeoutMs !== undefined && (!Number.isSafeInteger(timeoutMs) || (timeoutMs as number) < 1)) {
+      throw new RegistrationError(`${component.where}: timeoutMs must be a positive integer number of milliseconds`);
+    }
+    return {
+      ref,
+      where: component.where,
+      token: component.cls,
+      methodName: component.declaration.methodName,
+      params,
+      middleware,
+      elicits,
+      carriedFlow,
+      descriptor,
+      ...(timeoutMs !== undefined && { timeoutMs: timeoutMs as number }),
+    };
   }
 
   /**

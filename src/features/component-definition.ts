@@ -54,6 +54,13 @@ export interface RequiredFeature {
   readonly fix: string;
 }
 
+/** An unexpected failure as the client may see it; the details went to the app's logger under `errorId`. */
+export interface FailureReport {
+  readonly errorId: string;
+  /** One sentence for the client: generic and naming the error id, or the error's own message when the app exposes details. */
+  readonly text: string;
+}
+
 /**
  * One compiled component: what the runner needs to execute it for a request, whatever its
  * feature. Built once at bootstrap by its feature; the hot path only reads it. The four functions
@@ -87,6 +94,12 @@ export interface ComponentDefinition {
   declined(key: string, action: "decline" | "cancel"): unknown;
   /** A final value as its complete wire result; throws `OutputSchemaViolation` for a server bug. */
   shape(value: unknown, ctx: RequestContext): Promise<JsonObject>;
-  /** A thrown error that is not an `McpError`: the result to send instead, or undefined for -32603. */
-  recover(error: unknown): JsonObject | undefined;
+  /** Milliseconds the component may take per round (its `timeoutMs` option); the app's default when absent. */
+  readonly timeoutMs?: number;
+  /**
+   * A thrown error that is not an `McpError`: the result to send instead, or undefined for -32603.
+   * `failure` is what the client may be told about an unexpected one (generic, with its error id,
+   * unless the app exposes error details).
+   */
+  recover(error: unknown, failure: FailureReport): JsonObject | undefined;
 }

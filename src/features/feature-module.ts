@@ -21,6 +21,12 @@ export interface MethodSpec {
   readonly eras?: readonly Era[];
   /** JSON Schema of the params, for a method the SDK has no built-in schema for (tasks/get, tasks/update ...). */
   readonly paramsSchema?: JsonObject;
+  /**
+   * JSON Schema of the params as they travel (`paramsSchema` when absent). Every request is
+   * checked against it after the SDK routed it and before anything else reads the params: a
+   * mismatch is -32602 with a one-line message naming the first problem.
+   */
+  readonly paramsShape?: JsonObject;
 }
 
 /** Reads one request header by its lower-case name. */

@@ -1,5 +1,6 @@
 import { plainToInstance } from "class-transformer";
 import { getMetadataStorage, validate, type ValidationError } from "class-validator";
+import { clip } from "../protocol/clip";
 import "./validation-metadata-cache";
 
 /** One failed constraint: the dotted path of the field and the constraint's name and message. */
@@ -13,19 +14,43 @@ export type DtoValidation<T> = { ok: true; value: T } | { ok: false; violations:
 
 const VALIDATOR_OPTIONS = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true } as const;
 
+/** How many violations a message shows; the rest are counted. */
+const SHOWN_VIOLATIONS = 5;
+const FIELD_CHARS = 64;
+const MESSAGE_CHARS = 120;
+
+const knownByDto = new WeakMap<Function, ReadonlySet<string>>();
+
+/** The properties a DTO validates (its whitelist), inherited ones included; read once per DTO. */
+function knownProperties(dto: Function): ReadonlySet<string> {
+  let known = knownByDto.get(dto);
+  if (!known) knownByDto.set(dto, (known = new Set(getMetadataStorage().getTargetValidationMetadatas(dto, "", true, false).map((m) => m.propertyName))));
+  return known;
+}
+
 /**
  * Transforms a plain object into a DTO instance (class-transformer) and validates it (class-validator).
  * Unknown properties are violations, so what the method receives is exactly what the schema describes.
+ *
+ * Unknown top-level properties are found here and left out before the two libraries run: they
+ * would cost class-transformer work that grows with the square of an object's keys.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function validateDto<T extends object>(dto: new (...args: any[]) => T, plain: unknown): Promise<DtoValidation<T>> {
   if (plain === null || typeof plain !== "object" || Array.isArray(plain)) {
     return { ok: false, violations: [{ field: "(root)", constraint: "isObject", message: "arguments must be an object" }] };
   }
-  const instance = plainToInstance(dto, plain, { exposeDefaultValues: true }) as T;
+  const known = knownProperties(dto);
+  const unknown: FieldViolation[] = [];
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(plain)) {
+    if (known.has(key)) kept[key] = value;
+    else unknown.push({ field: key, constraint: "whitelistValidation", message: `property ${key} should not exist` });
+  }
+  const instance = plainToInstance(dto, unknown.length === 0 ? plain : kept, { exposeDefaultValues: true }) as T;
   const errors = await validate(instance, VALIDATOR_OPTIONS);
-  if (errors.length === 0) return { ok: true, value: instance };
-  return { ok: false, violations: flatten(errors, "") };
+  if (errors.length === 0 && unknown.length === 0) return { ok: true, value: instance };
+  return { ok: false, violations: [...unknown, ...flatten(errors, "")] };
 }
 
 /** What to write in a DTO that has no class-validator decorators: the fix every such message gives. */
@@ -52,7 +77,18 @@ function flatten(errors: ValidationError[], prefix: string): FieldViolation[] {
   return out;
 }
 
-/** "name: isString (name must be a string); count: min (count must not be less than 1)" */
-export function describeViolations(violations: FieldViolation[]): string {
-  return violations.map((v) => `${v.field}: ${v.constraint} (${v.message})`).join("; ");
+/**
+ * "name: isString (name must be a string); count: min (count must not be less than 1)": the first
+ * five violations, each clipped, then "and N more". Never longer than about a kilobyte, however
+ * many there are or however long the offending keys.
+ */
+export function describeViolations(violations: readonly FieldViolation[]): string {
+  const shown = firstViolations(violations).map((v) => `${v.field}: ${v.constraint} (${v.message})`);
+  const more = violations.length - shown.length;
+  return more > 0 ? `${shown.join("; ")}; and ${more} more` : shown.join("; ");
+}
+
+/** The violations an error shows (the first five), with fields and messages clipped. */
+export function firstViolations(violations: readonly FieldViolation[]): FieldViolation[] {
+  return violations.slice(0, SHOWN_VIOLATIONS).map((v) => ({ field: clip(v.field, FIELD_CHARS), constraint: v.constraint, message: clip(v.message, MESSAGE_CHARS) }));
 }

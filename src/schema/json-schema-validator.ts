@@ -3,12 +3,24 @@ import type { ValidateFunction } from "ajv";
 import type { FieldViolation } from "./dto-validator";
 import type { JsonObject } from "../protocol/wire-types";
 
+export interface JsonSchemaValidatorOptions {
+  /**
+   * Stop at the first violation instead of collecting them all: the work on an invalid value is
+   * then bounded by where it first fails (used for the wire shapes of params).
+   */
+  readonly firstOnly?: boolean;
+}
+
 /**
  * Compiles raw JSON Schemas (2020-12 by default) once at bootstrap and validates values against them.
  * Network `$ref`s are never fetched (ajv resolves only what it is given).
  */
 export class JsonSchemaValidator {
-  private readonly ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
+  private readonly ajv: Ajv2020;
+
+  constructor(options: JsonSchemaValidatorOptions = {}) {
+    this.ajv = new Ajv2020({ allErrors: options.firstOnly !== true, strict: false, validateFormats: false });
+  }
 
   compile(schema: JsonObject, where: string): (value: unknown) => FieldViolation[] {
     let fn: ValidateFunction;
@@ -19,11 +31,16 @@ export class JsonSchemaValidator {
     }
     return (value) => {
       if (fn(value)) return [];
-      return (fn.errors ?? []).map((e) => ({
-        field: e.instancePath ? e.instancePath.slice(1).replace(/\//g, ".") : "(root)",
-        constraint: e.keyword,
-        message: `${e.instancePath || "value"} ${e.message ?? "is invalid"}`,
-      }));
+      return (fn.errors ?? []).map((e) => {
+        // A missing property is reported at its own path ("/name is required"), not its parent's.
+        const missing = e.keyword === "required" ? (e.params as { missingProperty?: unknown }).missingProperty : undefined;
+        const pointer = typeof missing === "string" ? `${e.instancePath}/${missing}` : e.instancePath;
+        return {
+          field: pointer ? pointer.slice(1).replace(/\//g, ".") : "(root)",
+          constraint: e.keyword,
+          message: typeof missing === "string" ? `${pointer} is required` : `${pointer || "value"} ${e.message ?? "is invalid"}`,
+        };
+      });
     };
   }
 }

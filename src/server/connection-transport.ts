@@ -1,11 +1,14 @@
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from "@modelcontextprotocol/server";
 import type { JsonObject } from "../protocol/wire-types";
-import { isRequest, type InboundChecks } from "./inbound-checks";
+import { errorResponse } from "./error-response";
+import { echoedId, isRequest, type InboundChecks } from "./inbound-checks";
 
 /**
  * Wraps a connection-style transport (stdio, in-memory, any transport given to `serve`) for two
  * per-request duties the SDK's connection entry leaves to us:
- * - it runs the inbound checks every connection passes, answering a refused request itself;
+ * - it runs the inbound checks every connection passes (structural limits, a valid JSON-RPC
+ *   message, a known protocol version), answering a refused message itself: the SDK would drop
+ *   an invalid one silently and leave the client waiting;
  * - it keeps each in-flight request's params as received, keyed by JSON-RPC id, until its response
  *   is sent: the SDK lifts retry fields out of params before handlers run (and drops malformed ones
  *   silently), and the dispatcher needs them raw to refuse a malformed retry envelope with -32602.
@@ -23,15 +26,12 @@ export class ConnectionTransport implements Transport {
     inner.onclose = () => this.onclose?.();
     inner.onerror = (error) => this.onerror?.(error);
     inner.onmessage = (message, extra) => {
-      if (isRequest(message)) {
-        const rejection = checks.connection(message);
-        if (rejection) {
-          const { code, message: text, data } = rejection;
-          void inner.send({ jsonrpc: "2.0", id: message.id, error: { code, message: text, ...(data !== undefined && { data }) } } as JSONRPCMessage);
-          return;
-        }
-        if (message.params && typeof message.params === "object") this.inflight.set(message.id, message.params as JsonObject);
+      const rejection = checks.value(message) ?? checks.message(message) ?? checks.connection(message);
+      if (rejection) {
+        inner.send(errorResponse(rejection, echoedId(message)) as JSONRPCMessage).catch((error: unknown) => this.onerror?.(error as Error));
+        return;
       }
+      if (isRequest(message) && message.params && typeof message.params === "object") this.inflight.set(message.id, message.params as JsonObject);
       this.onmessage?.(message, extra);
     };
   }

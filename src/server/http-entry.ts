@@ -1,28 +1,47 @@
-import { DEFAULT_MAX_REQUEST_BODY_SIZE, readRequestBody, type AuthInfo, type McpHandlerRequestOptions, type McpHttpHandler } from "@modelcontextprotocol/server";
-import type { InboundChecks } from "./inbound-checks";
+import { isJsonContentType, readRequestBody, type AuthInfo, type McpHandlerRequestOptions, type McpHttpHandler } from "@modelcontextprotocol/server";
+import { ErrorCode } from "../protocol/errors";
+import { errorResponse } from "./error-response";
+import { echoedId, type InboundChecks, type Rejection } from "./inbound-checks";
 
 const ANONYMOUS: AuthInfo = { token: "", clientId: "anonymous", scopes: [] };
 
 /**
  * The app's Streamable HTTP handler: the SDK's handler with the framework's inbound checks in
- * front, so `listen()` and an `httpHandler()` mounted in any server get the same ones. It also
- * hands the dispatcher each request's params as received (the SDK lifts the retry fields out and
- * drops malformed ones, which must be refused instead).
+ * front, so `listen()` and an `httpHandler()` mounted in any server get the same ones: the body
+ * size, the structural limits (on the raw text before it is parsed, or by a bounded walk of a
+ * `parsedBody` the caller parsed), then the `Mcp-Param-*` headers. It also hands the dispatcher
+ * each request's params as received (the SDK lifts the retry fields out and drops malformed ones,
+ * which must be refused instead).
  *
- * A body the caller did not parse is read from a clone, within the SDK's own size bound; the SDK
- * then receives it as `parsedBody` and never reads the stream.
+ * A JSON body the caller did not parse is read here, within `maxBodyBytes` (a declared
+ * Content-Length over it is refused before reading); the SDK then receives it as `parsedBody` and
+ * never reads the stream. A body that is not JSON goes to the SDK as text, for its own answer.
  */
 export function httpEntry(inner: McpHttpHandler, checks: InboundChecks): McpHttpHandler {
   const fetch = async (request: Request, options: McpHandlerRequestOptions = {}): Promise<Response> => {
-    const body = options.parsedBody !== undefined ? options.parsedBody : request.method === "POST" ? await peekJson(request) : undefined;
-    if (body === undefined) return inner.fetch(request, options);
-    const rejection = checks.http(body, request.headers);
-    if (rejection) {
-      const id = (body as { id?: unknown }).id;
-      const known = typeof id === "string" || typeof id === "number";
-      const error = { code: rejection.code, message: rejection.message, ...(rejection.data !== undefined && { data: rejection.data }) };
-      return Response.json({ jsonrpc: "2.0", ...(known && { id }), error }, { status: rejection.status });
+    let body: unknown;
+    if (options.parsedBody !== undefined) {
+      const rejection = checks.value(options.parsedBody);
+      if (rejection) return reply(rejection, echoedId(options.parsedBody));
+      body = options.parsedBody;
+    } else if (request.method === "POST" && request.body !== null && isJsonContentType(request.headers.get("content-type"))) {
+      let read: Awaited<ReturnType<typeof readRequestBody>>;
+      try {
+        read = await readRequestBody(request, checks.limits.maxBodyBytes);
+      } catch {
+        return reply({ code: ErrorCode.ParseError, message: "Parse error: the request body could not be read", status: 400 }, null);
+      }
+      if (read.tooLarge) return reply(checks.tooLarge(), null);
+      const checked = read.text.length > 0 ? checks.text(read.text) : undefined;
+      if (checked?.kind === "rejected") return reply(checked.rejection, checked.id);
+      // Not JSON: the SDK answers it, from the text we read.
+      if (checked?.kind !== "parsed") return inner.fetch(withBody(request, read.text), options);
+      body = checked.value;
+    } else {
+      return inner.fetch(request, options);
     }
+    const rejection = checks.id(body) ?? checks.http(body, request.headers);
+    if (rejection) return reply(rejection, echoedId(body));
     const rawParams = (body as { params?: unknown } | null)?.params;
     const authInfo = options.authInfo ?? ANONYMOUS;
     return inner.fetch(request, { ...options, parsedBody: body, authInfo: { ...authInfo, extra: { ...authInfo.extra, rawParams } } });
@@ -30,14 +49,11 @@ export function httpEntry(inner: McpHttpHandler, checks: InboundChecks): McpHttp
   return { fetch, close: inner.close, notify: inner.notify, bus: inner.bus };
 }
 
-/** The request's JSON body, read from a clone; undefined when it is empty, too large or not JSON (the SDK answers those). */
-async function peekJson(request: Request): Promise<unknown> {
-  if (request.body === null) return undefined;
-  const read = await readRequestBody(request.clone(), DEFAULT_MAX_REQUEST_BODY_SIZE);
-  if (read.tooLarge || read.text.length === 0) return undefined;
-  try {
-    return JSON.parse(read.text);
-  } catch {
-    return undefined;
-  }
+function reply(rejection: Rejection, id: unknown): Response {
+  return Response.json(errorResponse(rejection, id), { status: rejection.status });
+}
+
+/** The same request with its (already read) body as text. */
+function withBody(request: Request, text: string): Request {
+  return new Request(request.url, { method: request.method, headers: request.headers, body: text, signal: request.signal });
 }

@@ -3,8 +3,8 @@ import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { validateHostHeader, validateOriginHeader, type McpHttpHandler } from "@modelcontextprotocol/server";
 import { ErrorCode } from "../protocol/errors";
-
-const MAX_BODY = 4 * 1024 * 1024;
+import { errorResponse } from "./error-response";
+import type { InboundChecks, Rejection } from "./inbound-checks";
 
 /** Maps an HTTP request to a principal; return null to reject it with 401. */
 export type Authenticator = (request: IncomingMessage) => Promise<string | null> | string | null;
@@ -25,6 +25,14 @@ export interface ListenOptions {
   allowedOrigins?: string[];
   /** Authenticates every request; when set, a request it maps to null gets 401. */
   authenticate?: Authenticator;
+  /** Time a client has to send a request's headers, in milliseconds. Default 10,000 (at most `requestTimeoutMs`). */
+  headersTimeoutMs?: number;
+  /** Time a client has to send a whole request, headers and body, in milliseconds; then 408 and the connection closes. Default 30,000. */
+  requestTimeoutMs?: number;
+  /** How long an idle keep-alive connection stays open, in milliseconds. Default 5,000. */
+  keepAliveTimeoutMs?: number;
+  /** Most connections open at once; a connection over the cap is closed as soon as it opens. Default 1,000. */
+  maxConnections?: number;
 }
 
 /** A running HTTP listener. */
@@ -36,40 +44,127 @@ export interface HttpListener {
 }
 
 const LOCALHOST = ["localhost", "127.0.0.1", "[::1]"];
+/** A Host header is a host name or an address, and an optional port: no user info, path or spaces. */
+const HOST_SYNTAX = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(?::[0-9]{1,5})?$/;
+/** Methods a web Request can carry (fetch forbids CONNECT, TRACE and TRACK); the SDK answers all but POST with 405. */
+const WEB_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+/** What a refused body may still send before its connection is cut instead of closed cleanly. */
+const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
 
-/** A JSON-RPC error body; `id` is left out (as the 2026-07-28 schema allows) when the request's id is not known. */
-function jsonError(res: ServerResponse, status: number, code: number, message: string, id?: unknown, data?: unknown): void {
-  const known = typeof id === "string" || typeof id === "number";
-  const body = JSON.stringify({ jsonrpc: "2.0", ...(known && { id }), error: { code, message, ...(data !== undefined && { data }) } });
-  res.writeHead(status, { "content-type": "application/json" }).end(body);
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`listen: ${name} must be a positive integer, got ${String(value)}`);
+  return value;
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const payload = JSON.stringify(body);
+  res.writeHead(status, { ...headers, "content-type": "application/json", "content-length": String(Buffer.byteLength(payload)) }).end(payload);
+}
+
+function jsonError(res: ServerResponse, status: number, code: number, message: string): void {
+  send(res, status, errorResponse({ code, message }));
+}
+
+type BodyRead = { kind: "body"; text: string } | { kind: "too-large" } | { kind: "aborted" };
+
+/** Reads a body up to `max` bytes; a declared Content-Length over it is refused before reading. */
+function readBody(req: IncomingMessage, max: number): Promise<BodyRead> {
+  if (Number(req.headers["content-length"]) > max) return Promise.resolve({ kind: "too-large" });
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (outcome: BodyRead) => {
+      req.off("data", onData).off("end", onEnd).off("error", onAbort).off("close", onAbort);
+      resolve(outcome);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) finish({ kind: "too-large" });
+      else chunks.push(chunk);
+    };
+    const onEnd = () => finish({ kind: "body", text: Buffer.concat(chunks, size).toString("utf8") });
+    const onAbort = () => finish({ kind: "aborted" });
+    req.on("data", onData).on("end", onEnd).on("error", onAbort).on("close", onAbort);
+  });
+}
+
+/**
+ * Answers 413 now, with `Connection: close`, and closes the connection in two steps once the
+ * answer is out: the write side at once (Node's "destroy soon" becomes a half-close), the whole
+ * connection when the client has sent what it declared. Destroying it while the client still
+ * writes would reset it, and a reset can destroy the answer before the client reads it. A client
+ * that sends more than DRAIN_LIMIT_BYTES, or for longer than requestTimeoutMs, is cut off.
+ */
+function refuseBody(req: IncomingMessage, res: ServerResponse, rejection: Rejection): void {
+  const socket = req.socket;
+  socket.destroySoon = () => socket.end();
+  send(res, rejection.status, errorResponse(rejection), { connection: "close" });
+  let drained = 0;
+  req.on("data", (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > DRAIN_LIMIT_BYTES) socket.destroy();
+  });
+  req.on("end", () => socket.destroy());
+  req.on("error", () => socket.destroy());
+  req.resume();
 }
 
 /**
  * Serves the app's fetch-shaped handler on node:http, with what only a listener can check in front
- * of it: the path, Host and Origin, authentication and the body size.
+ * of it: the path, Host and Origin, authentication, the body size (refused before reading when
+ * declared), and timeouts and a connection cap against slow or numerous peers. The body is read
+ * here and checked by `checks` (limits, then parse) once; the handler gets it parsed.
  */
 export async function startHttpListener(
   handler: McpHttpHandler,
   options: ListenOptions,
+  checks: InboundChecks,
   onerror: (error: Error) => void,
 ): Promise<HttpListener> {
   const host = options.host ?? "127.0.0.1";
   const path = options.path ?? "/mcp";
   const allowedHosts = options.allowedHosts ?? LOCALHOST;
   const allowedOrigins = options.allowedOrigins ?? allowedHosts;
+  const requestTimeout = positive(options.requestTimeoutMs, 30_000, "requestTimeoutMs");
+  const headersTimeout = positive(options.headersTimeoutMs, Math.min(10_000, requestTimeout), "headersTimeoutMs");
+  if (headersTimeout > requestTimeout) throw new RangeError("listen: headersTimeoutMs must not exceed requestTimeoutMs");
+  const keepAliveTimeout = positive(options.keepAliveTimeoutMs, 5_000, "keepAliveTimeoutMs");
+  const maxConnections = positive(options.maxConnections, 1_000, "maxConnections");
+  const maxBody = checks.limits.maxBodyBytes;
 
-  const server: NodeServer = createServer((req, res) => {
+  const server: NodeServer = createServer(
+    {
+      requestTimeout,
+      headersTimeout,
+      keepAliveTimeout,
+      // Node checks the two timeouts on this period; keep it well under the shorter one.
+      connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(headersTimeout / 4))),
+    },
+    (req, res) => handle(req, res),
+  );
+  server.maxConnections = maxConnections;
+  // A client that asks before sending its body (Expect: 100-continue) is refused before it sends it.
+  server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
+    if (!(Number(req.headers["content-length"]) > maxBody)) res.writeContinue();
+    handle(req, res);
+  });
+
+  function handle(req: IncomingMessage, res: ServerResponse): void {
     serve(req, res).catch((error: unknown) => {
       onerror(error instanceof Error ? error : new Error(String(error)));
-      if (!res.headersSent) jsonError(res, 500, ErrorCode.InternalError, "Internal server error");
+      if (!res.headersSent && !res.destroyed) jsonError(res, 500, ErrorCode.InternalError, "Internal server error");
       else res.destroy();
     });
-  });
+  }
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://localhost");
     if (url.pathname !== path) return jsonError(res, 404, ErrorCode.MethodNotFound, "Not found");
-    const hostCheck = validateHostHeader(req.headers.host, allowedHosts);
+    if (!WEB_METHODS.has(req.method ?? "")) return send(res, 405, errorResponse({ code: -32000, message: "Method not allowed." }), { allow: "POST" });
+    const hostHeader = req.headers.host;
+    if (hostHeader !== undefined && !HOST_SYNTAX.test(hostHeader)) return jsonError(res, 403, -32000, "Invalid Host header");
+    const hostCheck = validateHostHeader(hostHeader, allowedHosts);
     if (!hostCheck.ok) return jsonError(res, 403, -32000, hostCheck.message);
     if (req.headers.origin !== undefined) {
       const originCheck = validateOriginHeader(req.headers.origin, allowedOrigins);
@@ -86,19 +181,13 @@ export async function startHttpListener(
     let bodyText: string | undefined;
     let body: unknown;
     if (req.method === "POST") {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of req) {
-        size += (chunk as Buffer).length;
-        if (size > MAX_BODY) return jsonError(res, 413, -32000, `Request body exceeds ${MAX_BODY} bytes`);
-        chunks.push(chunk as Buffer);
-      }
-      bodyText = Buffer.concat(chunks).toString("utf8");
-      try {
-        body = bodyText.length > 0 ? JSON.parse(bodyText) : undefined;
-      } catch {
-        body = undefined;
-      }
+      const read = await readBody(req, maxBody);
+      if (read.kind === "aborted") return;
+      if (read.kind === "too-large") return refuseBody(req, res, checks.tooLarge());
+      bodyText = read.text;
+      const checked = bodyText.length > 0 ? checks.text(bodyText) : undefined;
+      if (checked?.kind === "rejected") return send(res, checked.rejection.status, errorResponse(checked.rejection, checked.id));
+      if (checked?.kind === "parsed") body = checked.value;
     }
     const controller = new AbortController();
     // "close" also fires after a completed response; only a client that went away cancels.
@@ -110,7 +199,8 @@ export async function startHttpListener(
       if (value === undefined) continue;
       headers.set(name, Array.isArray(value) ? value.join(", ") : value);
     }
-    const request = new Request(`http://${req.headers.host ?? "localhost"}${req.url ?? path}`, {
+    // The path as parsed: an absolute-form request target (POST http://other/mcp) names no other host.
+    const request = new Request(`http://${hostHeader ?? "localhost"}${url.pathname}${url.search}`, {
       method: req.method,
       headers,
       // A body we parsed travels as parsedBody; the SDK then never reads the stream.

@@ -1,6 +1,6 @@
 import { container as rootContainer, type DependencyContainer } from "tsyringe";
 import { createMcpHandler, InMemoryTransport, type McpHttpHandler, type ServerContext, type Transport } from "@modelcontextprotocol/server";
-import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { Dispatcher } from "../dispatch/dispatcher";
 import { BUILT_IN_FEATURES } from "../features/built-in-features";
 import type { FeatureModule } from "../features/feature-module";
@@ -17,6 +17,8 @@ import { ConnectionTransport } from "./connection-transport";
 import { httpEntry } from "./http-entry";
 import { startHttpListener, type HttpListener, type ListenOptions } from "./http-listener";
 import { InboundChecks } from "./inbound-checks";
+import { resolveRequestLimits, type RequestLimits } from "./request-limits";
+import { StdioLineTransport } from "./stdio-line-transport";
 import { buildSdkServer, capabilitiesFor, type FactsLookup } from "./sdk-bridge";
 
 export interface McpAppOptions {
@@ -50,6 +52,26 @@ export interface McpAppOptions {
    * each made by its own function with its own options.
    */
   features?: FeatureModule[];
+  /**
+   * Bounds on every request, on every transport, checked before anything parses or validates it
+   * (see `RequestLimits` for each limit and its default). Give only the ones to change.
+   *
+   * @example McpApp.create({ components, state, limits: { maxBodyBytes: 16 * 1024 * 1024 } })
+   */
+  limits?: Partial<RequestLimits>;
+  /**
+   * Milliseconds one round of a component may take (middleware included) when the component sets
+   * no `timeoutMs` of its own. On expiry the request's signal aborts and the client gets -32603
+   * "Request timed out" with `data.timeoutMs`, even if the handler ignores the signal. Default 60,000.
+   */
+  timeoutMs?: number;
+  /**
+   * Development only: the message of an unexpected error reaches the client (a tool's `isError`
+   * text, the -32603 message) instead of a generic text with its error id. Default false: the
+   * details go to the logger only. Never turn it on where clients are not yours: messages carry
+   * paths, queries and secrets.
+   */
+  exposeErrors?: boolean;
 }
 
 /** Options of `serve`, `serveStdio` and `connect`. */
@@ -122,8 +144,10 @@ export class McpApp {
       logger: this.logger,
       middleware: options.middleware,
       resultValidator: options.resultValidator,
+      timeoutMs: positiveOption(options.timeoutMs, "timeoutMs"),
+      exposeErrors: options.exposeErrors === true,
     });
-    this.checks = new InboundChecks(this.features);
+    this.checks = new InboundChecks(this.features, resolveRequestLimits(options.limits));
     this.capabilities = { modern: capabilitiesFor(this.features, "modern"), legacy: capabilitiesFor(this.features, "legacy") };
     // Background work (the tasks feature's recovery) starts once everything above is in place.
     this.features.start(this.dispatcher);
@@ -163,9 +187,12 @@ export class McpApp {
     return served;
   }
 
-  /** Serves this process's stdin/stdout: `serve(new StdioServerTransport())`. */
+  /**
+   * Serves this process's stdin/stdout. Every line gets an answer: one that is not JSON -32700, one
+   * over a limit -32602 (or -32600 over `maxBodyBytes`), and the process keeps serving.
+   */
   serveStdio(options: ServeOptions = {}): ServedConnection {
-    return this.serve(new StdioServerTransport(), options);
+    return this.serve(new StdioLineTransport(this.checks), options);
   }
 
   /**
@@ -181,7 +208,15 @@ export class McpApp {
   /** Serves Streamable HTTP on `host:port` + `path`. Default host 127.0.0.1, path /mcp, port 0 (free). */
   async listen(options: ListenOptions = {}): Promise<HttpListener> {
     const handler = this.httpHandler();
-    const listener = await startHttpListener(handler, options, (e) => this.reportError(e));
+    let listener: HttpListener;
+    try {
+      listener = await startHttpListener(handler, options, this.checks, (e) => this.reportError(e));
+    } catch (error) {
+      this.handlers.get(handler)?.();
+      this.handlers.delete(handler);
+      await handler.close();
+      throw error;
+    }
     this.listeners.add(listener);
     return {
       url: listener.url,
@@ -197,8 +232,9 @@ export class McpApp {
 
   /**
    * The fetch-shaped Streamable HTTP handler, to mount in any web-standard runtime or framework.
-   * It makes the framework's own request checks (`Mcp-Param-*` headers among them); Host/Origin
-   * checks, authentication and body-size limits are the caller's job here (`listen` does them).
+   * It makes the framework's own request checks: the body size and the other request limits (on a
+   * body it reads, or on a `parsedBody` you pass), the `Mcp-Param-*` headers. Host/Origin checks,
+   * authentication, timeouts and connection caps are the caller's job here (`listen` does them).
    * The principal of a request is `options.authInfo.extra.principal` (null when absent).
    */
   httpHandler(): McpHttpHandler {
@@ -231,6 +267,7 @@ export class McpApp {
         capabilities: this.capabilities[era],
         dispatcher: this.dispatcher,
         facts,
+        checkParams: (method, params) => this.checks.params(method, params),
         onerror: (e) => this.reportError(e),
       });
   }
@@ -238,6 +275,11 @@ export class McpApp {
   private reportError(error: Error): void {
     this.logger.debug("sdk", { error: error.message });
   }
+}
+
+function positiveOption(value: number | undefined, name: string): number | undefined {
+  if (value !== undefined && (!Number.isSafeInteger(value) || value < 1)) throw new RangeError(`McpApp.create: ${name} must be a positive integer, got ${String(value)}`);
+  return value;
 }
 
 function httpFacts(ctx: ServerContext): { principal: string | null; rawParams?: JsonObject } {

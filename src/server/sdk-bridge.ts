@@ -5,16 +5,18 @@ import {
   PROTOCOL_VERSION_META_KEY,
   Server,
   type JSONRPCRequest,
-  type Result,
+  type Result as SdkResult,
   type ServerContext,
   type ServerCapabilities,
 } from "@modelcontextprotocol/server";
 import type { Dispatcher } from "../dispatch/dispatcher";
 import type { FeatureMethod } from "../features/feature-module";
 import type { FeatureTable } from "../features/feature-table";
+import { McpError } from "../protocol/errors";
 import type { Era, InboundRequest } from "../protocol/inbound-request";
 import type { LogLevel, ProgressReporter, RequestLogger } from "../protocol/request-context";
 import type { ClientCapabilities, JsonObject } from "../protocol/wire-types";
+import type { Rejection } from "./inbound-checks";
 
 const LEVELS: LogLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
@@ -35,8 +37,12 @@ export interface BridgeOptions {
   capabilities: ServerCapabilities;
   dispatcher: Dispatcher;
   facts: FactsLookup;
+  /** The params check of a routed request (`InboundChecks.params`). */
+  checkParams: ParamsChecker;
   onerror: (error: Error) => void;
 }
+
+export type ParamsChecker = (method: string, params: unknown) => Rejection | undefined;
 
 /**
  * What an app advertises to one era: what its features add, plus `logging` (per-request log
@@ -47,21 +53,44 @@ export function capabilitiesFor(features: FeatureTable, era: Era = "modern"): Se
 }
 
 /**
- * The SDK's `Server`, with one correction: SDK 2.4.0 reads every `tools/call` result without
- * `content` as a contentless CallToolResult and adds `content: []` (it leaves a result alone only
- * when it carries `task`, `inputRequests` or `requestState`). A CreateTaskResult of the tasks
- * extension is flat (`resultType: "task"`, `taskId`, `status`, ...) and has no `content`, so it
- * would reach the wire with a field it must not carry. `_wrapHandler` is the SDK's documented hook
- * for a subclass to wrap a registered handler; this wrap hands a task result back exactly as the
- * feature made it, and leaves every other result to the SDK's own checks.
+ * The SDK's `Server` with two changes to every registered handler, through `_wrapHandler`, the
+ * hook the SDK provides for a subclass to wrap them:
+ * - the framework's params check runs in front. It runs after the SDK routed the request (so its
+ *   envelope, header and method checks keep their order) and before the SDK's own params
+ *   validation, which answers most methods' malformed params with -32603 and a zod dump;
+ * - a task result passes unchanged. SDK 2.4.0 reads every `tools/call` result without `content`
+ *   as a contentless CallToolResult and adds `content: []` (it leaves a result alone only when it
+ *   carries `task`, `inputRequests` or `requestState`). A CreateTaskResult of the tasks extension
+ *   is flat (`resultType: "task"`, `taskId`, `status`, ...) and has no `content`, so it would reach
+ *   the wire with a field it must not carry; every other result keeps the SDK's own checks.
  */
 class BridgeServer extends Server {
+  constructor(
+    info: BridgeOptions["serverInfo"],
+    options: ConstructorParameters<typeof Server>[1],
+    // Read by the wrappers at request time: the SDK's constructor wraps its own handlers before this is set.
+    private readonly checkParams: ParamsChecker,
+  ) {
+    super(info, options);
+  }
+
   protected override _wrapHandler(
     method: string,
-    handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>,
-  ): (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result> {
-    if (method !== "tools/call") return super._wrapHandler(method, handler);
-    const tasks = new WeakMap<JSONRPCRequest, Result>();
+    handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<SdkResult>,
+  ): (request: JSONRPCRequest, ctx: ServerContext) => Promise<SdkResult> {
+    const wrapped = method === "tools/call" ? this.passTasks(method, handler) : super._wrapHandler(method, handler);
+    return (request, ctx) => {
+      const rejection = this.checkParams?.(method, request.params);
+      if (rejection) return Promise.reject(new McpError(rejection.code, rejection.message, rejection.data));
+      return wrapped(request, ctx);
+    };
+  }
+
+  private passTasks(
+    method: string,
+    handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<SdkResult>,
+  ): (request: JSONRPCRequest, ctx: ServerContext) => Promise<SdkResult> {
+    const tasks = new WeakMap<JSONRPCRequest, SdkResult>();
     const checked = super._wrapHandler(method, async (request, ctx) => {
       const result = await handler(request, ctx);
       if (result.resultType === "task") tasks.set(request, result);
@@ -86,10 +115,11 @@ const paramsSchemas = new WeakMap<FeatureMethod, ReturnType<typeof fromJsonSchem
  */
 export function buildSdkServer(options: BridgeOptions): Server {
   const { capabilities, dispatcher, era } = options;
-  const server = new BridgeServer(options.serverInfo, {
-    capabilities,
-    ...(options.instructions !== undefined && { instructions: options.instructions }),
-  });
+  const server = new BridgeServer(
+    options.serverInfo,
+    { capabilities, ...(options.instructions !== undefined && { instructions: options.instructions }) },
+    options.checkParams,
+  );
   server.onerror = options.onerror;
   for (const entry of dispatcher.features.methods) {
     if (entry.eras !== undefined && !entry.eras.includes(era)) continue;

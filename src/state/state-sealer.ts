@@ -4,6 +4,8 @@ import { ErrorCode, McpError } from "../protocol/errors";
 import type { StateBinding } from "../protocol/request-context";
 import { canonicalJson, type JsonValue, strictJsonStringify } from "../protocol/canonical-json";
 import { type DerivedKey, KeyRing, type StateKey } from "./key-ring";
+import { RejectionLog } from "./rejection-log";
+import { StateTooLargeError } from "./state-too-large-error";
 
 /** Default lifetime of a sealed state, in seconds. */
 export const STATE_TTL_DEFAULT_SECONDS = 300;
@@ -112,7 +114,8 @@ const CALL_OPTIONS: ReadonlySet<string> = new Set(["principal", "ttl"]);
  * transport and the retry fields never affect the binding.
  *
  * Every failure of `open` throws the same `McpError` -32602 "Invalid or expired request state";
- * the precise reason goes to the logger as `warn("requestState rejected", { reason, method })`.
+ * the precise reason goes to the logger as `warn("requestState rejected", { reason, method })`,
+ * the first of each reason per minute in full and the rest as counts (see `RejectionLog`).
  * Tokens can be reused until they expire: one-time operations need app-owned replay tracking.
  *
  * @example
@@ -125,6 +128,7 @@ export class StateSealer {
   private readonly defaultTtl: number;
   private readonly now: () => number;
   private readonly logger: AppLogger;
+  private readonly rejections: RejectionLog;
 
   /**
    * Checks the configuration and derives the keys; throws a TypeError or RangeError naming the
@@ -164,6 +168,7 @@ export class StateSealer {
       throw new TypeError(`${owner}: option \`now\` must be a function returning milliseconds since the epoch`);
     }
     this.now = (now as (() => number) | undefined) ?? Date.now;
+    this.rejections = new RejectionLog(this.logger, () => this.now());
   }
 
   /** Ids of the ring, the sealing key first. */
@@ -176,8 +181,9 @@ export class StateSealer {
    * `options.principal`, valid for `options.ttl` seconds (default: the sealer's).
    *
    * Throws a TypeError for data that is not JSON (functions, symbols, bigints, non-finite
-   * numbers, cycles, non-plain objects; `undefined` object properties are dropped), and a plain
-   * Error when the token would exceed 16384 bytes. Both are programming errors, not wire errors.
+   * numbers, cycles, non-plain objects; `undefined` object properties are dropped), and a
+   * `StateTooLargeError` when the token would exceed 16384 bytes (in a component, the client gets
+   * -32602 "Request state too large").
    *
    * @example const token = sealer.seal({ answers }, ctx, { principal: ctx.principal, ttl: 120 });
    */
@@ -192,11 +198,7 @@ export class StateSealer {
     const payload = Buffer.from(`[${VERSION},${issued},${expires},"${scope}",${body}]`, "utf8").toString("base64url");
     const signed = `${PREFIX}${key.id}.${payload}`;
     const token = `${signed}.${mac(key, signed)}`;
-    if (token.length > STATE_TOKEN_MAX_BYTES) {
-      throw new Error(
-        `StateSealer.seal: the sealed state would be ${token.length} bytes, over the ${STATE_TOKEN_MAX_BYTES}-byte limit; carry less data in requestState`,
-      );
-    }
+    if (token.length > STATE_TOKEN_MAX_BYTES) throw new StateTooLargeError(token.length, STATE_TOKEN_MAX_BYTES);
     return token;
   }
 
@@ -252,7 +254,7 @@ export class StateSealer {
   }
 
   private reject(reason: StateRejectReason, ctx: StateBinding, extra?: Record<string, unknown>): McpError {
-    this.logger.warn("requestState rejected", { reason, method: ctx.requestMethod, ...extra });
+    this.rejections.record(reason, { method: ctx.requestMethod, ...extra });
     return new McpError(ErrorCode.InvalidParams, INVALID_STATE_MESSAGE);
   }
 

@@ -3,7 +3,7 @@
 //   outputSchema, annotations, icons, prompt arguments), resultType and cache hints on the wire
 // - tools/call: DTO transform+validation, isError naming each field and constraint, constructor
 //   injection, raw-schema arguments, structured output validated (-32603 when broken), every content
-//   kind, typed McpError passthrough, untyped error as isError, unknown tool -32602
+//   kind, typed McpError passthrough, untyped error as a generic isError (error id, no message), unknown tool -32602
 // - resources/read: text and blob, template variables, cache hints, not-found -32602 with data.uri,
 //   typed error passthrough, untyped error -32603 with a generic message
 // - prompts/get: arguments, missing required argument -32602, unknown prompt -32602, failure -32603
@@ -132,14 +132,15 @@ describe.each(BOUNDARIES)("foundation over %s", (name) => {
     ]);
   });
 
-  it("turns a typed error into that JSON-RPC error and an untyped one into isError", async () => {
+  it("turns a typed error into that JSON-RPC error and an untyped one into a generic isError", async () => {
     expect(await rejection(c.client.callTool({ name: "typed_error", arguments: {} }))).toEqual({
       code: -33050,
       message: "Quota exceeded",
       data: { retryAfter: 30 },
     });
     const plain = await c.client.callTool({ name: "plain_error", arguments: {} });
-    expect(plain).toMatchObject({ isError: true, content: [{ type: "text", text: "disk on fire" }] });
+    expect(plain).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringMatching(/^Unexpected error \(error id [0-9a-f-]{36}\)/) }] });
+    expect(JSON.stringify(plain)).not.toContain("disk on fire");
     const soft = await c.client.callTool({ name: "soft_fail", arguments: {} });
     expect(soft).toMatchObject({ isError: true, content: [{ type: "text", text: "that did not work" }] });
   });

@@ -7,7 +7,8 @@
 //   shared by every app in it
 // - errors (docs/examples/getting-started/errors.ts): a resource returning undefined and a URI no
 //   resource matches are -32602 "Resource not found" with data.uri; a thrown McpError reaches the
-//   client as exactly that error; Result.error from a tool is an isError result
+//   client as exactly that error; Result.error from a tool, or a ToolError it throws, is an isError
+//   result with that message
 // - a question built from an injected service (docs/examples/interactive/service-question.ts):
 //   asked with the service's choices, answered, checked against them (-32602 outside them),
 //   declined into an isError result
@@ -98,6 +99,12 @@ describe("errors", () => {
   it("turns Result.error from a tool into an isError result", async () => {
     expect((await c.callTool("count_words", { id: "1" })).text).toBe("2 words");
     const missing = await c.callTool("count_words", { id: "9" });
+    expect(missing.result).toEqual({ resultType: "complete", content: [{ type: "text", text: "No note 9: list the notes:// resources first." }], isError: true, _meta: expect.any(Object) });
+  });
+
+  it("turns a ToolError thrown from a tool into an isError result with its message", async () => {
+    expect((await c.callTool("first_word", { id: "1" })).text).toBe("Buy");
+    const missing = await c.callTool("first_word", { id: "9" });
     expect(missing.result).toEqual({ resultType: "complete", content: [{ type: "text", text: "No note 9: list the notes:// resources first." }], isError: true, _meta: expect.any(Object) });
   });
 });

@@ -10,7 +10,9 @@
 //   complete with the profile and answers in text / a user message built from the answers
 // - the requestState changes every round; the final result carries neither requestState nor inputRequests
 // - preview_theme asks URL-mode consent for a local address; accept, decline and cancel each
-//   complete with the consent recorded and verified: false
+//   complete with the consent recorded and verified: false; a client that declared only form
+//   elicitation gets -32021 naming elicitation.url, also when it sends a URL consent answer up
+//   front (an answer to a question it could not have been asked)
 // - reset_preferences: input_required with only a requestState (no inputRequests key on the wire),
 //   its retry completes with no state
 // - every server message validates against the official wire schema; nothing unexpected arrives
@@ -150,6 +152,16 @@ describe("the preferences sample", () => {
     expect(last.result.isError).toBeUndefined();
     expect(last.result.structuredContent).toEqual({ consent: action, verified: false });
     expect(last.text).toBe(`Consent: ${action}. Preview not verified: nothing was fetched or opened.`);
+  });
+
+  it.each([
+    ["asked", {}],
+    ["answered up front", { inputResponses: { consent: { action: "accept" } } }],
+  ])("refuses preview_theme to a form-only client (%s) with -32021", async (_how, retry) => {
+    const formOnly = client.withCapabilities({ elicitation: { form: {} } });
+    const flow = await formOnly.request("tools/call", { name: "preview_theme", arguments: {}, ...retry });
+    expect(flow.status).toBe("error");
+    expect(flow.error).toEqual({ code: -32021, message: "Missing required client capability", data: { requiredCapabilities: { elicitation: { url: {} } } } });
   });
 
   it("continues reset_preferences from a state-only round and carries nothing further", async () => {

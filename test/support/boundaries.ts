@@ -36,6 +36,8 @@ export class Boundary {
     private readonly app: McpApp,
     /** Fixture name for the stdio child (see test/support/fixture-server.ts). */
     private readonly fixture: string,
+    /** More environment for the stdio child (FIXTURE_LIMITS, ...). */
+    private readonly fixtureEnv: Record<string, string> = {},
   ) {}
 
   get url(): string {
@@ -78,7 +80,7 @@ export class Boundary {
         return new StreamableHTTPClientTransport(new URL(this.url));
       case "stdio": {
         const { command, args, env } = fixtureCommand(this.fixture);
-        return new StdioClientTransport({ command, args, env: { ...(process.env as Record<string, string>), ...env }, stderr: "pipe" });
+        return new StdioClientTransport({ command, args, env: { ...(process.env as Record<string, string>), ...env, ...this.fixtureEnv }, stderr: "pipe" });
       }
     }
   }
@@ -89,4 +91,32 @@ export class Boundary {
     await this.listener?.close();
     this.listener = undefined;
   }
+}
+
+/** What `serveRaw` holds for the tests of a describe block. */
+export interface ServedRaw {
+  app: McpApp;
+  boundary: Boundary;
+  raw: RawSession;
+}
+
+/**
+ * For the describe block it is called in: before all its tests, the app `create` makes served
+ * over `name` with a raw session (the stdio child runs `fixture`); after all, both closed, and
+ * after each, no schema violation received.
+ */
+export function serveRaw(name: BoundaryName, create: () => McpApp, fixture: string, fixtureEnv?: Record<string, string>): ServedRaw {
+  const served = {} as ServedRaw;
+  beforeAll(async () => {
+    served.app = create();
+    served.boundary = new Boundary(name, served.app, fixture, fixtureEnv);
+    await served.boundary.start();
+    served.raw = await served.boundary.raw();
+  });
+  afterAll(async () => {
+    await served.boundary.stop();
+    await served.app.close();
+  });
+  afterEach(() => expect(served.raw.violations).toEqual([]));
+  return served;
 }

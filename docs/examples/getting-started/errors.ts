@@ -1,6 +1,6 @@
 import "reflect-metadata";
 import { IsString } from "class-validator";
-import { Arg, ErrorCode, McpError, Resource, Result, Tool } from "roundtrip-mcp";
+import { Arg, ErrorCode, McpError, Resource, Result, Tool, ToolError } from "roundtrip-mcp";
 
 const NOTES = new Map([["1", "Buy milk"]]);
 const ARCHIVED = new Set(["0"]);
@@ -24,4 +24,16 @@ export class Notes {
     if (note === undefined) return Result.error(`No note ${args.id}: list the notes:// resources first.`);
     return `${note.split(/\s+/).length} words`;
   }
+
+  /** Deep in a call, a ToolError says the same: its message is for the model. Other errors are not shown. */
+  @Tool({ description: "Reads the first word of a note" })
+  first_word(@Arg() args: NoteRef) {
+    return firstWord(args.id);
+  }
+}
+
+function firstWord(id: string): string {
+  const note = NOTES.get(id);
+  if (note === undefined) throw new ToolError(`No note ${id}: list the notes:// resources first.`);
+  return note.split(/\s+/)[0];
 }

@@ -1,15 +1,36 @@
 import type { CompletionProvider } from "../../decorators/complete";
+import { clip } from "../../protocol/clip";
 import { ErrorCode, McpError } from "../../protocol/errors";
 import type { JsonObject } from "../../protocol/wire-types";
 import type { CompletionSource } from "../component-definition";
 import type { FeatureModule } from "../feature-module";
 
 const MAX_VALUES = 100;
+const STRING = { type: "string" };
+
+/** completion/complete params as they travel: a prompt or resource-template ref, the argument, optional context. */
+const COMPLETE_PARAMS = {
+  type: "object",
+  required: ["ref", "argument"],
+  properties: {
+    ref: {
+      type: "object",
+      required: ["type"],
+      // The type first, then what it needs: a ref/prompt names a prompt, a ref/resource a template uri.
+      allOf: [
+        { properties: { type: { enum: ["ref/prompt", "ref/resource"] } } },
+        { if: { properties: { type: { const: "ref/prompt" } } }, then: { required: ["name"], properties: { name: STRING } }, else: { required: ["uri"], properties: { uri: STRING } } },
+      ],
+    },
+    argument: { type: "object", required: ["name", "value"], properties: { name: STRING, value: STRING } },
+    context: { type: "object", properties: { arguments: { type: "object", additionalProperties: STRING } } },
+  },
+};
 
 /** How an unknown ref of each type is refused. */
 const UNKNOWN: Record<string, (ref: JsonObject) => McpError> = {
-  "ref/prompt": (ref) => new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${String(ref.name)}`),
-  "ref/resource": (ref) => new McpError(ErrorCode.InvalidParams, `Unknown resource template: ${String(ref.uri)}`, { uri: ref.uri }),
+  "ref/prompt": (ref) => new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${clip(String(ref.name))}`),
+  "ref/resource": (ref) => new McpError(ErrorCode.InvalidParams, `Unknown resource template: ${clip(String(ref.uri))}`),
 };
 
 /**
@@ -29,12 +50,13 @@ export const completionFeature: FeatureModule = {
           method: "completion/complete",
           inputRequired: false,
           capability: "completions",
+          paramsShape: COMPLETE_PARAMS,
           async handle(request) {
             const { ref, argument, context } = request.params as { ref?: JsonObject; argument?: JsonObject; context?: JsonObject };
             if (!ref || typeof ref !== "object" || !argument || typeof argument.name !== "string" || typeof argument.value !== "string") {
               throw new McpError(ErrorCode.InvalidParams, "completion/complete needs ref and argument {name, value}");
             }
-            const refType = String(ref.type);
+            const refType = clip(String(ref.type));
             const unknown = Object.prototype.hasOwnProperty.call(UNKNOWN, refType) ? UNKNOWN[refType] : undefined;
             if (!unknown) throw new McpError(ErrorCode.InvalidParams, `Unknown completion ref type: ${refType}`);
             const key = refType === "ref/prompt" ? ref.name : ref.uri;

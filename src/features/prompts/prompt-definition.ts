@@ -3,7 +3,7 @@ import type { PromptOptions } from "../../decorators/prompt";
 import type { DtoClass } from "../../protocol/dto-class";
 import { ErrorCode, McpError } from "../../protocol/errors";
 import type { JsonObject } from "../../protocol/wire-types";
-import { describeViolations, validateDto } from "../../schema/dto-validator";
+import { describeViolations, firstViolations, validateDto } from "../../schema/dto-validator";
 import type { ArgumentBinder, ComponentDefinition } from "../component-definition";
 import { endedQuestionError } from "../ended-question";
 import type { ComponentCompiler, DeclaredComponent } from "../component-compiler";
@@ -68,7 +68,7 @@ export function compilePrompt(component: DeclaredComponent, options: PromptOptio
     async bind(ctx) {
       const bound = await bindArguments(ctx.requestParams.arguments);
       if (bound.ok) return { ok: true, whole: bound.value, named: bound.value as Record<string, unknown> };
-      const violations = bound.violations.map(({ field, constraint }) => ({ field, constraint }));
+      const violations = firstViolations(bound.violations).map(({ field, constraint }) => ({ field, constraint }));
       throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${name}: ${describeViolations(bound.violations)}`, { violations });
     },
     declined: (key, action) => {

@@ -1,7 +1,8 @@
 import type { PromptOptions } from "../../decorators/prompt";
+import { clip } from "../../protocol/clip";
 import { ErrorCode, McpError } from "../../protocol/errors";
 import type { FeatureModule } from "../feature-module";
-import { listResult } from "../list-result";
+import { listResult, PAGINATED_PARAMS } from "../list-result";
 import { compilePrompt } from "./prompt-definition";
 
 /** Prompts: `@Prompt` declarations, `prompts/list` and `prompts/get`. */
@@ -14,16 +15,21 @@ export const promptsFeature: FeatureModule = {
       components: [...prompts.values()],
       capabilities: () => (prompts.size > 0 ? { prompts: { listChanged: true } } : {}),
       methods: [
-        { method: "prompts/list", inputRequired: false, capability: "prompts", handle: async (request) => listResult(request, "prompts", list, listCache) },
+        { method: "prompts/list", inputRequired: false, capability: "prompts", paramsShape: PAGINATED_PARAMS, handle: async (request) => listResult(request, "prompts", list, listCache) },
         {
           method: "prompts/get",
           inputRequired: true,
           nameParam: "name",
           capability: "prompts",
+          paramsShape: {
+            type: "object",
+            required: ["name"],
+            properties: { name: { type: "string" }, arguments: { type: "object", additionalProperties: { type: "string" } } },
+          },
           async handle(request, runner) {
             const name = request.params.name;
             const prompt = typeof name === "string" ? prompts.get(name) : undefined;
-            if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${String(name)}`);
+            if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${clip(String(name))}`);
             return runner.run(prompt, request);
           },
         },

@@ -1,6 +1,15 @@
+import { clip } from "../../protocol/clip";
 import { ErrorCode, McpError } from "../../protocol/errors";
 import type { CacheScope, JsonObject } from "../../protocol/wire-types";
 import { OutputSchemaViolation } from "../output-schema-violation";
+
+/** Longest uri a not-found error repeats in its `data`. */
+const MAX_ECHOED_URI = 2048;
+
+/** -32602 "Resource not found" with `data.uri`; the message clips the uri, and an overlong one is not repeated. */
+export function resourceNotFound(uri: string): McpError {
+  return new McpError(ErrorCode.InvalidParams, `Resource not found: ${clip(uri)}`, uri.length <= MAX_ECHOED_URI ? { uri } : undefined);
+}
 
 /**
  * A resource's return value as a ReadResourceResult with cache hints: a string is text, bytes are a
@@ -20,7 +29,7 @@ export function shapeResourceResult(
   else if (typeof value === "object" && Array.isArray((value as JsonObject).contents)) contents = (value as { contents: JsonObject[] }).contents;
   else if (Array.isArray(value)) contents = value as JsonObject[];
   else contents = [value as JsonObject];
-  if (contents.length === 0) throw new McpError(ErrorCode.InvalidParams, `Resource not found: ${uri}`, { uri });
+  if (contents.length === 0) throw resourceNotFound(uri);
   contents = contents.map((c) => {
     if (!c || typeof c !== "object" || (typeof c.text !== "string" && typeof c.blob !== "string")) {
       throw new OutputSchemaViolation(`${def.where} returned resource contents without a text or blob string`);

@@ -1,7 +1,8 @@
 import type { ResourceOptions } from "../../decorators/resource";
 import { ErrorCode, McpError } from "../../protocol/errors";
+import { resourceNotFound } from "./resource-result";
 import type { FeatureModule } from "../feature-module";
-import { listResult } from "../list-result";
+import { listResult, PAGINATED_PARAMS } from "../list-result";
 import { RegistrationError } from "../registration-error";
 import { compileResource, type ResourceDefinition } from "./resource-definition";
 
@@ -41,11 +42,12 @@ export const resourcesFeature: FeatureModule = {
       // the framework does not implement.
       capabilities: (era) => (any ? { resources: { listChanged: true, ...(era === "modern" && { subscribe: true }) } } : {}),
       methods: [
-        { method: "resources/list", inputRequired: false, capability: "resources", handle: async (request) => listResult(request, "resources", resourceList, listCache) },
+        { method: "resources/list", inputRequired: false, capability: "resources", paramsShape: PAGINATED_PARAMS, handle: async (request) => listResult(request, "resources", resourceList, listCache) },
         {
           method: "resources/templates/list",
           inputRequired: false,
           capability: "resources",
+          paramsShape: PAGINATED_PARAMS,
           handle: async (request) => listResult(request, "resourceTemplates", templateList, listCache),
         },
         {
@@ -53,6 +55,7 @@ export const resourcesFeature: FeatureModule = {
           inputRequired: true,
           nameParam: "uri",
           capability: "resources",
+          paramsShape: { type: "object", required: ["uri"], properties: { uri: { type: "string" } } },
           async handle(request, runner) {
             const uri = request.params.uri;
             if (typeof uri !== "string") throw new McpError(ErrorCode.InvalidParams, "resources/read needs a string uri");
@@ -62,7 +65,7 @@ export const resourcesFeature: FeatureModule = {
               const variables = template.template!.match(uri);
               if (variables) return runner.run(template, request, variables);
             }
-            throw new McpError(ErrorCode.InvalidParams, `Resource not found: ${uri}`, { uri });
+            throw resourceNotFound(uri);
           },
         },
       ],

@@ -8,6 +8,7 @@ import type { ComponentCompiler, DeclaredComponent } from "../component-compiler
 import { OutputSchemaViolation } from "../output-schema-violation";
 import { RegistrationError } from "../registration-error";
 import { Result } from "../result";
+import { isToolError } from "../tool-error";
 import { headerParams, type HeaderParam } from "./param-headers";
 import { TASKS_EXTENSION } from "../tasks/tasks-extension";
 import { shapeToolResult } from "./tool-result";
@@ -72,9 +73,10 @@ export function compileTool(component: DeclaredComponent, options: ToolOptions, 
     },
     declined: (key, action) => Result.error(`${endedQuestion(key, action)}; the operation ended.`),
     shape: (value) => shapeToolResult(shapeOf, value),
-    recover(error) {
+    // A ToolError speaks to the model; anything else it hears about only generically.
+    recover(error, failure) {
       if (error instanceof OutputSchemaViolation) return undefined;
-      return { resultType: "complete", ...Result.error(error instanceof Error ? error.message : String(error)) };
+      return { resultType: "complete", ...Result.error(isToolError(error) ? error.message : failure.text) };
     },
   };
 }

@@ -1,8 +1,9 @@
 import type { ToolOptions } from "../../decorators/tool";
+import { clip } from "../../protocol/clip";
 import { ErrorCode, McpError } from "../../protocol/errors";
 import type { JsonObject } from "../../protocol/wire-types";
 import type { FeatureModule } from "../feature-module";
-import { listResult } from "../list-result";
+import { listResult, PAGINATED_PARAMS } from "../list-result";
 import { checkParamHeaders } from "./param-headers";
 import { compileTool } from "./tool-definition";
 
@@ -17,15 +18,16 @@ export const toolsFeature: FeatureModule = {
       components: [...tools.values()],
       capabilities: () => (tools.size > 0 ? { tools: { listChanged: true } } : {}),
       methods: [
-        { method: "tools/list", inputRequired: false, capability: "tools", handle: async (request) => listResult(request, "tools", list, listCache) },
+        { method: "tools/list", inputRequired: false, capability: "tools", paramsShape: PAGINATED_PARAMS, handle: async (request) => listResult(request, "tools", list, listCache) },
         {
           method: "tools/call",
           inputRequired: true,
           nameParam: "name",
           capability: "tools",
+          paramsShape: { type: "object", required: ["name"], properties: { name: { type: "string" }, arguments: { type: "object" } } },
           async handle(request, runner) {
             const tool = find(request.params);
-            if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${String(request.params.name)}`);
+            if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${clip(String(request.params.name))}`);
             return runner.run(tool, request);
           },
           checkHeaders(params, header) {

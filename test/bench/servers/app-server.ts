@@ -7,6 +7,7 @@
 import "reflect-metadata";
 import { IsInt } from "class-validator";
 import { McpApp, Tool, Arg, Result } from "../../../src/index";
+import { exitWhenAsked } from "./exit-when-asked";
 
 const CALLED_TOOL = "add";
 
@@ -50,21 +51,7 @@ async function main(): Promise<void> {
   const bootMs = Number(process.hrtime.bigint() - started) / 1e6;
   process.stderr.write(`[app-server] ${components.length} tools registered, bootstrap ${bootMs.toFixed(0)} ms\n`);
   process.stdout.write(`${listener.url}\n`);
-
-  let closing = false;
-  const shutdown = () => {
-    if (closing) return;
-    closing = true;
-    app.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.on("SIGTERM", shutdown);
-  process.on("SIGINT", shutdown);
-  process.stdin.on("end", shutdown);
-  process.stdin.on("error", shutdown);
-  process.stdin.resume();
+  exitWhenAsked(() => app.close());
 }
 
 main().catch((error: unknown) => {

@@ -4,6 +4,7 @@
 // Prints its URL on one line when ready; exits on SIGTERM, SIGINT or when stdin ends.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { exitWhenAsked } from "./exit-when-asked";
 
 const BODY = JSON.stringify({
   jsonrpc: "2.0",
@@ -34,15 +35,10 @@ server.listen(0, "127.0.0.1", () => {
   process.stdout.write(`http://127.0.0.1:${port}/mcp\n`);
 });
 
-let closing = false;
-const shutdown = () => {
-  if (closing) return;
-  closing = true;
-  server.close(() => process.exit(0));
-  server.closeAllConnections();
-};
-process.on("SIGTERM", shutdown);
-process.on("SIGINT", shutdown);
-process.stdin.on("end", shutdown);
-process.stdin.on("error", shutdown);
-process.stdin.resume();
+exitWhenAsked(
+  () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+);

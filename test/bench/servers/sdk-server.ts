@@ -6,6 +6,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createMcpHandler, Server } from "@modelcontextprotocol/server";
+import { exitWhenAsked } from "./exit-when-asked";
 
 const RESULT = { content: [{ type: "text" as const, text: JSON.stringify({ sum: 3 }) }], structuredContent: { sum: 3 } };
 
@@ -30,15 +31,10 @@ http.listen(0, "127.0.0.1", () => {
   process.stdout.write(`http://127.0.0.1:${port}/mcp\n`);
 });
 
-let closing = false;
-const shutdown = () => {
-  if (closing) return;
-  closing = true;
-  http.close(() => process.exit(0));
-  http.closeAllConnections();
-};
-process.on("SIGTERM", shutdown);
-process.on("SIGINT", shutdown);
-process.stdin.on("end", shutdown);
-process.stdin.on("error", shutdown);
-process.stdin.resume();
+exitWhenAsked(
+  () =>
+    new Promise<void>((resolve) => {
+      http.close(() => resolve());
+      http.closeAllConnections();
+    }),
+);

@@ -9,6 +9,8 @@
 //   dropped and asked again; the unchanged ones, and a reworded message, keep their answers
 // - decline and cancel: "end" ends the plan naming the key; "optional" gives undefined; "outcome"
 //   gives the whole outcome; URL consent resolves to { action: "accept" } with no content
+// - every question a round reaches, asked or answered up front (accepted or declined), needs the
+//   capability the client declared: an answer to a URL question from a form-only client is -32021
 // - an invalid answer is -32602 "Invalid elicitation response" with data { key, reason }
 // - sealed state that is not the planner's own shape is the generic -32602 state refusal
 // - re-ask (what `Result.reask(...)` triggers): the named answers and every answer depending on
@@ -51,13 +53,13 @@ const sealer = new StateSealer({ secret: "r".repeat(40) }, new MemoryLogger());
 const planner = new RoundPlanner(sealer);
 
 /** One round of `tools/call plan` as the dispatcher would see it. */
-function round(extra: { inputResponses?: Record<string, unknown>; requestState?: string; principal?: string | null } = {}): RequestContext {
+function round(extra: { inputResponses?: Record<string, unknown>; requestState?: string; principal?: string | null; capabilities?: Record<string, unknown> } = {}): RequestContext {
   return {
     method: "tools/call",
     requestMethod: "tools/call",
     requestParams: { name: "plan", arguments: {} },
     principal: extra.principal ?? null,
-    clientCapabilities: { elicitation: {} },
+    clientCapabilities: extra.capabilities ?? { elicitation: {} },
     protocolVersion: "2026-07-28",
     inputResponses: extra.inputResponses,
     requestState: extra.requestState,
@@ -173,9 +175,20 @@ describe("RoundPlanner.plan", () => {
   it("resolves URL consent to an accept without content, under either policy", async () => {
     const consent = spec("consent", { url: "https://example.com/connect" }, { message: "Connect" });
     const outcome = spec("other", { url: "https://example.com/other" }, { message: "Other", onDecline: "outcome" });
-    const done = ready(await planner.plan([consent, outcome], round({ inputResponses: { consent: { action: "accept" }, other: { action: "accept" } } })));
+    const urlCapable = { elicitation: { form: {}, url: {} } };
+    const done = ready(await planner.plan([consent, outcome], round({ inputResponses: { consent: { action: "accept" }, other: { action: "accept" } }, capabilities: urlCapable })));
     expect(done.values.get("consent")).toEqual({ action: "accept" });
     expect(done.values.get("other")).toEqual({ action: "accept" });
+  });
+
+  it("refuses with -32021 an answer to a question the client could not have been asked, and every question reached", async () => {
+    const consent = spec("consent", { url: "https://example.com/connect" }, { message: "Connect" });
+    const upFront = await planner.plan([consent, SEATS], round({ inputResponses: { consent: { action: "accept" } } })).catch((e: unknown) => e);
+    expect((upFront as McpError).toJSON()).toEqual({ code: -32021, message: "Missing required client capability", data: { requiredCapabilities: { elicitation: { url: {} } } } });
+    const declined = await planner.plan([consent], round({ inputResponses: { consent: { action: "decline" } } })).catch((e: unknown) => e);
+    expect((declined as McpError).code).toBe(-32021);
+    const none = await planner.plan([SEATS], round({ inputResponses: { seats: accept({ count: 2 }) }, capabilities: {} })).catch((e: unknown) => e);
+    expect((none as McpError).toJSON()).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: {} } } });
   });
 
   it("refuses an invalid answer with -32602 naming the key and the rule, without the value", async () => {

@@ -6,6 +6,7 @@
 // - a parameter with no decorator, @Arg() on a non-DTO type, a missing handle() method
 // - @Elicit: duplicate keys, unknown or cyclic `after`, an unsupported question schema
 // - a class with no component declaration, a missing state configuration
+// - a component timeoutMs that is not a positive integer
 import "reflect-metadata";
 import { IsInt, IsString, Validate, ValidatorConstraint, type ValidatorConstraintInterface } from "class-validator";
 import { Arg, Elicit, McpApp, Prompt, RegistrationError, Resource, Tool } from "../../../src/index";
@@ -26,6 +27,13 @@ function expectRegistrationError(fn: () => unknown, ...fragments: string[]): voi
 }
 
 describe("bootstrap errors", () => {
+  it("rejects a component timeoutMs that is not a positive integer", () => {
+    class Slow { @Tool({ timeoutMs: 0 }) wait() { return "done"; } }
+    expectRegistrationError(build(Slow), "Slow.wait", "timeoutMs must be a positive integer");
+    class Resource1 { @Resource({ uri: "x://slow", timeoutMs: 2.5 }) read() { return "x"; } }
+    expectRegistrationError(build(Resource1), "Resource1.read", "timeoutMs");
+  });
+
   it("names both places for a duplicate tool name", () => {
     class A { @Tool({ name: "same" }) one() { return "1"; } }
     class B { @Tool({ name: "same" }) two() { return "2"; } }

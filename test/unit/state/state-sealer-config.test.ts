@@ -8,7 +8,7 @@
  * - 32-byte secrets (string by UTF-8 bytes, or Buffer), 8-key rings and 32-char ids are accepted;
  * - seal and open require `principal` (string or null; not missing, empty or another type) and
  *   check `ttl` and unknown call options and the ctx shape, as thrown TypeError/RangeError;
- * - seal throws a TypeError for non-JSON data and a plain Error naming size and limit (not the data)
+ * - seal throws a TypeError for non-JSON data and a StateTooLargeError naming size and limit (not the data)
  *   for a token over 16384 bytes; the largest token that fits opens;
  * - a key ring seals with its first key and opens with any (a token from the second key opens);
  * - three-step rotation across two instances keeps every token valid;
@@ -17,6 +17,7 @@
 import { MemoryLogger } from "../../../src/testing/index";
 import type { StateBinding } from "../../../src/protocol/request-context";
 import { StateSealer, type StateOptions } from "../../../src/state/state-sealer";
+import { StateTooLargeError } from "../../../src/state/state-too-large-error";
 
 const SECRET = "config-test-secret-0123456789-abcdefghijklm";
 const SECRET_2 = "config-test-secret-2-0123456789-abcdefghijk";
@@ -234,7 +235,7 @@ describe("StateSealer.seal data", () => {
     expect(() => sealer.seal(data, CTX, { principal: null })).toThrow(/^Not JSON: /);
   });
 
-  it("throws a plain Error naming size and limit, not the data, for a token over 16384 bytes", () => {
+  it("throws a StateTooLargeError naming size and limit, not the data, for a token over 16384 bytes", () => {
     const marker = "DATA-MARKER-";
     let thrown: unknown;
     try {
@@ -242,9 +243,10 @@ describe("StateSealer.seal data", () => {
     } catch (error) {
       thrown = error;
     }
-    expect(thrown).toBeInstanceOf(Error);
+    expect(thrown).toBeInstanceOf(StateTooLargeError);
     expect(thrown).not.toBeInstanceOf(TypeError);
-    expect((thrown as Error).constructor).toBe(Error);
+    expect((thrown as StateTooLargeError).limit).toBe(16384);
+    expect((thrown as StateTooLargeError).size).toBeGreaterThan(16384);
     const message = (thrown as Error).message;
     expect(message).toMatch(/^StateSealer\.seal: the sealed state would be \d+ bytes, over the 16384-byte limit/);
     expect(Number(/would be (\d+) bytes/.exec(message)?.[1])).toBeGreaterThan(16384);
