@@ -26,7 +26,11 @@ export function encodeResult(method: string, id: string | number, capabilities: 
     if (!INPUT_REQUIRED_METHODS.has(method) || !inputRequestsCovered(result, capabilities)) return undefined;
     body = JSON.stringify(result);
   } else if (resultType === undefined || resultType === "complete") {
-    if (method === "tools/call" && !canonicalToolResult(result)) return undefined;
+    if (method === "tools/call") {
+      const ordered = toolResultInSchemaOrder(result);
+      if (ordered === undefined) return undefined;
+      result = ordered;
+    }
     if (method === "tools/list" && Array.isArray(result.tools) && result.tools.some((t) => isPlainObject(t) && "execution" in t)) return undefined;
     if (isPlainObject(result.capabilities) && "tasks" in result.capabilities) return undefined;
     body = JSON.stringify(result);
@@ -60,33 +64,37 @@ function validScope(value: unknown): boolean {
 }
 
 /**
- * A tools/call result the SDK's result schema passes through unchanged: its keys in the schema's
- * order (`_meta`, `content`, `structuredContent`, `isError`, then any others), `content` an array
- * of plain text blocks `{type: "text", text}`, `isError` a boolean when present, no `_meta`.
+ * A tools/call result as the SDK's result schema writes it (a loose object: its own keys
+ * `_meta`, `content`, `structuredContent`, `isError` first, in that order, then the others in
+ * theirs), when that schema would pass it and change nothing else: `content` an array of plain
+ * text blocks `{type: "text", text}`, `isError` a boolean when present, no `_meta`. Undefined
+ * for anything else (the SDK path then validates and encodes it).
  */
-function canonicalToolResult(result: JsonObject): boolean {
-  let next = 0;
-  let extra = false;
-  for (const key in result) {
-    const at = TOOL_RESULT_KEYS.indexOf(key);
-    if (at < 0) {
-      extra = true;
-      continue;
-    }
-    if (extra || at < next || key === "_meta") return false;
-    next = at + 1;
-  }
+function toolResultInSchemaOrder(result: JsonObject): JsonObject | undefined {
   const { content, isError } = result;
-  if (!Array.isArray(content)) return false;
+  if (result._meta !== undefined || !Array.isArray(content) || (isError !== undefined && typeof isError !== "boolean")) return undefined;
   for (const block of content) {
-    if (!isPlainObject(block) || block.type !== "text" || typeof block.text !== "string") return false;
+    if (!isPlainObject(block) || block.type !== "text" || typeof block.text !== "string") return undefined;
     let keys = 0;
     for (const key in block) {
-      if ((keys === 0 && key !== "type") || (keys === 1 && key !== "text") || keys > 1) return false;
+      if ((keys === 0 && key !== "type") || (keys === 1 && key !== "text") || keys > 1) return undefined;
       keys++;
     }
   }
-  return isError === undefined || typeof isError === "boolean";
+  let next = 0;
+  let inOrder = true;
+  let extra = false;
+  for (const key in result) {
+    const at = TOOL_RESULT_KEYS.indexOf(key);
+    if (at < 0) extra = true;
+    else if (extra || at < next) inOrder = false;
+    else next = at + 1;
+  }
+  if (inOrder) return result;
+  const ordered: JsonObject = {};
+  for (const key of TOOL_RESULT_KEYS) if (key in result) ordered[key] = result[key];
+  for (const key in result) if (!TOOL_RESULT_KEYS.includes(key)) ordered[key] = result[key];
+  return ordered;
 }
 
 /**
