@@ -1,11 +1,10 @@
-import { timingSafeEqual } from "node:crypto";
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { type AppLogger, StderrLogger } from "../protocol/app-logger";
 import { ErrorCode, McpError } from "../protocol/errors";
 import type { StateBinding } from "../protocol/request-context";
-import { type JsonValue, strictJsonStringify } from "../protocol/canonical-json";
+import { canonicalJson, type JsonValue, strictJsonStringify } from "../protocol/canonical-json";
 import { type DerivedKey, KeyRing, type StateKey } from "./key-ring";
 import { RejectionLog } from "./rejection-log";
-import { hmac, ScopeCache } from "./state-scope";
 import { StateTooLargeError } from "./state-too-large-error";
 
 /** Default lifetime of a sealed state, in seconds. */
@@ -89,6 +88,10 @@ export interface StateSealOptions {
 const VERSION = 1;
 const PREFIX = `rt${VERSION}.`;
 const MAC_LABEL = "roundtrip-mcp/state/token/v1\0";
+const REQUEST_LABEL = "roundtrip-mcp/state/request/v1\0";
+const PRINCIPAL_LABEL = "roundtrip-mcp/state/principal/v1\0";
+/** Top-level params that change between rounds of the same request, so are not bound. */
+const UNBOUND_PARAMS: ReadonlySet<string> = new Set(["_meta", "inputResponses", "requestState"]);
 const TOKEN_SHAPE = /^rt([0-9]{1,3})\.([A-Za-z0-9_-]{1,32})\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/;
 const SOURCES = ["secret", "keys", "keysFromEnv", "ephemeral"] as const;
 const SEALER_OPTIONS: ReadonlySet<string> = new Set([...SOURCES, "ttl", "now"]);
@@ -126,8 +129,6 @@ export class StateSealer {
   private readonly now: () => number;
   private readonly logger: AppLogger;
   private readonly rejections: RejectionLog;
-  /** Scopes already computed (a round that seals and the retry that opens bind the same request). */
-  private readonly scopes = new ScopeCache();
 
   /**
    * Checks the configuration and derives the keys; throws a TypeError or RangeError naming the
@@ -193,7 +194,7 @@ export class StateSealer {
     const key = this.ring.signing;
     const issued = this.nowSeconds();
     const expires = issued + ttl;
-    const scope = this.scopes.scopeOf(key, ctx, principal);
+    const scope = computeScope(key, ctx, principal);
     const payload = Buffer.from(`[${VERSION},${issued},${expires},"${scope}",${body}]`, "utf8").toString("base64url");
     const signed = `${PREFIX}${key.id}.${payload}`;
     const token = `${signed}.${mac(key, signed)}`;
@@ -245,7 +246,7 @@ export class StateSealer {
     if (now >= (expires as number)) throw this.reject("expired", ctx);
     if ((expires as number) - (issued as number) > ttl) throw this.reject("lifetime-exceeds-ttl", ctx);
 
-    const expected = this.scopes.scopeOf(key, ctx, principal);
+    const expected = computeScope(key, ctx, principal);
     const dot = expected.indexOf(".");
     if (!equalText(scope.slice(0, dot + 1), expected.slice(0, dot + 1))) throw this.reject("other-request", ctx);
     if (!equalText(scope, expected)) throw this.reject("other-principal", ctx);
@@ -305,8 +306,26 @@ function checkBinding(call: "seal" | "open", ctx: StateBinding): void {
   }
 }
 
+/**
+ * `<request tag>.<principal tag>`: the request tag binds method and salient params; the principal
+ * tag binds those and the principal. Two tags only so that the log can tell the two apart.
+ */
+function computeScope(key: DerivedKey, ctx: StateBinding, principal: string | null): string {
+  const salient: Record<string, unknown> = Object.create(null);
+  for (const name of Object.keys(ctx.requestParams)) {
+    if (!UNBOUND_PARAMS.has(name)) salient[name] = ctx.requestParams[name];
+  }
+  const request = hmac(key.scopeKey, REQUEST_LABEL + canonicalJson([ctx.requestMethod, salient]));
+  const bound = hmac(key.scopeKey, `${PRINCIPAL_LABEL}${request}\0${canonicalJson(principal)}`);
+  return `${request}.${bound}`;
+}
+
 function mac(key: DerivedKey, signed: string): string {
   return hmac(key.macKey, MAC_LABEL + signed);
+}
+
+function hmac(key: Buffer, text: string): string {
+  return createHmac("sha256", key).update(text, "utf8").digest("base64url");
 }
 
 /** Constant-time comparison of two ASCII texts (MACs are compared as text: no malleable decoding). */
