@@ -165,7 +165,7 @@ class StdioSide {
 }
 
 /** How long a stdio exchange waits for a request the server never answers. */
-const QUIET_MS = 1_000;
+const QUIET_MS = 3_000;
 
 function idOf(line: string): unknown {
   try {
