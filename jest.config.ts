@@ -15,6 +15,9 @@ const config: Config = {
     "^roundtrip-mcp/testing$": "<rootDir>/src/testing/index.ts",
   },
   testTimeout: 30000,
+  // Most suites wait on child processes and sockets, not the CPU: one worker per core (jest's
+  // default leaves one core idle) took npm test from 105 s to 61 s on a 2-core machine.
+  maxWorkers: "100%",
 };
 
 export default config;
