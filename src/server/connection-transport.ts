@@ -1,7 +1,21 @@
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from "@modelcontextprotocol/server";
+import { PROTOCOL_VERSION_META_KEY } from "@modelcontextprotocol/server";
+import { isPlainObject } from "../protocol/plain-object";
 import type { JsonObject } from "../protocol/wire-types";
 import { errorResponse } from "./error-response";
+import type { FastLane, LaneRequest } from "./fast-lane";
 import { echoedId, isRequest, type InboundChecks } from "./inbound-checks";
+
+/** A transport that can write one pre-serialized JSON-RPC message as a line (stdio). */
+export interface LineWriter {
+  sendLine(json: string): Promise<void>;
+}
+
+/** The fast lane on one connection, and the principal of its requests. */
+export interface ConnectionLane {
+  readonly lane: FastLane;
+  readonly principal: string | null;
+}
 
 /**
  * Wraps a connection-style transport (stdio, in-memory, any transport given to `serve`) for two
@@ -15,6 +29,16 @@ import { echoedId, isRequest, type InboundChecks } from "./inbound-checks";
  */
 export class ConnectionTransport implements Transport {
   private readonly inflight = new Map<string | number, JsonObject>();
+  /** Outcomes the lane dispatched and leaves to the SDK path to encode, by request id. */
+  private readonly settled = new Map<string | number, Promise<JsonObject>>();
+  /** Requests the lane is answering, each with the controller a cancellation aborts. */
+  private readonly laneInflight = new Map<string | number, AbortController>();
+  /**
+   * Whether the SDK has pinned this connection to the modern era: the lane answers nothing before
+   * (the first modern request pins the connection, and the SDK must see it), nor ever on a
+   * connection pinned to 2025.
+   */
+  private era: "unpinned" | "modern" | "legacy" = "unpinned";
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
@@ -22,6 +46,7 @@ export class ConnectionTransport implements Transport {
   constructor(
     private readonly inner: Transport,
     checks: InboundChecks,
+    private readonly lane?: ConnectionLane,
   ) {
     inner.onclose = () => this.onclose?.();
     inner.onerror = (error) => this.onerror?.(error);
@@ -31,9 +56,59 @@ export class ConnectionTransport implements Transport {
         inner.send(errorResponse(rejection, echoedId(message)) as JSONRPCMessage).catch((error: unknown) => this.onerror?.(error as Error));
         return;
       }
+      if (this.lane !== undefined && this.takeByLane(this.lane, message)) return;
       if (isRequest(message) && message.params && typeof message.params === "object") this.inflight.set(message.id, message.params as JsonObject);
       this.onmessage?.(message, extra);
     };
+  }
+
+  /** True when the lane took the message (answering it itself, or settling it for the SDK path to encode). */
+  private takeByLane(connection: ConnectionLane, message: JSONRPCMessage): boolean {
+    const m = message as { id?: string | number; method?: unknown; params?: unknown };
+    if (m.method === "notifications/cancelled" && isPlainObject(m.params)) {
+      const requestId = m.params.requestId as string | number;
+      this.laneInflight.get(requestId)?.abort(m.params.reason);
+      return false;
+    }
+    if (!isRequest(message)) return false;
+    const taken = connection.lane.admit(message);
+    if (this.era !== "modern") {
+      if (this.era === "unpinned") {
+        const meta = isPlainObject(message.params) ? message.params._meta : undefined;
+        if (taken !== undefined) this.era = "modern";
+        else if (!isPlainObject(meta) || !(PROTOCOL_VERSION_META_KEY in meta)) this.era = "legacy";
+      }
+      return false;
+    }
+    if (taken === undefined || this.laneInflight.has(taken.id) || this.inflight.has(taken.id)) return false;
+    void this.answerByLane(connection, taken, message);
+    return true;
+  }
+
+  private async answerByLane(connection: ConnectionLane, taken: LaneRequest, message: JSONRPCMessage): Promise<void> {
+    const controller = new AbortController();
+    this.laneInflight.set(taken.id, controller);
+    let answer: Awaited<ReturnType<FastLane["answer"]>>;
+    try {
+      answer = await connection.lane.answer(taken, connection.principal, controller.signal);
+    } finally {
+      this.laneInflight.delete(taken.id);
+    }
+    // A cancelled request gets no response (as the SDK path: nothing is written once it aborted).
+    if (controller.signal.aborted) return;
+    if (answer.kind === "render") {
+      this.inflight.set(taken.id, taken.params);
+      this.settled.set(taken.id, answer.outcome);
+      answer.outcome.catch(() => undefined);
+      this.onmessage?.(message);
+      return;
+    }
+    await (this.inner as unknown as LineWriter).sendLine(answer.text).catch((error: unknown) => this.onerror?.(error as Error));
+  }
+
+  /** The outcome the lane settled for the in-flight request with this id, for the SDK path to encode. */
+  precomputed(id: string | number): Promise<JsonObject> | undefined {
+    return this.settled.get(id);
   }
 
   get sessionId(): string | undefined {
@@ -51,12 +126,17 @@ export class ConnectionTransport implements Transport {
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const m = message as { id?: string | number; method?: unknown };
-    if (m.id !== undefined && m.method === undefined) this.inflight.delete(m.id);
+    if (m.id !== undefined && m.method === undefined) {
+      this.inflight.delete(m.id);
+      this.settled.delete(m.id);
+    }
     return this.inner.send(message, options);
   }
 
   close(): Promise<void> {
     this.inflight.clear();
+    this.settled.clear();
+    for (const controller of this.laneInflight.values()) controller.abort();
     return this.inner.close();
   }
 }

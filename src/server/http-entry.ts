@@ -1,6 +1,7 @@
 import { isJsonContentType, readRequestBody, type AuthInfo, type McpHandlerRequestOptions, type McpHttpHandler } from "@modelcontextprotocol/server";
 import { ErrorCode } from "../protocol/errors";
 import { errorResponse } from "./error-response";
+import type { FastLane } from "./fast-lane";
 import { echoedId, type InboundChecks, type Rejection } from "./inbound-checks";
 
 const ANONYMOUS: AuthInfo = { token: "", clientId: "anonymous", scopes: [] };
@@ -17,7 +18,7 @@ const ANONYMOUS: AuthInfo = { token: "", clientId: "anonymous", scopes: [] };
  * Content-Length over it is refused before reading); the SDK then receives it as `parsedBody` and
  * never reads the stream. A body that is not JSON goes to the SDK as text, for its own answer.
  */
-export function httpEntry(inner: McpHttpHandler, checks: InboundChecks): McpHttpHandler {
+export function httpEntry(inner: McpHttpHandler, checks: InboundChecks, lane?: FastLane): McpHttpHandler {
   const fetch = async (request: Request, options: McpHandlerRequestOptions = {}): Promise<Response> => {
     let body: unknown;
     if (options.parsedBody !== undefined) {
@@ -44,7 +45,17 @@ export function httpEntry(inner: McpHttpHandler, checks: InboundChecks): McpHttp
     if (rejection) return reply(rejection, echoedId(body));
     const rawParams = (body as { params?: unknown } | null)?.params;
     const authInfo = options.authInfo ?? ANONYMOUS;
-    return inner.fetch(request, { ...options, parsedBody: body, authInfo: { ...authInfo, extra: { ...authInfo.extra, rawParams } } });
+    const extra = authInfo.extra as { principal?: string | null; laneDone?: boolean; precomputed?: unknown } | undefined;
+    let precomputed = extra?.precomputed;
+    if (lane !== undefined && extra?.laneDone !== true && request.method === "POST" && isJsonContentType(request.headers.get("content-type"))) {
+      const taken = lane.admit(body, (name) => request.headers.get(name) ?? undefined);
+      if (taken !== undefined) {
+        const answer = await lane.answer(taken, extra?.principal ?? null, request.signal);
+        if (answer.kind === "bytes") return new Response(answer.text, { status: answer.status, headers: { "content-type": "application/json" } });
+        precomputed = answer.outcome;
+      }
+    }
+    return inner.fetch(request, { ...options, parsedBody: body, authInfo: { ...authInfo, extra: { ...authInfo.extra, rawParams, precomputed } } });
   };
   return { fetch, close: inner.close, notify: inner.notify, bus: inner.bus };
 }

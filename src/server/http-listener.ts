@@ -1,9 +1,10 @@
 import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
-import { validateHostHeader, validateOriginHeader, type McpHttpHandler } from "@modelcontextprotocol/server";
+import { isJsonContentType, validateHostHeader, validateOriginHeader, type McpHttpHandler } from "@modelcontextprotocol/server";
 import { ErrorCode } from "../protocol/errors";
 import { errorResponse } from "./error-response";
+import type { FastLane, PrecomputedOutcome } from "./fast-lane";
 import type { InboundChecks, Rejection } from "./inbound-checks";
 
 /** Maps an HTTP request to a principal; return null to reject it with 401. */
@@ -33,6 +34,11 @@ export interface ListenOptions {
   keepAliveTimeoutMs?: number;
   /** Most connections open at once; a connection over the cap is closed as soon as it opens. Default 1,000. */
   maxConnections?: number;
+  /**
+   * Answer well-formed modern requests straight from the dispatcher (the fast lane, same bytes as
+   * the SDK path). Default: the app's `fastLane` option, else on unless `ROUNDTRIP_FAST_LANE=off`.
+   */
+  fastLane?: boolean;
 }
 
 /** A running HTTP listener. */
@@ -60,6 +66,12 @@ function positive(value: number | undefined, fallback: number, name: string): nu
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const payload = JSON.stringify(body);
   res.writeHead(status, { ...headers, "content-type": "application/json", "content-length": String(Buffer.byteLength(payload)) }).end(payload);
+}
+
+/** One request header as the fetch `Headers` of the SDK path would read it (repeated ones joined). */
+function headerOf(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(", ") : value;
 }
 
 function jsonError(res: ServerResponse, status: number, code: number, message: string): void {
@@ -121,6 +133,7 @@ export async function startHttpListener(
   options: ListenOptions,
   checks: InboundChecks,
   onerror: (error: Error) => void,
+  lane?: FastLane,
 ): Promise<HttpListener> {
   const host = options.host ?? "127.0.0.1";
   const path = options.path ?? "/mcp";
@@ -194,6 +207,18 @@ export async function startHttpListener(
     res.on("close", () => {
       if (!res.writableFinished) controller.abort();
     });
+    let precomputed: PrecomputedOutcome | undefined;
+    if (lane !== undefined && body !== undefined && isJsonContentType(req.headers["content-type"])) {
+      const taken = lane.admit(body, (name) => headerOf(req, name));
+      if (taken !== undefined) {
+        const answer = await lane.answer(taken, principal, controller.signal);
+        if (answer.kind === "bytes") {
+          if (!res.destroyed) res.writeHead(answer.status, { "content-type": "application/json", "content-length": String(Buffer.byteLength(answer.text)) }).end(answer.text);
+          return;
+        }
+        precomputed = answer.outcome;
+      }
+    }
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) {
       if (value === undefined) continue;
@@ -209,7 +234,8 @@ export async function startHttpListener(
     });
     const response = await handler.fetch(request, {
       ...(body !== undefined && { parsedBody: body }),
-      authInfo: { token: "", clientId: principal ?? "anonymous", scopes: [], extra: { principal } },
+      // The lane already looked at this request (and may have dispatched it): the entry does not again.
+      authInfo: { token: "", clientId: principal ?? "anonymous", scopes: [], extra: { principal, laneDone: lane !== undefined, precomputed } },
     });
     const outHeaders = Object.fromEntries(response.headers);
     if (!response.body) return void res.writeHead(response.status, outHeaders).end();

@@ -19,7 +19,8 @@ import { startHttpListener, type HttpListener, type ListenOptions } from "./http
 import { InboundChecks } from "./inbound-checks";
 import { resolveRequestLimits, type RequestLimits } from "./request-limits";
 import { StdioLineTransport } from "./stdio-line-transport";
-import { buildSdkServer, capabilitiesFor, type FactsLookup } from "./sdk-bridge";
+import { FastLane, fastLaneEnabled } from "./fast-lane";
+import { buildSdkServer, capabilitiesFor, type FactsLookup, type RequestFacts } from "./sdk-bridge";
 
 export interface McpAppOptions {
   /** Decorated component classes. */
@@ -66,6 +67,13 @@ export interface McpAppOptions {
    */
   timeoutMs?: number;
   /**
+   * The fast lane: well-formed modern (2026-07-28) requests for the dispatcher's own methods, over
+   * HTTP and stdio, are answered straight from the dispatcher with the same bytes, key order and
+   * HTTP status as the SDK path; everything else takes the SDK path. Default on, unless the
+   * environment variable `ROUNDTRIP_FAST_LANE` is `off`. `listen({ fastLane })` overrides it per listener.
+   */
+  fastLane?: boolean;
+  /**
    * Development only: the message of an unexpected error reaches the client (a tool's `isError`
    * text, the -32603 message) instead of a generic text with its error id. Default false: the
    * details go to the logger only. Never turn it on where clients are not yours: messages carry
@@ -85,6 +93,8 @@ export interface ServeOptions {
    * @example const transport = await app.connect({ principal: "alice" });
    */
   principal?: string | null;
+  /** The fast lane on this connection (stdio only); default the app's `fastLane` option. */
+  fastLane?: boolean;
 }
 
 /** One connection being served; `close()` ends it and closes its transport. */
@@ -111,6 +121,7 @@ export class McpApp {
   /** HTTP handlers this app made, each with the function that detaches it from `changes`. */
   private readonly handlers = new Map<McpHttpHandler, () => void>();
   private readonly serverInfo: { name: string; version: string; title?: string };
+  private readonly lane: FastLane;
 
   private constructor(private readonly options: McpAppOptions) {
     this.container = options.container ?? rootContainer.createChildContainer();
@@ -149,6 +160,7 @@ export class McpApp {
     });
     this.checks = new InboundChecks(this.features, resolveRequestLimits(options.limits));
     this.capabilities = { modern: capabilitiesFor(this.features, "modern"), legacy: capabilitiesFor(this.features, "legacy") };
+    this.lane = new FastLane({ dispatcher: this.dispatcher, checks: this.checks, serverInfo: this.serverInfo, capabilities: this.capabilities.modern });
     // Background work (the tasks feature's recovery) starts once everything above is in place.
     this.features.start(this.dispatcher);
   }
@@ -156,6 +168,11 @@ export class McpApp {
   /** Builds the app; throws a `RegistrationError` naming the class and method for any declaration problem. */
   static create(options: McpAppOptions): McpApp {
     return new McpApp(options);
+  }
+
+  /** How many requests the fast lane took, and how many of those it left to the SDK path to encode (diagnostics, tests). */
+  get fastLaneCounts(): { readonly taken: number; readonly rendered: number } {
+    return { ...this.lane.counts };
   }
 
   /** The sealer the dispatcher uses (also injectable as `StateSealer`). */
@@ -170,9 +187,12 @@ export class McpApp {
    * @example app.serve(new StdioServerTransport(socketIn, socketOut));
    */
   serve(transport: Transport, options: ServeOptions = {}): ServedConnection {
-    const connection = new ConnectionTransport(transport, this.checks);
     const principal = options.principal !== undefined ? options.principal : (this.options.localPrincipal ?? null);
-    const handle = serveStdio(this.sdkServers((ctx) => ({ principal, rawParams: connection.rawParams(ctx.mcpReq.id) })), {
+    // The lane writes bytes: only on a transport that writes lines (stdio), never on in-memory objects.
+    const lane = transport instanceof StdioLineTransport && fastLaneEnabled(options.fastLane ?? this.options.fastLane) ? { lane: this.lane, principal } : undefined;
+    const connection = new ConnectionTransport(transport, this.checks, lane);
+    const facts: FactsLookup = (ctx) => ({ principal, rawParams: connection.rawParams(ctx.mcpReq.id), precomputed: connection.precomputed(ctx.mcpReq.id) });
+    const handle = serveStdio(this.sdkServers(facts), {
       transport: connection,
       legacy: options.legacy ?? "serve",
       onerror: (e) => this.reportError(e),
@@ -207,10 +227,12 @@ export class McpApp {
 
   /** Serves Streamable HTTP on `host:port` + `path`. Default host 127.0.0.1, path /mcp, port 0 (free). */
   async listen(options: ListenOptions = {}): Promise<HttpListener> {
-    const handler = this.httpHandler();
+    // The listener runs the lane itself (before building a web Request); its handler does not again.
+    const handler = this.entry(undefined);
+    const lane = fastLaneEnabled(options.fastLane ?? this.options.fastLane) ? this.lane : undefined;
     let listener: HttpListener;
     try {
-      listener = await startHttpListener(handler, options, this.checks, (e) => this.reportError(e));
+      listener = await startHttpListener(handler, options, this.checks, (e) => this.reportError(e), lane);
     } catch (error) {
       this.handlers.get(handler)?.();
       this.handlers.delete(handler);
@@ -238,9 +260,14 @@ export class McpApp {
    * The principal of a request is `options.authInfo.extra.principal` (null when absent).
    */
   httpHandler(): McpHttpHandler {
+    return this.entry(fastLaneEnabled(this.options.fastLane) ? this.lane : undefined);
+  }
+
+  private entry(lane: FastLane | undefined): McpHttpHandler {
     const handler = httpEntry(
       createMcpHandler(this.sdkServers(httpFacts), { onerror: (e) => this.reportError(e) }),
       this.checks,
+      lane,
     );
     this.handlers.set(handler, this.changes.attach(handler.notify));
     return handler;
@@ -282,7 +309,7 @@ function positiveOption(value: number | undefined, name: string): number | undef
   return value;
 }
 
-function httpFacts(ctx: ServerContext): { principal: string | null; rawParams?: JsonObject } {
-  const extra = ctx.http?.authInfo?.extra as { principal?: string | null; rawParams?: JsonObject } | undefined;
-  return { principal: extra?.principal ?? null, rawParams: extra?.rawParams };
+function httpFacts(ctx: ServerContext): RequestFacts {
+  const extra = ctx.http?.authInfo?.extra as { principal?: string | null; rawParams?: JsonObject; precomputed?: Promise<JsonObject> } | undefined;
+  return { principal: extra?.principal ?? null, rawParams: extra?.rawParams, precomputed: extra?.precomputed };
 }

@@ -25,6 +25,11 @@ export interface RequestFacts {
   principal: string | null;
   /** Raw params as received, when the adapter captured them (keeps malformed retry fields visible). */
   rawParams?: JsonObject;
+  /**
+   * What the dispatcher already settled to for this request, when the fast lane dispatched it and
+   * leaves the encoding to the SDK path (a result the lane does not encode itself).
+   */
+  precomputed?: Promise<JsonObject>;
 }
 
 export type FactsLookup = (ctx: ServerContext) => RequestFacts;
@@ -124,8 +129,10 @@ export function buildSdkServer(options: BridgeOptions): Server {
   for (const entry of dispatcher.features.methods) {
     if (entry.eras !== undefined && !entry.eras.includes(era)) continue;
     if (entry.capability !== undefined && !(entry.capability in capabilities)) continue;
-    const dispatch = (request: { params?: JsonObject }, ctx: ServerContext) =>
-      dispatcher.handle(toInboundRequest(entry.method, request, ctx, server, options.facts));
+    const dispatch = (request: { params?: JsonObject }, ctx: ServerContext) => {
+      const known = options.facts(ctx);
+      return known.precomputed ?? dispatcher.handle(toInboundRequest(entry.method, request, ctx, server, known));
+    };
     if (entry.paramsSchema === undefined) {
       server.setRequestHandler(entry.method as "tools/list", dispatch as never);
       continue;
@@ -137,10 +144,9 @@ export function buildSdkServer(options: BridgeOptions): Server {
   return server;
 }
 
-function toInboundRequest(method: string, request: { params?: JsonObject }, ctx: ServerContext, server: Server, facts: FactsLookup): InboundRequest {
+function toInboundRequest(method: string, request: { params?: JsonObject }, ctx: ServerContext, server: Server, known: RequestFacts): InboundRequest {
   const envelope = (ctx.mcpReq.envelope ?? {}) as JsonObject;
   const modern = typeof envelope[PROTOCOL_VERSION_META_KEY] === "string";
-  const known = facts(ctx);
   const lifted = request.params ?? {};
   const meta = { ...((lifted._meta as JsonObject | undefined) ?? {}), ...envelope };
   let params: JsonObject;

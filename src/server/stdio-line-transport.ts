@@ -86,6 +86,33 @@ export class StdioLineTransport extends StdioServerTransport {
     this.onmessage?.(checked.value as JSONRPCMessage);
   }
 
+  /**
+   * Writes one pre-serialized message as a line, as `send` writes one it serializes (the fast
+   * lane's answers): resolves once written, or once stdout drained when it pushed back.
+   */
+  sendLine(json: string): Promise<void> {
+    const self = this as unknown as { _closed: boolean; _stdout: Writable };
+    if (self._closed) return Promise.reject(new Error("StdioServerTransport is closed"));
+    const stdout = self._stdout;
+    return new Promise((resolve, reject) => {
+      const onError = (error: Error) => {
+        stdout.off("drain", onDrain);
+        reject(error);
+      };
+      const onDrain = () => {
+        stdout.off("error", onError);
+        resolve();
+      };
+      stdout.once("error", onError);
+      if (stdout.write(`${json}\n`)) {
+        stdout.off("error", onError);
+        resolve();
+      } else {
+        stdout.once("drain", onDrain);
+      }
+    });
+  }
+
   private answer(rejection: Rejection, id: string | number | null): void {
     this.send(errorResponse(rejection, id) as JSONRPCMessage).catch(() => undefined);
   }

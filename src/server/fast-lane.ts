@@ -1,0 +1,241 @@
+import {
+  classifyInboundRequest,
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  SERVER_INFO_META_KEY,
+} from "@modelcontextprotocol/server";
+import type { Dispatcher } from "../dispatch/dispatcher";
+import type { FeatureMethod, HeaderLookup } from "../features/feature-module";
+import { isMcpError } from "../protocol/errors";
+import type { InboundRequest } from "../protocol/inbound-request";
+import { isPlainObject } from "../protocol/plain-object";
+import type { ProgressReporter, RequestLogger } from "../protocol/request-context";
+import type { ClientCapabilities, JsonObject } from "../protocol/wire-types";
+import type { InboundChecks } from "./inbound-checks";
+import { encodeResult } from "./lane-encoding";
+import { MODERN_PROTOCOL_VERSION } from "./inbound-checks";
+
+/**
+ * The environment variable that turns the fast lane off for a whole process (`off`, `0` or
+ * `false`): the conformance runner and CI use it to run the SDK path alone.
+ */
+export const FAST_LANE_ENV = "ROUNDTRIP_FAST_LANE";
+
+/** Whether the lane is on, from an explicit option first, then the environment (default on). */
+export function fastLaneEnabled(option: boolean | undefined, env: Readonly<Record<string, string | undefined>> = process.env): boolean {
+  if (option !== undefined) return option;
+  const value = env[FAST_LANE_ENV]?.trim().toLowerCase();
+  return !(value === "off" || value === "0" || value === "false");
+}
+
+/** A request the lane took: everything `answer` needs, checked once. */
+export interface LaneRequest {
+  readonly id: string | number;
+  readonly method: string;
+  readonly params: JsonObject;
+  readonly capabilities: ClientCapabilities;
+}
+
+/**
+ * How the lane answered: the bytes of a JSON-RPC response and the HTTP status the SDK would give
+ * it, or the outcome (a result, or what the dispatcher threw) for the SDK path to encode, for the
+ * rare results whose encoding the lane does not replicate.
+ */
+export type LaneAnswer =
+  | { readonly kind: "bytes"; readonly status: number; readonly text: string }
+  | { readonly kind: "render"; readonly outcome: Promise<JsonObject> };
+
+/** What the dispatch of a lane request settled to, for the SDK path to encode (`render`). */
+export type PrecomputedOutcome = Promise<JsonObject>;
+
+const NO_PROGRESS: ProgressReporter = Object.freeze({ enabled: false, report: async () => {} });
+const NO_LOG: RequestLogger = Object.freeze({ level: undefined, log: async () => {} });
+
+const TOP_LEVEL_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
+const ENVELOPE_KEYS = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY]);
+/** `_meta` keys the SDK lifts or acts on (progress, logging, tracing, tasks): such requests take the SDK path. */
+const RESERVED_META_PREFIX = "io.modelcontextprotocol/";
+const SDK_META_KEYS = new Set(["progressToken", "traceparent", "tracestate", "baggage"]);
+/** SDK 2.4.0's `MCP_NAME_HEADER_SOURCE` (internal): the param the `Mcp-Name` header mirrors, per method. */
+const SDK_NAME_SOURCE: Readonly<Record<string, string>> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
+};
+/** Longest `_meta` whose verdict is cached; a longer one takes the SDK path. */
+const MAX_META_KEY_CHARS = 2048;
+const MAX_CACHED_VERDICTS = 512;
+
+/**
+ * The checks the SDK's dispatch schema makes on one method's params (2026-07-28, `dispatchRequest`):
+ * true when it would accept them. Methods without one are not taken by the lane.
+ */
+const SDK_PARAMS: Readonly<Record<string, (params: JsonObject) => boolean>> = {
+  "tools/call": (p) => typeof p.name === "string" && (p.arguments === undefined || isPlainObject(p.arguments)),
+  "prompts/get": (p) => typeof p.name === "string" && (p.arguments === undefined || (isPlainObject(p.arguments) && Object.values(p.arguments).every((v) => typeof v === "string"))),
+  "resources/read": (p) => typeof p.uri === "string",
+  "tools/list": (p) => p.cursor === undefined || typeof p.cursor === "string",
+  "prompts/list": (p) => p.cursor === undefined || typeof p.cursor === "string",
+  "resources/list": (p) => p.cursor === undefined || typeof p.cursor === "string",
+  "resources/templates/list": (p) => p.cursor === undefined || typeof p.cursor === "string",
+};
+
+interface LaneMethod {
+  readonly entry: FeatureMethod;
+  readonly nameParam?: string;
+  readonly sdkParams: (params: JsonObject) => boolean;
+}
+
+export interface FastLaneOptions {
+  dispatcher: Dispatcher;
+  checks: InboundChecks;
+  serverInfo: { name: string; version: string; title?: string };
+  /** The capabilities advertised to the modern era: a method gated by one not advertised is not served. */
+  capabilities: Record<string, unknown>;
+}
+
+/**
+ * The fast lane: answers well-formed modern (2026-07-28) requests for the methods the dispatcher
+ * owns straight from the dispatcher, with the bytes, key orders and HTTP statuses the SDK path
+ * gives them (see docs/architecture.md, "The fast lane"). It is a strict subset of the SDK path:
+ * `admit` takes a request only when every check the SDK (and the framework's own checks in front
+ * of it) would make is known to pass, and returns undefined for everything else, which then takes
+ * the SDK path as if the lane did not exist. Verdicts are cheap: plain property checks, and the
+ * envelope's verdict (the SDK's own classifier, run once per distinct `_meta`) cached.
+ */
+export class FastLane {
+  private readonly methods = new Map<string, LaneMethod>();
+  /** `_meta` JSON → whether the SDK accepts it as a valid 2026-07-28 envelope. */
+  private readonly envelopes = new Map<string, boolean>();
+  private readonly serverInfoMeta: string;
+  /** How many requests the lane took, and how many of those it left to the SDK path to encode. */
+  readonly counts = { taken: 0, rendered: 0 };
+
+  constructor(private readonly options: FastLaneOptions) {
+    const { dispatcher, capabilities } = options;
+    for (const entry of dispatcher.features.methods) {
+      if (entry.eras !== undefined && !entry.eras.includes("modern")) continue;
+      if (entry.capability !== undefined && !(entry.capability in capabilities)) continue;
+      const sdkParams = SDK_PARAMS[entry.method];
+      // A method the SDK validates with a schema of ours (paramsSchema) or not at all is left to it.
+      if (sdkParams === undefined || entry.paramsSchema !== undefined) continue;
+      const sdkName = SDK_NAME_SOURCE[entry.method];
+      if (sdkName !== entry.nameParam) continue;
+      this.methods.set(entry.method, { entry, nameParam: sdkName, sdkParams });
+    }
+    this.serverInfoMeta = `{${JSON.stringify(SERVER_INFO_META_KEY)}:${JSON.stringify(options.serverInfo)}}`;
+  }
+
+  /**
+   * The request, checked, when the lane takes it; undefined hands it to the SDK path. `header`
+   * reads an HTTP request header (lower-case name); absent on stdio, where there are none.
+   */
+  admit(message: unknown, header?: HeaderLookup): LaneRequest | undefined {
+    if (!isPlainObject(message)) return undefined;
+    for (const key in message) if (!TOP_LEVEL_KEYS.has(key)) return undefined;
+    const { id, method, params } = message;
+    if (message.jsonrpc !== "2.0" || typeof method !== "string") return undefined;
+    if (typeof id !== "string" && !Number.isSafeInteger(id)) return undefined;
+    const spec = this.methods.get(method);
+    if (spec === undefined || !isPlainObject(params)) return undefined;
+    const meta = params._meta;
+    if (!isPlainObject(meta) || meta[PROTOCOL_VERSION_META_KEY] !== MODERN_PROTOCOL_VERSION) return undefined;
+    for (const key in meta) {
+      if (ENVELOPE_KEYS.has(key)) continue;
+      if (SDK_META_KEYS.has(key) || key.startsWith(RESERVED_META_PREFIX)) return undefined;
+    }
+    if (header !== undefined && !this.headersAgree(method, params, spec, header)) return undefined;
+    if (!this.validEnvelope(meta)) return undefined;
+    // The retry fields as the SDK's multi-round-trip seam and the dispatcher accept them.
+    const { requestState, inputResponses } = params;
+    if (requestState !== undefined && typeof requestState !== "string") return undefined;
+    if (inputResponses !== undefined && !isPlainObject(inputResponses)) return undefined;
+    if (!spec.sdkParams(params)) return undefined;
+    const checks = this.options.checks;
+    if (checks.params(method, params) !== undefined) return undefined;
+    if (header !== undefined && checks.http(message, { get: (name: string) => header(name.toLowerCase()) ?? null } as Headers) !== undefined) {
+      return undefined;
+    }
+    this.counts.taken++;
+    return { id: id as string | number, method, params, capabilities: meta[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities };
+  }
+
+  /** Runs the request through the dispatcher and encodes what it settles to. */
+  async answer(request: LaneRequest, principal: string | null, signal: AbortSignal | undefined): Promise<LaneAnswer> {
+    const { method, params } = request;
+    const inbound: InboundRequest = {
+      method,
+      params,
+      principal,
+      clientCapabilities: request.capabilities,
+      protocolVersion: MODERN_PROTOCOL_VERSION,
+      era: "modern",
+      inputResponses: params.inputResponses,
+      requestState: params.requestState,
+      progress: NO_PROGRESS,
+      log: NO_LOG,
+      signal,
+    };
+    let result: JsonObject;
+    try {
+      result = await this.options.dispatcher.handle(inbound);
+    } catch (error) {
+      return this.failure(request, error);
+    }
+    const text = encodeResult(request.method, request.id, request.capabilities, result, this.serverInfoMeta);
+    if (text !== undefined) return { kind: "bytes", status: 200, text };
+    this.counts.rendered++;
+    return { kind: "render", outcome: Promise.resolve(result) };
+  }
+
+  /** Mcp-Protocol-Version, Mcp-Method and Mcp-Name as the SDK reads them (trimmed), agreeing with the body. */
+  private headersAgree(method: string, params: JsonObject, spec: LaneMethod, header: HeaderLookup): boolean {
+    if (trimOws(header("mcp-protocol-version")) !== MODERN_PROTOCOL_VERSION) return false;
+    if (trimOws(header("mcp-method")) !== method) return false;
+    if (spec.nameParam === undefined) return true;
+    const value = params[spec.nameParam];
+    if (typeof value !== "string") return true;
+    const named = trimOws(header("mcp-name"));
+    // The Base64 sentinel form (`=?base64?...?=`) is decoded by the SDK path.
+    return named === value && !named.startsWith("=?base64?");
+  }
+
+  /** The SDK's verdict on this `_meta` as a 2026-07-28 envelope, computed once per distinct `_meta`. */
+  private validEnvelope(meta: JsonObject): boolean {
+    const key = JSON.stringify(meta);
+    if (key.length > MAX_META_KEY_CHARS) return false;
+    let valid = this.envelopes.get(key);
+    if (valid === undefined) {
+      const outcome = classifyInboundRequest({
+        httpMethod: "POST",
+        protocolVersionHeader: MODERN_PROTOCOL_VERSION,
+        mcpMethodHeader: "tools/list",
+        body: { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta } },
+      } as never) as { kind: string };
+      valid = outcome.kind === "modern";
+      if (this.envelopes.size >= MAX_CACHED_VERDICTS) this.envelopes.clear();
+      this.envelopes.set(key, valid);
+    }
+    return valid;
+  }
+
+  /** An error the dispatcher threw, as the SDK writes a handler error (200, or 400 for -32021). */
+  private failure(request: LaneRequest, error: unknown): LaneAnswer {
+    if (!isMcpError(error) || !Number.isSafeInteger(error.code) || typeof error.message !== "string") {
+      this.counts.rendered++;
+      return { kind: "render", outcome: Promise.reject(error) };
+    }
+    const code = error.code === -32002 ? -32602 : error.code;
+    const data = error.data === undefined ? "" : `,"data":${JSON.stringify(error.data)}`;
+    const text = `{"jsonrpc":"2.0","id":${JSON.stringify(request.id)},"error":{"code":${code},"message":${JSON.stringify(error.message)}${data}}}`;
+    return { kind: "bytes", status: code === -32021 ? 400 : 200, text };
+  }
+}
+
+function trimOws(value: string | undefined): string | undefined {
+  return value === undefined ? undefined : value.replace(/^[ \t]+|[ \t]+$/g, "");
+}

@@ -1,0 +1,139 @@
+import { SERVER_INFO_META_KEY } from "@modelcontextprotocol/server";
+import { isPlainObject } from "../protocol/plain-object";
+import type { ClientCapabilities, JsonObject } from "../protocol/wire-types";
+
+// How the fast lane encodes a dispatcher result exactly as the SDK path does (SDK 2.4.0,
+// \`encodeResult\` of the 2026-07-28 codec and the input-required seam of \`Server\`), for the results
+// it can encode without the SDK's schemas; the others are left to the SDK path (undefined).
+
+/** Methods whose results may be `input_required` (SDK `INPUT_REQUIRED_CAPABLE_METHODS`). */
+const INPUT_REQUIRED_METHODS = new Set(["tools/call", "prompts/get", "resources/read"]);
+/** Methods whose complete results carry `ttlMs` and `cacheScope` (SDK `CACHEABLE_RESULT_METHODS`). */
+const CACHEABLE_METHODS = new Set(["tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read", "server/discover"]);
+/** Keys of a tools/call result in the order the SDK's result schema writes them. */
+const TOOL_RESULT_KEYS = ["_meta", "content", "structuredContent", "isError"];
+
+/**
+ * The SDK's encoding of a handler result (`encodeResult`: resultType, cache fields, serverInfo,
+ * each appended when absent), as `{"result":…,"jsonrpc":"2.0","id":…}`; undefined when the
+ * result needs a step the lane does not replicate (the SDK path then encodes it).
+ */
+export function encodeResult(method: string, id: string | number, capabilities: ClientCapabilities, result: JsonObject, serverInfoMeta: string): string | undefined {
+  if (!isPlainObject(result)) return undefined;
+  const resultType = result.resultType;
+  let body: string;
+  if (resultType === "input_required") {
+    if (!INPUT_REQUIRED_METHODS.has(method) || !inputRequestsCovered(result, capabilities)) return undefined;
+    body = JSON.stringify(result);
+  } else if (resultType === undefined || resultType === "complete") {
+    if (method === "tools/call") {
+      const ordered = toolResultInSchemaOrder(result);
+      if (ordered === undefined) return undefined;
+      result = ordered;
+    }
+    if (method === "tools/list" && Array.isArray(result.tools) && result.tools.some((t) => isPlainObject(t) && "execution" in t)) return undefined;
+    if (isPlainObject(result.capabilities) && "tasks" in result.capabilities) return undefined;
+    body = JSON.stringify(result);
+    let tail = resultType === undefined ? ',"resultType":"complete"' : "";
+    if (CACHEABLE_METHODS.has(method)) {
+      if ("ttlMs" in result || "cacheScope" in result) {
+        if (!validTtl(result.ttlMs) || !validScope(result.cacheScope)) return undefined;
+      } else {
+        tail += ',"ttlMs":0,"cacheScope":"private"';
+      }
+    }
+    if (tail.length > 0) body = body.length === 2 ? `{${tail.slice(1)}}` : `${body.slice(0, -1)}${tail}}`;
+  } else {
+    return undefined;
+  }
+  const meta = result._meta;
+  if (meta === undefined) {
+    body = body.length === 2 ? `{"_meta":${serverInfoMeta}}` : `${body.slice(0, -1)},"_meta":${serverInfoMeta}}`;
+  } else if (isPlainObject(meta) && meta[SERVER_INFO_META_KEY] === undefined) {
+    return undefined;
+  }
+  return `{"result":${body},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
+}
+
+function validTtl(value: unknown): boolean {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
+}
+
+function validScope(value: unknown): boolean {
+  return value === "public" || value === "private";
+}
+
+/**
+ * A tools/call result as the SDK's result schema writes it (a loose object: its own keys
+ * `_meta`, `content`, `structuredContent`, `isError` first, in that order, then the others in
+ * theirs), when that schema would pass it and change nothing else: `content` an array of plain
+ * text blocks `{type: "text", text}`, `isError` a boolean when present, no `_meta`. Undefined
+ * for anything else (the SDK path then validates and encodes it).
+ */
+function toolResultInSchemaOrder(result: JsonObject): JsonObject | undefined {
+  const { content, isError } = result;
+  if (result._meta !== undefined || !Array.isArray(content) || (isError !== undefined && typeof isError !== "boolean")) return undefined;
+  for (const block of content) {
+    if (!isPlainObject(block) || block.type !== "text" || typeof block.text !== "string") return undefined;
+    let keys = 0;
+    for (const key in block) {
+      if ((keys === 0 && key !== "type") || (keys === 1 && key !== "text") || keys > 1) return undefined;
+      keys++;
+    }
+  }
+  let next = 0;
+  let inOrder = true;
+  let extra = false;
+  for (const key in result) {
+    const at = TOOL_RESULT_KEYS.indexOf(key);
+    if (at < 0) extra = true;
+    else if (extra || at < next) inOrder = false;
+    else next = at + 1;
+  }
+  if (inOrder) return result;
+  const ordered: JsonObject = {};
+  for (const key of TOOL_RESULT_KEYS) if (key in result) ordered[key] = result[key];
+  for (const key in result) if (!TOOL_RESULT_KEYS.includes(key)) ordered[key] = result[key];
+  return ordered;
+}
+
+/**
+ * The SDK's check of an `input_required` result (`_invokeInputRequiredCapableHandler`), on its
+ * passing side only: at least one input request or a requestState, and every embedded request of
+ * a kind 2026-07-28 defines, with its client capability (and mode) declared explicitly.
+ */
+function inputRequestsCovered(result: JsonObject, declared: ClientCapabilities): boolean {
+  const requests = result.inputRequests;
+  if (requests === undefined || requests === null) return typeof result.requestState === "string";
+  if (!isPlainObject(requests)) return false;
+  const caps = declared as Record<string, unknown>;
+  let count = 0;
+  for (const key in requests) {
+    count++;
+    const entry = requests[key];
+    if (!isPlainObject(entry)) return false;
+    const params = isPlainObject(entry.params) ? entry.params : undefined;
+    let capability: string;
+    let member: string | undefined;
+    switch (entry.method) {
+      case "elicitation/create":
+        capability = "elicitation";
+        member = params?.mode === "url" ? "url" : "form";
+        break;
+      case "sampling/createMessage":
+        capability = "sampling";
+        member = params !== undefined && (params.tools !== undefined || params.toolChoice !== undefined) ? "tools" : undefined;
+        break;
+      case "roots/list":
+        capability = "roots";
+        member = undefined;
+        break;
+      default:
+        return false;
+    }
+    const value = caps[capability];
+    if (value === undefined) return false;
+    if (member !== undefined && !(isPlainObject(value) && value[member] !== undefined)) return false;
+  }
+  return count > 0 || typeof result.requestState === "string";
+}
