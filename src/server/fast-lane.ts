@@ -13,7 +13,7 @@ import { isPlainObject } from "../protocol/plain-object";
 import type { ProgressReporter, RequestLogger } from "../protocol/request-context";
 import type { ClientCapabilities, JsonObject } from "../protocol/wire-types";
 import type { InboundChecks } from "./inbound-checks";
-import { encodeResult } from "./lane-encoding";
+import { encodeResult, responseText } from "./lane-encoding";
 import { MODERN_PROTOCOL_VERSION } from "./inbound-checks";
 
 /**
@@ -112,6 +112,8 @@ export class FastLane {
   /** `_meta` JSON → whether the SDK accepts it as a valid 2026-07-28 envelope. */
   private readonly envelopes = new Map<string, boolean>();
   private readonly serverInfoMeta: string;
+  /** Encoded texts of frozen complete results (list pages), by result object. */
+  private readonly encoded = new WeakMap<JsonObject, { readonly method: string; readonly text: string }>();
   /** How many requests the lane took, and how many of those it left to the SDK path to encode. */
   readonly counts = { taken: 0, rendered: 0 };
 
@@ -164,8 +166,12 @@ export class FastLane {
     return { id: id as string | number, method, params, capabilities: meta[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities };
   }
 
-  /** Runs the request through the dispatcher and encodes what it settles to. */
-  async answer(request: LaneRequest, principal: string | null, signal: AbortSignal | undefined): Promise<LaneAnswer> {
+  /**
+   * Runs the request through the dispatcher and encodes what it settles to. `signal` may be a
+   * function that makes the transport's signal when something first reads it (the HTTP listener
+   * creates no AbortController for a request whose handler never looks).
+   */
+  async answer(request: LaneRequest, principal: string | null, signal: AbortSignal | (() => AbortSignal) | undefined): Promise<LaneAnswer> {
     const { method, params } = request;
     const inbound: InboundRequest = {
       method,
@@ -178,18 +184,32 @@ export class FastLane {
       requestState: params.requestState,
       progress: NO_PROGRESS,
       log: NO_LOG,
-      signal,
     };
+    if (typeof signal === "function") Object.defineProperty(inbound, "signal", { get: signal, enumerable: true });
+    else inbound.signal = signal;
     let result: JsonObject;
     try {
       result = await this.options.dispatcher.handle(inbound);
     } catch (error) {
       return this.failure(request, error);
     }
-    const text = encodeResult(request.method, request.id, request.capabilities, result, this.serverInfoMeta);
-    if (text !== undefined) return { kind: "bytes", status: 200, text };
+    const encoded = this.encode(method, request.capabilities, result);
+    if (encoded !== undefined) return { kind: "bytes", status: 200, text: responseText(request.id, encoded) };
     this.counts.rendered++;
     return { kind: "render", outcome: Promise.resolve(result) };
+  }
+
+  /**
+   * The encoded result. A frozen complete result (a list page: the same object for every request
+   * until the list changes) is encoded once and its text kept beside it; anything else each time.
+   */
+  private encode(method: string, capabilities: ClientCapabilities, result: JsonObject): string | undefined {
+    if (!Object.isFrozen(result) || result.resultType !== "complete") return encodeResult(method, capabilities, result, this.serverInfoMeta);
+    const kept = this.encoded.get(result);
+    if (kept !== undefined && kept.method === method) return kept.text;
+    const text = encodeResult(method, capabilities, result, this.serverInfoMeta);
+    if (text !== undefined) this.encoded.set(result, { method, text });
+    return text;
   }
 
   /** Mcp-Protocol-Version, Mcp-Method and Mcp-Name as the SDK reads them (trimmed), agreeing with the body. */
