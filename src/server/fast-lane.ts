@@ -13,7 +13,7 @@ import { isPlainObject } from "../protocol/plain-object";
 import type { ProgressReporter, RequestLogger } from "../protocol/request-context";
 import type { ClientCapabilities, JsonObject } from "../protocol/wire-types";
 import type { InboundChecks } from "./inbound-checks";
-import { encodeResult, responseText } from "./lane-encoding";
+import { encodeResult, responseHead, responseTail, responseText } from "./lane-encoding";
 import { MODERN_PROTOCOL_VERSION } from "./inbound-checks";
 
 /**
@@ -43,8 +43,25 @@ export interface LaneRequest {
  * rare results whose encoding the lane does not replicate.
  */
 export type LaneAnswer =
-  | { readonly kind: "bytes"; readonly status: number; readonly text: string }
+  | {
+      readonly kind: "bytes";
+      readonly status: number;
+      readonly text: string;
+      /**
+       * For a result whose encoding the lane keeps (a list page): the same response as `head`
+       * (bytes, encoded once) followed by `tail` (the id), so a socket writes it without
+       * re-encoding the text.
+       */
+      readonly kept?: { readonly head: Buffer; readonly tail: string };
+    }
   | { readonly kind: "render"; readonly outcome: Promise<JsonObject> };
+
+/** A response head kept for a result object: its text and its bytes. */
+interface KeptEncoding {
+  readonly method: string;
+  readonly text: string;
+  readonly head: Buffer;
+}
 
 /** What the dispatch of a lane request settled to, for the SDK path to encode (`render`). */
 export type PrecomputedOutcome = Promise<JsonObject>;
@@ -112,8 +129,8 @@ export class FastLane {
   /** `_meta` JSON → whether the SDK accepts it as a valid 2026-07-28 envelope. */
   private readonly envelopes = new Map<string, boolean>();
   private readonly serverInfoMeta: string;
-  /** Encoded texts of frozen complete results (list pages), by result object. */
-  private readonly encoded = new WeakMap<JsonObject, { readonly method: string; readonly text: string }>();
+  /** Encoded response heads of frozen complete results (list pages), by result object. */
+  private readonly encoded = new WeakMap<JsonObject, KeptEncoding>();
   /** How many requests the lane took, and how many of those it left to the SDK path to encode. */
   readonly counts = { taken: 0, rendered: 0 };
 
@@ -193,23 +210,33 @@ export class FastLane {
     } catch (error) {
       return this.failure(request, error);
     }
-    const encoded = this.encode(method, request.capabilities, result);
+    const kept = this.kept(method, result);
+    if (kept !== undefined) {
+      const tail = responseTail(request.id);
+      return { kind: "bytes", status: 200, text: kept.text + tail, kept: { head: kept.head, tail } };
+    }
+    const encoded = encodeResult(method, request.capabilities, result, this.serverInfoMeta);
     if (encoded !== undefined) return { kind: "bytes", status: 200, text: responseText(request.id, encoded) };
     this.counts.rendered++;
     return { kind: "render", outcome: Promise.resolve(result) };
   }
 
   /**
-   * The encoded result. A frozen complete result (a list page: the same object for every request
-   * until the list changes) is encoded once and its text kept beside it; anything else each time.
+   * The kept response head of a frozen complete result (a list page: the same object for every
+   * request until the list changes), encoded on its first request; undefined for anything else.
    */
-  private encode(method: string, capabilities: ClientCapabilities, result: JsonObject): string | undefined {
-    if (!Object.isFrozen(result) || result.resultType !== "complete") return encodeResult(method, capabilities, result, this.serverInfoMeta);
-    const kept = this.encoded.get(result);
-    if (kept !== undefined && kept.method === method) return kept.text;
-    const text = encodeResult(method, capabilities, result, this.serverInfoMeta);
-    if (text !== undefined) this.encoded.set(result, { method, text });
-    return text;
+  private kept(method: string, result: JsonObject): KeptEncoding | undefined {
+    if (!Object.isFrozen(result) || result.resultType !== "complete") return undefined;
+    let kept = this.encoded.get(result);
+    if (kept === undefined || kept.method !== method) {
+      // A complete result's encoding does not depend on the client's capabilities.
+      const encoded = encodeResult(method, {}, result, this.serverInfoMeta);
+      if (encoded === undefined) return undefined;
+      const text = responseHead(encoded);
+      kept = { method, text, head: Buffer.from(text, "utf8") };
+      this.encoded.set(result, kept);
+    }
+    return kept;
   }
 
   /** Mcp-Protocol-Version, Mcp-Method and Mcp-Name as the SDK reads them (trimmed), agreeing with the body. */

@@ -248,7 +248,15 @@ export async function startHttpListener(
       if (taken !== undefined) {
         const answer = await lane.answer(taken, principal, signal);
         if (answer.kind === "bytes") {
-          if (!res.destroyed) res.writeHead(answer.status, { "content-type": "application/json", "content-length": String(Buffer.byteLength(answer.text)) }).end(answer.text);
+          if (res.destroyed) return;
+          if (answer.kept === undefined) {
+            res.writeHead(answer.status, { "content-type": "application/json", "content-length": String(Buffer.byteLength(answer.text)) }).end(answer.text);
+          } else {
+            const { head, tail } = answer.kept;
+            res.writeHead(answer.status, { "content-type": "application/json", "content-length": String(head.length + Buffer.byteLength(tail)) });
+            res.write(head);
+            res.end(tail);
+          }
           return;
         }
         precomputed = answer.outcome;

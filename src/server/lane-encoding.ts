@@ -59,7 +59,17 @@ export function encodeResult(method: string, capabilities: ClientCapabilities, r
 
 /** A JSON-RPC response with an encoded result, keys in the SDK path's order. */
 export function responseText(id: string | number, result: string): string {
-  return `{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
+  return responseHead(result) + responseTail(id);
+}
+
+/** The part of a response before its id (the same for every request answered with this result). */
+export function responseHead(result: string): string {
+  return `{"result":${result},"jsonrpc":"2.0","id":`;
+}
+
+/** The part of a response from its id on. */
+export function responseTail(id: string | number): string {
+  return `${JSON.stringify(id)}}`;
 }
 
 function validTtl(value: unknown): boolean {
