@@ -1,6 +1,7 @@
 // The fast lane's differential corpus: hand-written cases for every error class and every method
-// of the fixture apps, and a seeded fast-check generator of variations around well-formed modern
-// requests (the envelope, headers, ids, params and retry fields each mutated or left alone).
+// of the fixture apps, and a seeded fast-check generator: half well-formed modern requests the lane
+// takes (params varied: right and wrong names, arguments and retry fields), half variations whose
+// envelope, headers, ids, params and retry fields are each mutated or left alone.
 import fc from "fast-check";
 
 export const PV = "2026-07-28";
@@ -313,7 +314,41 @@ export function generatedCase(fixture: Fixture): fc.Arbitrary<WireCase> {
     });
 }
 
-/** Generated cases, `count` of them, from `seed`. */
+/** Capabilities a real client declares: every well-formed shape the fixtures react to. */
+const DECLARED_CAPABILITIES = fc.constantFrom<Json>({}, ELICIT, { elicitation: {} }, { elicitation: { form: {} } }, { sampling: {}, roots: {} }, { ...ELICIT, sampling: {} });
+const WELL_FORMED_METHODS = ["tools/list", "tools/call", "tools/call", "tools/call", "tools/call", "prompts/list", "prompts/get", "resources/list", "resources/templates/list", "resources/read"];
+
+/**
+ * Requests the lane should take: a valid envelope (declared capabilities, with or without
+ * clientInfo), matching headers, a string or integer id, JSON-RPC 2.0, and params drawn from the
+ * same variations as `generatedCase` (right and wrong tool names, arguments and retry fields), so
+ * the dispatcher's answers, errors and input-required rounds are compared, not only the checks in
+ * front of them.
+ */
+export function wellFormedCase(fixture: Fixture): fc.Arbitrary<WireCase> {
+  return fc
+    .constantFrom(...WELL_FORMED_METHODS)
+    .chain((method) =>
+      fc.record({
+        method: fc.constant(method),
+        params: paramsFor(fixture, method),
+        id: fc.oneof(fc.integer({ min: 0, max: 1_000_000 }), fc.string({ minLength: 1, maxLength: 6 })),
+        capabilities: DECLARED_CAPABILITIES,
+        dropInfo: fc.boolean(),
+        contentType: fc.constantFrom("application/json", "application/json; charset=utf-8"),
+      }),
+    )
+    .map((g) => {
+      const meta = envelope(g.capabilities);
+      if (g.dropInfo) delete meta[INFO_KEY];
+      const params: Json = { ...(g.params as Json), _meta: meta };
+      const headers = headersFor(g.method, params);
+      headers["content-type"] = g.contentType;
+      return { label: `well-formed ${g.method}`, body: { jsonrpc: "2.0", id: g.id, method: g.method, params }, headers };
+    });
+}
+
+/** Generated cases, `count` of them, from `seed`: half well-formed, half mutated. */
 export function generatedCases(fixture: Fixture, count: number, seed: number): WireCase[] {
-  return fc.sample(generatedCase(fixture), { numRuns: count, seed });
+  return fc.sample(fc.oneof(wellFormedCase(fixture), generatedCase(fixture)), { numRuns: count, seed });
 }
