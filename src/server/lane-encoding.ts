@@ -117,7 +117,8 @@ function toolResultInSchemaOrder(result: JsonObject): JsonObject | undefined {
 /**
  * The SDK's check of an `input_required` result (`_invokeInputRequiredCapableHandler`), on its
  * passing side only: at least one input request or a requestState, and every embedded request of
- * a kind 2026-07-28 defines, with its client capability (and mode) declared explicitly.
+ * a kind 2026-07-28 defines, with its client capability (and mode) declared: explicitly, or for
+ * form-mode elicitation by a bare `elicitation: {}` as the SDK reads it.
  */
 function inputRequestsCovered(result: JsonObject, declared: ClientCapabilities): boolean {
   const requests = result.inputRequests;
@@ -150,7 +151,12 @@ function inputRequestsCovered(result: JsonObject, declared: ClientCapabilities):
     }
     const value = caps[capability];
     if (value === undefined) return false;
-    if (member !== undefined && !(isPlainObject(value) && value[member] !== undefined)) return false;
+    if (member !== undefined && !(isPlainObject(value) && (value[member] !== undefined || impliedMember(capability, member, value)))) return false;
   }
   return count > 0 || typeof result.requestState === "string";
+}
+
+/** The SDK's one lenient reading (`isImpliedCapabilityMember`): a bare `elicitation: {}` declares form mode. */
+function impliedMember(capability: string, member: string, declared: JsonObject): boolean {
+  return capability === "elicitation" && member === "form" && declared.form === undefined && declared.url === undefined;
 }
