@@ -1,4 +1,4 @@
-import * as crypto from "node:crypto";
+import { createHash, createHmac, hash, timingSafeEqual } from "node:crypto";
 import { canonicalJson } from "../protocol/canonical-json";
 import type { StateBinding } from "../protocol/request-context";
 import type { DerivedKey } from "./key-ring";
@@ -52,7 +52,7 @@ export function bindingOf(ctx: StateBinding, principal: string | null): Binding 
 
 /** The MAC of an rt2 token: HMAC-SHA256 of its signed text and its binding, base64url. */
 export function macOf(key: DerivedKey, signed: string, binding: Binding): string {
-  return crypto.createHmac("sha256", key.macKey).update(`${MAC_LABEL}${signed}\0${binding.request}\0${binding.principal}`, "utf8").digest("base64url");
+  return createHmac("sha256", key.macKey).update(`${MAC_LABEL}${signed}\0${binding.request}\0${binding.principal}`, "utf8").digest("base64url");
 }
 
 /**
@@ -106,9 +106,7 @@ function keyedTag(key: DerivedKey, label: string, input: string, chars: number):
  * later; it creates no Hash object), else `createHash`, which gives the same digest.
  */
 export const sha256Base64url: (text: string) => string =
-  typeof crypto.hash === "function"
-    ? (text) => crypto.hash("sha256", text, "base64url")
-    : (text) => crypto.createHash("sha256").update(text, "utf8").digest("base64url");
+  typeof hash === "function" ? (text) => hash("sha256", text, "base64url") : (text) => createHash("sha256").update(text, "utf8").digest("base64url");
 
 /**
  * Scratch bytes of a payload being encoded or decoded. `seal` and `open` are synchronous, so one
@@ -151,5 +149,5 @@ export function equalText(given: string, expected: string): boolean {
   if (given.length !== length || length > left.length) return false;
   if (left.write(given, 0, length, "utf8") !== length) return false;
   right.write(expected, 0, length, "latin1");
-  return crypto.timingSafeEqual(left.subarray(0, length), right.subarray(0, length));
+  return timingSafeEqual(left.subarray(0, length), right.subarray(0, length));
 }
