@@ -13,7 +13,7 @@ import { isPlainObject } from "../protocol/plain-object";
 import type { ProgressReporter, RequestLogger } from "../protocol/request-context";
 import type { ClientCapabilities, JsonObject } from "../protocol/wire-types";
 import type { InboundChecks } from "./inbound-checks";
-import { encodeResult } from "./lane-encoding";
+import { encodeResult, responseHead, responseTail, responseText } from "./lane-encoding";
 import { MODERN_PROTOCOL_VERSION } from "./inbound-checks";
 
 /**
@@ -43,8 +43,25 @@ export interface LaneRequest {
  * rare results whose encoding the lane does not replicate.
  */
 export type LaneAnswer =
-  | { readonly kind: "bytes"; readonly status: number; readonly text: string }
+  | {
+      readonly kind: "bytes";
+      readonly status: number;
+      readonly text: string;
+      /**
+       * For a result whose encoding the lane keeps (a list page): the same response as `head`
+       * (bytes, encoded once) followed by `tail` (the id), so a socket writes it without
+       * re-encoding the text.
+       */
+      readonly kept?: { readonly head: Buffer; readonly tail: string };
+    }
   | { readonly kind: "render"; readonly outcome: Promise<JsonObject> };
+
+/** A response head kept for a result object: its text and its bytes. */
+interface KeptEncoding {
+  readonly method: string;
+  readonly text: string;
+  readonly head: Buffer;
+}
 
 /** What the dispatch of a lane request settled to, for the SDK path to encode (`render`). */
 export type PrecomputedOutcome = Promise<JsonObject>;
@@ -112,6 +129,8 @@ export class FastLane {
   /** `_meta` JSON → whether the SDK accepts it as a valid 2026-07-28 envelope. */
   private readonly envelopes = new Map<string, boolean>();
   private readonly serverInfoMeta: string;
+  /** Encoded response heads of frozen complete results (list pages), by result object. */
+  private readonly encoded = new WeakMap<JsonObject, KeptEncoding>();
   /** How many requests the lane took, and how many of those it left to the SDK path to encode. */
   readonly counts = { taken: 0, rendered: 0 };
 
@@ -164,8 +183,12 @@ export class FastLane {
     return { id: id as string | number, method, params, capabilities: meta[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities };
   }
 
-  /** Runs the request through the dispatcher and encodes what it settles to. */
-  async answer(request: LaneRequest, principal: string | null, signal: AbortSignal | undefined): Promise<LaneAnswer> {
+  /**
+   * Runs the request through the dispatcher and encodes what it settles to. `signal` may be a
+   * function that makes the transport's signal when something first reads it (the HTTP listener
+   * creates no AbortController for a request whose handler never looks).
+   */
+  async answer(request: LaneRequest, principal: string | null, signal: AbortSignal | (() => AbortSignal) | undefined): Promise<LaneAnswer> {
     const { method, params } = request;
     const inbound: InboundRequest = {
       method,
@@ -178,18 +201,42 @@ export class FastLane {
       requestState: params.requestState,
       progress: NO_PROGRESS,
       log: NO_LOG,
-      signal,
     };
+    if (typeof signal === "function") Object.defineProperty(inbound, "signal", { get: signal, enumerable: true });
+    else inbound.signal = signal;
     let result: JsonObject;
     try {
       result = await this.options.dispatcher.handle(inbound);
     } catch (error) {
       return this.failure(request, error);
     }
-    const text = encodeResult(request.method, request.id, request.capabilities, result, this.serverInfoMeta);
-    if (text !== undefined) return { kind: "bytes", status: 200, text };
+    const kept = this.kept(method, result);
+    if (kept !== undefined) {
+      const tail = responseTail(request.id);
+      return { kind: "bytes", status: 200, text: kept.text + tail, kept: { head: kept.head, tail } };
+    }
+    const encoded = encodeResult(method, request.capabilities, result, this.serverInfoMeta);
+    if (encoded !== undefined) return { kind: "bytes", status: 200, text: responseText(request.id, encoded) };
     this.counts.rendered++;
     return { kind: "render", outcome: Promise.resolve(result) };
+  }
+
+  /**
+   * The kept response head of a frozen complete result (a list page: the same object for every
+   * request until the list changes), encoded on its first request; undefined for anything else.
+   */
+  private kept(method: string, result: JsonObject): KeptEncoding | undefined {
+    if (!Object.isFrozen(result) || result.resultType !== "complete") return undefined;
+    let kept = this.encoded.get(result);
+    if (kept === undefined || kept.method !== method) {
+      // A complete result's encoding does not depend on the client's capabilities.
+      const encoded = encodeResult(method, {}, result, this.serverInfoMeta);
+      if (encoded === undefined) return undefined;
+      const text = responseHead(encoded);
+      kept = { method, text, head: Buffer.from(text, "utf8") };
+      this.encoded.set(result, kept);
+    }
+    return kept;
   }
 
   /** Mcp-Protocol-Version, Mcp-Method and Mcp-Name as the SDK reads them (trimmed), agreeing with the body. */

@@ -78,6 +78,23 @@ function jsonError(res: ServerResponse, status: number, code: number, message: s
   send(res, status, errorResponse({ code, message }));
 }
 
+/** Most distinct header values whose verdicts a listener keeps; past it, the cache starts over. */
+const MAX_VERDICTS = 256;
+
+/** Verdicts of a pure check on a header value (undefined: accepted; else the refusal), kept per value. */
+class VerdictCache<V extends string | undefined> {
+  private readonly verdicts = new Map<V, string | undefined>();
+  constructor(private readonly check: (value: V) => string | undefined) {}
+
+  get(value: V): string | undefined {
+    if (this.verdicts.has(value)) return this.verdicts.get(value);
+    const verdict = this.check(value);
+    if (this.verdicts.size >= MAX_VERDICTS) this.verdicts.clear();
+    this.verdicts.set(value, verdict);
+    return verdict;
+  }
+}
+
 type BodyRead = { kind: "body"; text: string } | { kind: "too-large" } | { kind: "aborted" };
 
 /** Reads a body up to `max` bytes; a declared Content-Length over it is refused before reading. */
@@ -171,17 +188,29 @@ export async function startHttpListener(
     });
   }
 
+  // Verdicts on Host and Origin values, pure functions of the header: computed once per distinct value.
+  const hostVerdicts = new VerdictCache((value: string | undefined) => {
+    if (value !== undefined && !HOST_SYNTAX.test(value)) return "Invalid Host header";
+    const check = validateHostHeader(value, allowedHosts);
+    return check.ok ? undefined : check.message;
+  });
+  const originVerdicts = new VerdictCache((value: string) => {
+    const check = validateOriginHeader(value, allowedOrigins);
+    return check.ok ? undefined : check.message;
+  });
+
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? "/", "http://localhost");
-    if (url.pathname !== path) return jsonError(res, 404, ErrorCode.MethodNotFound, "Not found");
+    // The request target as parsed (the common exact `/mcp` needs no URL object).
+    const target = req.url ?? "/";
+    const url = target === path ? undefined : new URL(target, "http://localhost");
+    if (url !== undefined && url.pathname !== path) return jsonError(res, 404, ErrorCode.MethodNotFound, "Not found");
     if (!WEB_METHODS.has(req.method ?? "")) return send(res, 405, errorResponse({ code: -32000, message: "Method not allowed." }), { allow: "POST" });
     const hostHeader = req.headers.host;
-    if (hostHeader !== undefined && !HOST_SYNTAX.test(hostHeader)) return jsonError(res, 403, -32000, "Invalid Host header");
-    const hostCheck = validateHostHeader(hostHeader, allowedHosts);
-    if (!hostCheck.ok) return jsonError(res, 403, -32000, hostCheck.message);
+    const hostProblem = hostVerdicts.get(hostHeader);
+    if (hostProblem !== undefined) return jsonError(res, 403, -32000, hostProblem);
     if (req.headers.origin !== undefined) {
-      const originCheck = validateOriginHeader(req.headers.origin, allowedOrigins);
-      if (!originCheck.ok) return jsonError(res, 403, -32000, originCheck.message);
+      const originProblem = originVerdicts.get(req.headers.origin);
+      if (originProblem !== undefined) return jsonError(res, 403, -32000, originProblem);
     }
     let principal: string | null = null;
     if (options.authenticate) {
@@ -202,18 +231,32 @@ export async function startHttpListener(
       if (checked?.kind === "rejected") return send(res, checked.rejection.status, errorResponse(checked.rejection, checked.id));
       if (checked?.kind === "parsed") body = checked.value;
     }
-    const controller = new AbortController();
-    // "close" also fires after a completed response; only a client that went away cancels.
-    res.on("close", () => {
-      if (!res.writableFinished) controller.abort();
-    });
+    // Made when something first reads the signal: "close" also fires after a completed response;
+    // only a client that went away (before or after the signal was made) cancels.
+    let controller: AbortController | undefined;
+    const signal = (): AbortSignal => {
+      if (controller === undefined) {
+        const made = (controller = new AbortController());
+        if (res.destroyed && !res.writableFinished) made.abort();
+        else res.once("close", () => res.writableFinished || made.abort());
+      }
+      return controller.signal;
+    };
     let precomputed: PrecomputedOutcome | undefined;
     if (lane !== undefined && body !== undefined && isJsonContentType(req.headers["content-type"])) {
       const taken = lane.admit(body, (name) => headerOf(req, name));
       if (taken !== undefined) {
-        const answer = await lane.answer(taken, principal, controller.signal);
+        const answer = await lane.answer(taken, principal, signal);
         if (answer.kind === "bytes") {
-          if (!res.destroyed) res.writeHead(answer.status, { "content-type": "application/json", "content-length": String(Buffer.byteLength(answer.text)) }).end(answer.text);
+          if (res.destroyed) return;
+          if (answer.kept === undefined) {
+            res.writeHead(answer.status, { "content-type": "application/json", "content-length": String(Buffer.byteLength(answer.text)) }).end(answer.text);
+          } else {
+            const { head, tail } = answer.kept;
+            res.writeHead(answer.status, { "content-type": "application/json", "content-length": String(head.length + Buffer.byteLength(tail)) });
+            res.write(head);
+            res.end(tail);
+          }
           return;
         }
         precomputed = answer.outcome;
@@ -225,12 +268,12 @@ export async function startHttpListener(
       headers.set(name, Array.isArray(value) ? value.join(", ") : value);
     }
     // The path as parsed: an absolute-form request target (POST http://other/mcp) names no other host.
-    const request = new Request(`http://${hostHeader ?? "localhost"}${url.pathname}${url.search}`, {
+    const request = new Request(`http://${hostHeader ?? "localhost"}${url === undefined ? path : `${url.pathname}${url.search}`}`, {
       method: req.method,
       headers,
       // A body we parsed travels as parsedBody; the SDK then never reads the stream.
       body: body === undefined ? bodyText : undefined,
-      signal: controller.signal,
+      signal: signal(),
     });
     const response = await handler.fetch(request, {
       ...(body !== undefined && { parsedBody: body }),

@@ -15,10 +15,12 @@ const TOOL_RESULT_KEYS = ["_meta", "content", "structuredContent", "isError"];
 
 /**
  * The SDK's encoding of a handler result (`encodeResult`: resultType, cache fields, serverInfo,
- * each appended when absent), as `{"result":…,"jsonrpc":"2.0","id":…}`; undefined when the
- * result needs a step the lane does not replicate (the SDK path then encodes it).
+ * each appended when absent), as the JSON of the response's `result`; undefined when the result
+ * needs a step the lane does not replicate (the SDK path then encodes it). The response is
+ * `{"result":…,"jsonrpc":"2.0","id":…}` (`responseText`). For a complete result the text depends
+ * on the method and the result alone, never on the client's capabilities.
  */
-export function encodeResult(method: string, id: string | number, capabilities: ClientCapabilities, result: JsonObject, serverInfoMeta: string): string | undefined {
+export function encodeResult(method: string, capabilities: ClientCapabilities, result: JsonObject, serverInfoMeta: string): string | undefined {
   if (!isPlainObject(result)) return undefined;
   const resultType = result.resultType;
   let body: string;
@@ -52,7 +54,22 @@ export function encodeResult(method: string, id: string | number, capabilities: 
   } else if (isPlainObject(meta) && meta[SERVER_INFO_META_KEY] === undefined) {
     return undefined;
   }
-  return `{"result":${body},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
+  return body;
+}
+
+/** A JSON-RPC response with an encoded result, keys in the SDK path's order. */
+export function responseText(id: string | number, result: string): string {
+  return responseHead(result) + responseTail(id);
+}
+
+/** The part of a response before its id (the same for every request answered with this result). */
+export function responseHead(result: string): string {
+  return `{"result":${result},"jsonrpc":"2.0","id":`;
+}
+
+/** The part of a response from its id on. */
+export function responseTail(id: string | number): string {
+  return `${JSON.stringify(id)}}`;
 }
 
 function validTtl(value: unknown): boolean {

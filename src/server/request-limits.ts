@@ -91,9 +91,12 @@ function isSpace(c: number): boolean {
  */
 export function scanJsonText(text: string, limits: RequestLimits): LimitBreach | undefined {
   const { maxDepth, maxKeys, maxObjectKeys, maxArrayItems, maxStringLength } = limits;
-  // Per open container: 1 for an array, 0 for an object; and the keys of each open object.
-  const arrays = new Uint8Array(maxDepth + 1);
-  const objectKeys = new Uint32Array(maxDepth + 1);
+  // Per open container: 1 for an array, 0 for an object; and the keys of each open object. The
+  // scan is synchronous, so one pair of arrays serves every scan (each entry is reset on opening).
+  if (scratch.arrays.length <= maxDepth) scratch = { arrays: new Uint8Array(maxDepth + 1), objectKeys: new Uint32Array(maxDepth + 1) };
+  const { arrays, objectKeys } = scratch;
+  arrays[0] = 0;
+  objectKeys[0] = 0;
   let depth = 0;
   let keys = 0;
   let items = 0;
@@ -127,6 +130,7 @@ export function scanJsonText(text: string, limits: RequestLimits): LimitBreach |
       case OPEN_ARRAY: {
         if (++depth > maxDepth) return { limit: "maxDepth", maximum: maxDepth };
         arrays[depth] = 1;
+        objectKeys[depth] = 0;
         const next = skipSpace(text, i + 1);
         if (next < length && text.charCodeAt(next) !== CLOSE_ARRAY && ++items > maxArrayItems) return { limit: "maxArrayItems", maximum: maxArrayItems };
         break;
@@ -147,6 +151,8 @@ export function scanJsonText(text: string, limits: RequestLimits): LimitBreach |
   }
   return undefined;
 }
+
+let scratch = { arrays: new Uint8Array(65), objectKeys: new Uint32Array(65) };
 
 const STRUCTURAL = new Uint8Array(128);
 for (const c of [QUOTE, OPEN_OBJECT, CLOSE_OBJECT, OPEN_ARRAY, CLOSE_ARRAY, COMMA, COLON]) STRUCTURAL[c] = 1;

@@ -1,46 +1,42 @@
-// HTTP throughput benchmark (not a test): plain `tools/call` over loopback at concurrency 16 for
-// an app of 3 components, one of 1,000, and a bare node:http server answering fixed JSON (the
-// machine's ceiling), plus the official SDK alone on the same path as a reference. Each server runs
-// in its own child process; autocannon drives them from this
-// one. Trials alternate A, B, C, A, B, C, ... so drift in the machine hits all three alike; the
-// median calls/s of each server and the ratios against the targets are printed.
+// HTTP benchmark (not a test; `npm run bench`, which builds first): every HTTP target of the
+// performance issue, each figure printed beside its target with met / MISSED. Scenarios:
+//   plain        tools/call over loopback for an app of 3 components, one of 1,000, a bare
+//                node:http server answering the app's recorded answer (the machine's ceiling), and
+//                the official SDK alone (a reference, not judged).
+//                Targets: 3 components >= 0.5x the ceiling; 1,000 components >= 0.9x of 3.
+//   elicitation  whole round trips of a tool with an @Elicit question (call -> input_required with
+//                the question and requestState -> retry with the answer and that state -> complete),
+//                app of 3 components against the ceiling server replaying the app's recorded
+//                answers to the same exchanges. Target: >= 0.5x the ceiling.
+//   state        the same for a sealed-state round trip (a state-only round: input_required with
+//                requestState and no question; the retry carries it back and completes).
+//                Target: >= 0.5x the ceiling.
+//   list         tools/list on the app of 1,000 components. Target: server CPU < 1 ms per call;
+//                the response size is printed.
+//   memory       on the app of 3 components: heap allocated per plain call (v8.GCProfiler inside
+//                the server, see servers/heap-allocation.ts), then plain calls until the app has
+//                served at least 100,000 requests in the whole run, then its RSS.
+//                Targets: <= 50 KB per call; RSS <= 120 MB (1 KB = 1,024 bytes, 1 MB = 1,024 KB).
+// Each server runs as compiled JavaScript (dist/test/bench/servers) in its own child process;
+// autocannon drives them from this one and every answer is checked (see bench-exchanges.ts). Trials
+// alternate over every server and scenario (A, B, C, ..., A, B, C, ...) so drift in the machine hits
+// all alike; the median of each is judged, and the server's CPU per call (from /proc) is printed
+// beside its calls/s. A target counts as met only when no answer of its servers failed.
+// seal+open per second is `npm run bench:sealer`'s target, not measured here.
 //
-// Run: ts-node --transpile-only test/bench/http-bench.ts
-// Env: BENCH_SECONDS (per trial, default 5), BENCH_TRIALS (per server, default 5),
-//      BENCH_WARMUP (seconds per server, default 2), BENCH_CONNECTIONS (default 16),
+// Run: npm run bench (builds first; running this file alone measures the last build).
+// Env: BENCH_SECONDS (per trial, default 3), BENCH_TRIALS (per server and scenario, default 5),
+//      BENCH_WARMUP (seconds per server and scenario, default 2), BENCH_CONNECTIONS (default 16),
+//      BENCH_ONLY=<comma list of scenarios> (default all: plain,elicitation,state,list,memory),
 //      BENCH_CPU_PROF=<dir> (start the app servers under `node --cpu-prof`, profiles written there on exit).
 // Exit code 0 whether or not a target is met; 1 when the benchmark cannot run (a server does not
-// start, or the pre-flight call is not a successful result).
-import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+// start, or a pre-flight exchange or a memory probe fails).
 import { cpus } from "node:os";
 import { resolve } from "node:path";
-import { createInterface } from "node:readline";
-
-// ---- autocannon (no bundled types; only the parts used here) ----
-
-interface AutocannonOptions {
-  url: string;
-  connections: number;
-  duration: number;
-  method: "POST";
-  headers: Record<string, string>;
-  body: string;
-  verifyBody?: (body: string) => boolean;
-}
-interface AutocannonResult {
-  duration: number;
-  "2xx": number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  mismatches: number;
-  statusCodeStats: Record<string, { count: number }>;
-  latency: { p50: number; p99: number; average: number };
-}
-type Autocannon = (options: AutocannonOptions) => Promise<AutocannonResult>;
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const autocannon: Autocannon = require("autocannon");
+import { startServer, stopAllServers, type RunningServer, type ServerSpec } from "./bench-process";
+import { ELICITATION, listExchange, PLAIN, preflight, SEALED_STATE, type Exchange } from "./bench-exchanges";
+import { describeTrial, fmt, measure, median, type Trial } from "./bench-load";
+import { EXCHANGES_ENV, type RecordedExchange } from "./servers/recorded-exchange";
 
 // ---- configuration ----
 
@@ -55,236 +51,121 @@ function envNumber(name: string, fallback: number, min: number): number {
   return value;
 }
 
-const SECONDS = envNumber("BENCH_SECONDS", 5, 1);
+const SCENARIOS = ["plain", "elicitation", "state", "list", "memory"] as const;
+type Scenario = (typeof SCENARIOS)[number];
+
+function selectedScenarios(): Set<Scenario> {
+  const raw = process.env.BENCH_ONLY?.trim();
+  if (!raw) return new Set(SCENARIOS);
+  const names = raw.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const unknown = names.filter((s) => !(SCENARIOS as readonly string[]).includes(s));
+  if (unknown.length > 0 || names.length === 0) {
+    console.error(`BENCH_ONLY must be a comma list of ${SCENARIOS.join(", ")}; unknown: ${unknown.join(", ") || "(empty)"}`);
+    process.exit(1);
+  }
+  return new Set(names as Scenario[]);
+}
+
+const SECONDS = envNumber("BENCH_SECONDS", 3, 1);
 const TRIALS = Math.floor(envNumber("BENCH_TRIALS", 5, 1));
 const WARMUP = envNumber("BENCH_WARMUP", 2, 0);
 const CONNECTIONS = Math.floor(envNumber("BENCH_CONNECTIONS", 16, 1));
+const ONLY = selectedScenarios();
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined;
-const TARGET_LARGE_OVER_SMALL = 0.9;
-const TARGET_SMALL_OVER_CEILING = 0.5;
-const STARTUP_TIMEOUT_MS = 120_000;
 
-const ROOT = resolve(__dirname, "..", "..");
-const SERVERS_DIR = resolve(__dirname, "servers");
-const TS_NODE = require.resolve("ts-node/register/transpile-only", { paths: [ROOT] });
+const LARGE_COMPONENTS = 1000;
+const TARGET = {
+  smallOverCeiling: 0.5,
+  largeOverSmall: 0.9,
+  roundTripOverCeiling: 0.5,
+  listCpuMs: 1,
+  allocationKb: 50,
+  rssMb: 120,
+} as const;
+const RSS_AFTER_REQUESTS = 100_000;
+const KB = 1024;
+const MB = 1024 * 1024;
 
-const TOOL = "add";
-const PROTOCOL_VERSION = "2026-07-28";
-const BODY = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "tools/call",
-  params: {
-    name: TOOL,
-    arguments: { a: 1, b: 2 },
-    _meta: {
-      "io.modelcontextprotocol/protocolVersion": PROTOCOL_VERSION,
-      "io.modelcontextprotocol/clientCapabilities": {},
-    },
-  },
-});
-const HEADERS: Record<string, string> = {
-  "content-type": "application/json",
-  accept: "application/json, text/event-stream",
-  "mcp-protocol-version": PROTOCOL_VERSION,
-  "mcp-method": "tools/call",
-  "mcp-name": TOOL,
-};
-/** Cheap per-response check: the add tool's answer, not a JSON-RPC error. */
-const looksSuccessful = (body: string) => body.includes('"sum":3') && !body.includes('"error"');
+const LIST = listExchange(LARGE_COMPONENTS);
 
-// ---- servers ----
+const SMALL: ServerSpec = { label: "app, 3 components", name: "app-server", env: { BENCH_COMPONENTS: "3" }, cpuProfileDir: CPU_PROF_DIR };
+const LARGE: ServerSpec = { label: "app, 1,000 components", name: "app-server", env: { BENCH_COMPONENTS: String(LARGE_COMPONENTS) }, cpuProfileDir: CPU_PROF_DIR };
+const SDK: ServerSpec = { label: "sdk-only (no framework)", name: "sdk-server", env: {} };
+const ceilingSpec = (recorded: RecordedExchange[]): ServerSpec => ({ label: "ceiling (bare node:http)", name: "ceiling-server", env: { [EXCHANGES_ENV]: JSON.stringify(recorded) } });
 
-interface ServerSpec {
-  label: string;
-  file: string;
-  env: Record<string, string>;
-  profile: boolean;
+// ---- contestants: one server driven with one exchange ----
+
+interface Contestant {
+  readonly scenario: Scenario;
+  readonly label: string;
+  readonly server: RunningServer;
+  readonly exchange: Exchange;
+  /** What one completed unit is. */
+  readonly unit: "calls" | "round trips";
+  readonly trials: Trial[];
 }
 
-interface RunningServer {
-  spec: ServerSpec;
-  child: ChildProcess;
-  url: string;
+function contestant(scenario: Scenario, server: RunningServer, exchange: Exchange): Contestant {
+  const unit = exchange.first ? "round trips" : "calls";
+  return { scenario, label: `${scenario}: ${server.spec.label}`, server, exchange, unit, trials: [] };
 }
 
-const SERVERS: ServerSpec[] = [
-  { label: "app, 3 components", file: "app-server.ts", env: { BENCH_COMPONENTS: "3" }, profile: true },
-  { label: "app, 1,000 components", file: "app-server.ts", env: { BENCH_COMPONENTS: "1000" }, profile: true },
-  { label: "ceiling (bare node:http)", file: "ceiling-server.ts", env: {}, profile: false },
-  { label: "sdk-only (no framework)", file: "sdk-server.ts", env: {}, profile: false },
-];
-
-const children = new Set<ChildProcess>();
-
-function startServer(spec: ServerSpec): Promise<RunningServer> {
-  const nodeArgs = spec.profile && CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${CPU_PROF_DIR}`] : [];
-  const child = spawn(process.execPath, [...nodeArgs, "-r", TS_NODE, resolve(SERVERS_DIR, spec.file)], {
-    cwd: ROOT,
-    env: { ...process.env, ...spec.env },
-    // stdin stays open as a lifeline: the server exits when it ends (this process died).
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  children.add(child);
-  child.once("exit", () => children.delete(child));
-  return new Promise<RunningServer>((resolveStart, rejectStart) => {
-    const timer = setTimeout(() => rejectStart(new Error(`${spec.label}: no URL printed within ${STARTUP_TIMEOUT_MS / 1000} s`)), STARTUP_TIMEOUT_MS);
-    const lines = createInterface({ input: child.stdout! });
-    lines.once("line", (line) => {
-      clearTimeout(timer);
-      const url = line.trim();
-      if (!/^http:\/\/\S+$/.test(url)) rejectStart(new Error(`${spec.label}: expected a URL on the first stdout line, got "${line}"`));
-      else resolveStart({ spec, child, url });
-    });
-    child.once("exit", (code, signal) => {
-      clearTimeout(timer);
-      rejectStart(new Error(`${spec.label}: server exited before it was ready (code ${code}, signal ${signal})`));
-    });
-    child.once("error", (error) => {
-      clearTimeout(timer);
-      rejectStart(error);
-    });
-  });
+interface Summary {
+  readonly rate: number;
+  readonly min: number;
+  readonly max: number;
+  readonly cpuUs?: number;
+  readonly failed: number;
 }
 
-async function stopAll(): Promise<void> {
-  await Promise.all(
-    [...children].map(
-      (child) =>
-        new Promise<void>((done) => {
-          const force = setTimeout(() => child.kill("SIGKILL"), 10_000);
-          child.once("exit", () => {
-            clearTimeout(force);
-            done();
-          });
-          child.kill("SIGTERM");
-        }),
-    ),
-  );
-}
-
-/** One call with fetch before measuring: the answer must be a successful tools/call result. */
-async function preflight(server: RunningServer): Promise<void> {
-  const response = await fetch(server.url, { method: "POST", headers: HEADERS, body: BODY });
-  const text = await response.text();
-  const fail = (why: string): never => {
-    throw new Error(`${server.spec.label}: pre-flight tools/call failed: ${why}\n  status ${response.status}, body: ${text.slice(0, 500)}`);
-  };
-  if (response.status < 200 || response.status > 299) fail("non-2xx status");
-  let message: { id?: unknown; result?: Record<string, unknown>; error?: unknown } | undefined;
-  if ((response.headers.get("content-type") ?? "").includes("text/event-stream")) {
-    for (const line of text.split(/\r?\n/)) {
-      if (!line.startsWith("data:")) continue;
-      try {
-        const parsed = JSON.parse(line.slice(5));
-        if (parsed && parsed.id === 1) message = parsed;
-      } catch {
-        // not this event
-      }
-    }
-  } else {
-    try {
-      message = JSON.parse(text);
-    } catch {
-      fail("body is not JSON");
-    }
-  }
-  if (!message) return fail("no JSON-RPC response with id 1");
-  if (message.error !== undefined) fail("JSON-RPC error");
-  if (!message.result) fail("no result");
-  if (message.result!.isError === true) fail("tool result has isError: true");
-  if (message.result!.resultType !== undefined && message.result!.resultType !== "complete") fail(`resultType is ${String(message.result!.resultType)}`);
-  if ((message.result!.structuredContent as { sum?: unknown } | undefined)?.sum !== 3) fail("structuredContent.sum is not 3");
-  if (!looksSuccessful(text)) fail("the per-response check would not accept this body");
-}
-
-// ---- measurement ----
-
-/** CPU seconds (user + system) a process has used, from /proc; undefined where unavailable. */
-function processCpuSeconds(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // fields[0] is field 3 (state); utime and stime are fields 14 and 15.
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return undefined;
-  }
-}
-
-interface Trial {
-  callsPerSecond: number;
-  ok: number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  mismatches: number;
-  statusCodes: Record<string, number>;
-  p50: number;
-  p99: number;
-  /** Server CPU per successful call, microseconds. */
-  serverCpuUsPerCall?: number;
-  /** Load generator (this process) CPU use during the trial, percent of one core. */
-  loadgenCpuPercent: number;
-}
-
-async function measure(server: RunningServer, seconds: number): Promise<Trial> {
-  const serverCpuBefore = processCpuSeconds(server.child.pid);
-  const ownBefore = process.cpuUsage();
-  const wallBefore = process.hrtime.bigint();
-  const r = await autocannon({
-    url: server.url,
-    connections: CONNECTIONS,
-    duration: seconds,
-    method: "POST",
-    headers: HEADERS,
-    body: BODY,
-    verifyBody: looksSuccessful,
-  });
-  const wall = Number(process.hrtime.bigint() - wallBefore) / 1e9;
-  const own = process.cpuUsage(ownBefore);
-  const serverCpuAfter = processCpuSeconds(server.child.pid);
-  // autocannon counts a response in 2xx before checking its body: a failed check is taken off.
-  const ok = Math.max(0, r["2xx"] - r.mismatches);
-  const statusCodes = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => [code, s.count]));
+function summarize(c: Contestant): Summary {
+  const rates = c.trials.map((t) => t.rate);
+  const cpus = c.trials.map((t) => t.serverCpuUs);
   return {
-    callsPerSecond: ok / r.duration,
-    ok,
-    non2xx: r.non2xx,
-    errors: r.errors,
-    timeouts: r.timeouts,
-    mismatches: r.mismatches,
-    statusCodes,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    serverCpuUsPerCall:
-      serverCpuBefore !== undefined && serverCpuAfter !== undefined && ok > 0 ? ((serverCpuAfter - serverCpuBefore) * 1e6) / ok : undefined,
-    loadgenCpuPercent: ((own.user + own.system) / 1e6 / wall) * 100,
+    rate: median(rates),
+    min: Math.min(...rates),
+    max: Math.max(...rates),
+    cpuUs: cpus.every((v) => v !== undefined) ? median(cpus as number[]) : undefined,
+    failed: c.trials.reduce((n, t) => n + t.failed, 0),
   };
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+function printResults(contestants: Contestant[]): void {
+  console.log(`\nresults (median of ${TRIALS} trial(s); completed calls and round trips only)`);
+  for (const c of contestants) {
+    const s = summarize(c);
+    const cpu = s.cpuUs !== undefined ? `   server CPU ${fmt(s.cpuUs)} µs per ${c.unit.replace(/s$/, "")}` : "";
+    const failures = s.failed > 0 ? `   !! ${fmt(s.failed)} failed answers` : "";
+    console.log(`  ${c.label.padEnd(44)} ${fmt(s.rate).padStart(8)} ${c.unit}/s   (min ${fmt(s.min)}, max ${fmt(s.max)})${cpu}${failures}`);
+  }
 }
 
-const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
-const pad = (s: string, n: number) => s.padEnd(n);
+// ---- figures against targets ----
 
-function describeTrial(label: string, round: string, t: Trial): string {
-  const problems: string[] = [];
-  if (t.non2xx > 0) problems.push(`non-2xx ${t.non2xx} ${JSON.stringify(t.statusCodes)}`);
-  if (t.errors > 0) problems.push(`errors ${t.errors}`);
-  if (t.timeouts > 0) problems.push(`timeouts ${t.timeouts}`);
-  if (t.mismatches > 0) problems.push(`unsuccessful bodies ${t.mismatches}`);
-  const cpu = t.serverCpuUsPerCall !== undefined ? `server CPU ${fmt(t.serverCpuUsPerCall)} µs/call, ` : "";
-  return (
-    `  ${pad(round, 8)} ${pad(label, 26)} ${fmt(t.callsPerSecond).padStart(8)} calls/s   ` +
-    `p50 ${t.p50} ms, p99 ${t.p99} ms, ${cpu}load generator ${fmt(t.loadgenCpuPercent)}% CPU` +
-    (problems.length > 0 ? `   !! ${problems.join(", ")}` : "")
-  );
+interface Figure {
+  readonly figure: string;
+  readonly value: string;
+  readonly target: string;
+  readonly met: boolean;
+  /** Failed answers behind the figure: a figure with any is not met. */
+  readonly failed: number;
+}
+
+const figures: Figure[] = [];
+
+function judge(figure: string, value: string, target: string, met: boolean, failed: number): void {
+  figures.push({ figure, value, target, met: met && failed === 0, failed });
+}
+
+function printSummaryTable(): void {
+  const rows = figures.map((f) => [f.figure, f.value, f.target, f.met ? "met" : f.failed > 0 ? `MISSED (${fmt(f.failed)} failed answers)` : "MISSED"]);
+  const header = ["figure", "value", "target", "result"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => `  ${cells.map((c, i) => c.padEnd(widths[i])).join("   ")}`.trimEnd();
+  console.log(`\nsummary`);
+  console.log(line(header));
+  console.log(line(widths.map((w) => "-".repeat(w))));
+  for (const row of rows) console.log(line(row));
 }
 
 // ---- main ----
@@ -292,84 +173,151 @@ function describeTrial(label: string, round: string, t: Trial): string {
 async function main(): Promise<void> {
   const cpuList = cpus();
   const started = Date.now();
-  console.log("roundtrip-mcp HTTP benchmark: tools/call over loopback");
+  const uses = (...scenarios: Scenario[]) => scenarios.some((s) => ONLY.has(s));
+  console.log("roundtrip-mcp HTTP benchmark: the performance targets over loopback");
   console.log(`  machine: ${cpuList.length} CPU(s) (${cpuList[0]?.model.trim() ?? "unknown"}), ${process.platform}/${process.arch}`);
-  console.log(`  node ${process.version}; autocannon, ${CONNECTIONS} connections; ${TRIALS} trial(s) of ${SECONDS} s per server after ${WARMUP} s warm-up`);
+  console.log(`  node ${process.version}; autocannon, ${CONNECTIONS} connections; ${TRIALS} trial(s) of ${SECONDS} s per server and scenario after ${WARMUP} s warm-up`);
+  console.log(`  scenarios: ${[...ONLY].join(", ")}`);
   if (CPU_PROF_DIR) console.log(`  app servers run under --cpu-prof, profiles in ${CPU_PROF_DIR}`);
 
-  const servers: RunningServer[] = [];
   // Started one after another so the 1,000-component bootstrap does not compete with the others.
-  for (const spec of SERVERS) {
+  const start = async (spec: ServerSpec) => {
     const server = await startServer(spec);
-    servers.push(server);
-    console.log(`  started ${pad(spec.label, 26)} pid ${server.child.pid}  ${server.url}`);
+    console.log(`  started ${spec.label.padEnd(26)} pid ${server.child.pid}  ${server.url}`);
+    return server;
+  };
+  const small = uses("plain", "elicitation", "state", "memory") ? await start(SMALL) : undefined;
+  const large = uses("plain", "list") ? await start(LARGE) : undefined;
+  const sdk = uses("plain") ? await start(SDK) : undefined;
+
+  // Pre-flight: every exchange once, every check; the small app's answers are what the ceiling replays.
+  const calls = [
+    { scenario: "plain", exchange: PLAIN },
+    { scenario: "elicitation", exchange: ELICITATION },
+    { scenario: "state", exchange: SEALED_STATE },
+  ] as const;
+  const recorded = new Map<Exchange, RecordedExchange>();
+  for (const { scenario, exchange } of calls) {
+    if (small && (ONLY.has(scenario) || (exchange === PLAIN && ONLY.has("memory")))) recorded.set(exchange, await preflight(small.spec.label, small.url, exchange));
   }
-  for (const server of servers) await preflight(server);
-  console.log("  pre-flight: every server answered the tools/call with a successful result");
+  if (large && uses("plain")) await preflight(large.spec.label, large.url, PLAIN);
+  if (large && uses("list")) LIST.recorded = (await preflight(large.spec.label, large.url, LIST)).final.body;
+  if (sdk) await preflight(sdk.spec.label, sdk.url, PLAIN);
+  const replayed = calls.filter((c) => ONLY.has(c.scenario));
+  const ceiling = replayed.length > 0 ? await start(ceilingSpec(replayed.map((c) => recorded.get(c.exchange)!))) : undefined;
+  for (const { exchange } of replayed) await preflight(ceiling!.spec.label, ceiling!.url, exchange);
+  console.log("  pre-flight: every server answered every exchange of its scenarios as it should");
+  if (ONLY.has("memory")) console.log(`  ${small!.spec.label}: RSS ${fmt(Number((await small!.command("memory")).rss) / MB, 1)} MB after start-up and pre-flight`);
+
+  const contestants: Contestant[] = [];
+  if (ONLY.has("plain")) contestants.push(...[small!, large!, ceiling!, sdk!].map((s) => contestant("plain", s, PLAIN)));
+  if (ONLY.has("elicitation")) contestants.push(contestant("elicitation", small!, ELICITATION), contestant("elicitation", ceiling!, ELICITATION));
+  if (ONLY.has("state")) contestants.push(contestant("state", small!, SEALED_STATE), contestant("state", ceiling!, SEALED_STATE));
+  if (ONLY.has("list")) contestants.push(contestant("list", large!, LIST));
 
   if (WARMUP > 0) {
     console.log(`\nwarm-up (${WARMUP} s each)`);
-    for (const server of servers) {
-      const t = await measure(server, WARMUP);
-      console.log(describeTrial(server.spec.label, "warm-up", t));
+    const warmups = contestants.map((c) => ({ label: c.label, unit: c.unit, server: c.server, exchange: c.exchange }));
+    if (ONLY.has("memory") && !ONLY.has("plain")) warmups.push({ label: `memory: ${small!.spec.label}`, unit: "calls", server: small!, exchange: PLAIN });
+    for (const w of warmups) console.log(describeTrial(w.label, "warm-up", w.unit, await measure(w.server, w.exchange, CONNECTIONS, { seconds: WARMUP })));
+  }
+
+  if (contestants.length > 0) {
+    console.log(`\ntrials (alternating)`);
+    for (let round = 1; round <= TRIALS; round++) {
+      for (const c of contestants) {
+        const t = await measure(c.server, c.exchange, CONNECTIONS, { seconds: SECONDS });
+        c.trials.push(t);
+        console.log(describeTrial(c.label, `${round}/${TRIALS}`, c.unit, t));
+      }
     }
+    printResults(contestants);
   }
+  judgeTrials(contestants, { small, large, ceiling, sdk });
+  if (ONLY.has("memory")) await memory(small!);
 
-  console.log(`\ntrials (alternating)`);
-  const results = new Map<RunningServer, Trial[]>(servers.map((s) => [s, []]));
-  for (let round = 1; round <= TRIALS; round++) {
-    for (const server of servers) {
-      const t = await measure(server, SECONDS);
-      results.get(server)!.push(t);
-      console.log(describeTrial(server.spec.label, `${round}/${TRIALS}`, t));
-    }
-  }
+  printSummaryTable();
+  const missed = figures.filter((f) => !f.met).length;
+  console.log(missed === 0 ? "\nall targets met" : `\n${missed} target(s) MISSED (the benchmark exits 0; the figures above are the result)`);
+  console.log(`total time ${fmt((Date.now() - started) / 1000, 1)} s`);
+}
 
-  const [small, large, ceiling, sdkOnly] = servers.map((s) => {
-    const trials = results.get(s)!;
-    return {
-      label: s.spec.label,
-      median: median(trials.map((t) => t.callsPerSecond)),
-      min: Math.min(...trials.map((t) => t.callsPerSecond)),
-      max: Math.max(...trials.map((t) => t.callsPerSecond)),
-      cpu: trials.every((t) => t.serverCpuUsPerCall !== undefined) ? median(trials.map((t) => t.serverCpuUsPerCall!)) : undefined,
-      failures: trials.reduce((n, t) => n + t.non2xx + t.errors + t.timeouts + t.mismatches, 0),
-    };
-  });
+/** The figures of the trials against their targets (the memory figures are judged in `memory`). */
+function judgeTrials(contestants: Contestant[], servers: Record<"small" | "large" | "ceiling" | "sdk", RunningServer | undefined>): void {
+  const { small, large, ceiling, sdk } = servers;
+  const find = (scenario: Scenario, server: RunningServer | undefined) => summarize(contestants.find((c) => c.scenario === scenario && c.server === server)!);
 
-  console.log(`\nresults (median of ${TRIALS} trial(s); successful 2xx calls only)`);
-  for (const s of [small, large, ceiling, sdkOnly]) {
-    const cpu = s.cpu !== undefined ? `   server CPU ${fmt(s.cpu)} µs/call` : "";
-    const failures = s.failures > 0 ? `   !! ${s.failures} non-2xx/errors/timeouts/unsuccessful bodies` : "";
-    console.log(`  ${pad(s.label, 26)} ${fmt(s.median).padStart(8)} calls/s   (min ${fmt(s.min)}, max ${fmt(s.max)})${cpu}${failures}`);
-  }
-  const ratioLarge = large.median / small.median;
-  const ratioCeiling = small.median / ceiling.median;
-  const verdict = (ratio: number, target: number) => (ratio >= target ? "PASS" : "FAIL");
-  console.log("\nratios");
-  console.log(`  1,000 components / 3 components: ${ratioLarge.toFixed(3)}   target >= ${TARGET_LARGE_OVER_SMALL}   ${verdict(ratioLarge, TARGET_LARGE_OVER_SMALL)}`);
-  console.log(`  3 components / ceiling:          ${ratioCeiling.toFixed(3)}   target >= ${TARGET_SMALL_OVER_CEILING}   ${verdict(ratioCeiling, TARGET_SMALL_OVER_CEILING)}`);
-  console.log(
-    `  (not judged: 3 components / sdk-only ${(small.median / sdkOnly.median).toFixed(3)} = the framework's own cost; ` +
-      `sdk-only / ceiling ${(sdkOnly.median / ceiling.median).toFixed(3)} = the most any framework on the SDK's HTTP entry can reach)`,
-  );
-  if (small.cpu !== undefined && large.cpu !== undefined && ceiling.cpu !== undefined) {
-    // Server CPU per call moves less than calls/s when other work shares the machine.
+  if (ONLY.has("plain")) {
+    const [s, l, c, k] = [small, large, ceiling, sdk].map((server) => find("plain", server));
+    judge("plain tools/call: 3 components / ceiling", `${(s.rate / c.rate).toFixed(3)} (${fmt(s.rate)} vs ${fmt(c.rate)} calls/s)`, `>= ${TARGET.smallOverCeiling}`, s.rate / c.rate >= TARGET.smallOverCeiling, s.failed + c.failed);
+    judge("plain tools/call: 1,000 components / 3", `${(l.rate / s.rate).toFixed(3)} (${fmt(l.rate)} calls/s)`, `>= ${TARGET.largeOverSmall}`, l.rate / s.rate >= TARGET.largeOverSmall, l.failed + s.failed);
     console.log(
-      `  (for reference, from server CPU per call: 1,000/3 ${(small.cpu / large.cpu).toFixed(3)}, ` +
-        `3/ceiling ${(ceiling.cpu / small.cpu).toFixed(3)}; not judged)`,
+      `\n  (not judged: 3 components / sdk-only ${(s.rate / k.rate).toFixed(3)} = the framework's own cost beside the SDK's path; ` +
+        `sdk-only / ceiling ${(k.rate / c.rate).toFixed(3)} = the most a framework on the SDK's HTTP entry could reach)`,
+    );
+    if (s.cpuUs !== undefined && l.cpuUs !== undefined && c.cpuUs !== undefined) {
+      // Server CPU per call moves less than calls/s when other work shares the machine.
+      console.log(`  (not judged, from server CPU per call: 3/ceiling ${(c.cpuUs / s.cpuUs).toFixed(3)}, 1,000/3 ${(s.cpuUs / l.cpuUs).toFixed(3)})`);
+    }
+  }
+  for (const [scenario, name] of [
+    ["elicitation", "elicitation round trips"],
+    ["state", "sealed-state round trips"],
+  ] as const) {
+    if (!ONLY.has(scenario)) continue;
+    const [app, c] = [small, ceiling].map((server) => find(scenario, server));
+    judge(`${name}: app / ceiling`, `${(app.rate / c.rate).toFixed(3)} (${fmt(app.rate)} vs ${fmt(c.rate)} round trips/s)`, `>= ${TARGET.roundTripOverCeiling}`, app.rate / c.rate >= TARGET.roundTripOverCeiling, app.failed + c.failed);
+    if (app.cpuUs !== undefined && c.cpuUs !== undefined) console.log(`  (not judged, ${name} from server CPU per round trip: app/ceiling ${(c.cpuUs / app.cpuUs).toFixed(3)})`);
+  }
+  if (ONLY.has("list")) {
+    const l = find("list", large);
+    const bytes = Buffer.byteLength(LIST.recorded!);
+    const ms = l.cpuUs === undefined ? undefined : l.cpuUs / 1000;
+    judge(
+      `${LIST.label}: server CPU per call`,
+      ms === undefined ? "unavailable (no /proc)" : `${fmt(ms, 3)} ms (${fmt(l.rate)} calls/s, ${fmt(bytes)}-byte response)`,
+      `< ${TARGET.listCpuMs} ms`,
+      ms !== undefined && ms < TARGET.listCpuMs,
+      l.failed,
     );
   }
-  const missed = [ratioLarge < TARGET_LARGE_OVER_SMALL, ratioCeiling < TARGET_SMALL_OVER_CEILING].filter(Boolean).length;
-  console.log(missed === 0 ? "\nall targets met" : `\n${missed} target(s) MISSED (benchmark exits 0; the figures above are the result)`);
-  console.log(`total time ${fmt((Date.now() - started) / 1000, 1)} s`);
+}
+
+/** Allocation per plain call, then RSS once the app has served RSS_AFTER_REQUESTS requests. */
+async function memory(app: RunningServer): Promise<void> {
+  console.log(`\nmemory (${app.spec.label}, plain tools/call)`);
+  await app.command("alloc-start");
+  const t = await measure(app, PLAIN, CONNECTIONS, { seconds: SECONDS });
+  const counted = await app.command("alloc-stop");
+  console.log(describeTrial(`memory: ${app.spec.label}`, "alloc", "calls", t));
+  const allocated = Number(counted.allocatedBytes);
+  if (!Number.isFinite(allocated) || t.responses === 0) throw new Error(`${app.spec.label}: no allocation figure (${JSON.stringify(counted)}, ${t.responses} responses)`);
+  const perCall = allocated / t.responses;
+  console.log(`  allocated ${fmt(allocated / MB, 1)} MB on the V8 heap over ${fmt(t.responses)} requests (${fmt(Number(counted.collections))} collections): ${fmt(perCall / KB, 1)} KB per request`);
+  judge("allocation per plain call, 3 components", `${fmt(perCall / KB, 1)} KB`, `<= ${TARGET.allocationKb} KB`, perCall <= TARGET.allocationKb * KB, t.failed);
+
+  let failed = t.failed;
+  while (app.responses < RSS_AFTER_REQUESTS) {
+    const before = app.responses;
+    const more = await measure(app, PLAIN, CONNECTIONS, { amount: RSS_AFTER_REQUESTS - app.responses });
+    failed += more.failed;
+    console.log(describeTrial(`memory: ${app.spec.label}`, "top-up", "calls", more));
+    if (app.responses === before) throw new Error(`${app.spec.label}: no answers while topping up to ${fmt(RSS_AFTER_REQUESTS)} requests`);
+  }
+  const usage = await app.command("memory");
+  const rss = Number(usage.rss);
+  console.log(
+    `  after ${fmt(app.responses)} requests in this run: RSS ${fmt(rss / MB, 1)} MB (V8 heap used ${fmt(Number(usage.heapUsed) / MB, 1)} MB, ` +
+      `external ${fmt(Number(usage.external) / MB, 1)} MB)`,
+  );
+  judge(`RSS after ${fmt(app.responses)} requests, 3 components`, `${fmt(rss / MB, 1)} MB`, `<= ${TARGET.rssMb} MB`, rss <= TARGET.rssMb * MB, failed);
 }
 
 let exiting = false;
 async function finish(code: number): Promise<void> {
   if (exiting) return;
   exiting = true;
-  await stopAll();
+  await stopAllServers();
   process.exit(code);
 }
 

@@ -134,9 +134,9 @@ class StdioSide {
    * Writes `line`, then a sentinel request; resolves with every other line written back once the
    * sentinel is answered and, when the line is a request with an id, once that id is answered too
    * (the two may come in either order: responses go out as they complete). A request the server
-   * never answers ends the wait after `QUIET_MS`.
+   * never answers ends the wait after `quietMs`.
    */
-  exchange(line: string, sentinel: (id: string) => string): Promise<string[]> {
+  exchange(line: string, sentinel: (id: string) => string, quietMs = QUIET_MS): Promise<string[]> {
     const id = `sentinel-${++this.sentinel}`;
     let expect: unknown;
     try {
@@ -151,7 +151,7 @@ class StdioSide {
       this.child.stdin.write(`${line}\n${sentinel(id)}\n`);
       setTimeout(() => {
         if (this.waiting === waiting) this.settle();
-      }, QUIET_MS).unref();
+      }, quietMs).unref();
     });
   }
 
@@ -166,6 +166,8 @@ class StdioSide {
 
 /** How long a stdio exchange waits for a request the server never answers. */
 const QUIET_MS = 3_000;
+/** How long the opening exchange of a new child may take (its start included). */
+const STARTUP_MS = 60_000;
 
 function idOf(line: string): unknown {
   try {
@@ -188,12 +190,14 @@ export class StdioPair {
     const { command, args, env } = fixtureCommand(fixture);
     const side = (lane: string) => new StdioSide(spawn(command, args, { env: { ...process.env, ...env, ROUNDTRIP_FAST_LANE: lane }, stdio: "pipe" }));
     const pair = new StdioPair(side("on"), side("off"), sentinel);
-    await pair.compare(opening);
+    // A child that just started may take seconds to answer on a loaded machine: the opening is
+    // always answered, so wait for it rather than let its late answer leak into the first case.
+    await pair.compare(opening, STARTUP_MS);
     return pair;
   }
 
-  async compare(line: string): Promise<Compared> {
-    const [a, b] = await Promise.all([this.on.exchange(line, this.sentinel), this.off.exchange(line, this.sentinel)]);
+  async compare(line: string, quietMs = QUIET_MS): Promise<Compared> {
+    const [a, b] = await Promise.all([this.on.exchange(line, this.sentinel, quietMs), this.off.exchange(line, this.sentinel, quietMs)]);
     const textA = normalize(a.join("\n"));
     const textB = normalize(b.join("\n"));
     const sortedA = textA.split("\n").map(sortedJson).sort().join("\n");

@@ -1,25 +1,56 @@
 // Benchmark server: a roundtrip-mcp app with BENCH_COMPONENTS components (default 3), served over
-// loopback HTTP in its own process. One hand-written tool, "add", is the one the benchmark calls;
-// the rest are generated classes, each a class component with its own DTO and tool name, declared
-// by calling the decorators as functions. Prints the listener's URL on one line when ready, and
-// exits (closing the app first, so `node --cpu-prof` can write its profile) on SIGTERM, SIGINT or
-// when stdin ends (the parent went away).
+// loopback HTTP in its own process. The three the benchmark calls come first:
+// - `add`: a plain tool call (two integer arguments, a structured result);
+// - `confirm_add`: the same, after asking the user to confirm with @Elicit (an elicitation round
+//   trip: the first call answers input_required with a question and sealed state, the retry with
+//   the answer completes);
+// - `checkpoint_add`: the same, after a state-only round (the method seals a checkpoint with
+//   StateSealer and returns Result.inputRequired({ requestState }); the retry opens it and completes).
+// The rest are generated classes, each a class component with its own DTO and tool name, declared
+// by calling the decorators as functions. Prints the listener's URL on one line when ready, then
+// answers memory probes on stdin (memory-probe.ts); exits (closing the app first, so
+// `node --cpu-prof` can write its profile) on SIGTERM, SIGINT or when stdin ends (the parent went away).
 import "reflect-metadata";
-import { IsInt } from "class-validator";
-import { McpApp, Tool, Arg, Result } from "../../../src/index";
+import { IsIn, IsInt } from "class-validator";
+import { inject, injectable } from "tsyringe";
+import { Arg, Ctx, Elicit, McpApp, Result, StateSealer, Tool, type RequestContext } from "../../../src/index";
 import { exitWhenAsked } from "./exit-when-asked";
-
-const CALLED_TOOL = "add";
+import { answerMemoryProbes } from "./memory-probe";
 
 class AddArgs {
   @IsInt() a!: number;
   @IsInt() b!: number;
 }
 
+class Confirmation {
+  @IsIn(["yes", "no"]) answer!: string;
+}
+
 class Calc {
-  @Tool({ name: CALLED_TOOL, description: "Adds two integers" })
+  @Tool({ name: "add", description: "Adds two integers" })
   add(@Arg() args: AddArgs) {
     return Result.structured({ sum: args.a + args.b });
+  }
+}
+
+class ConfirmedCalc {
+  @Tool({ name: "confirm_add", description: "Adds two integers once the user confirms" })
+  add(@Arg() args: AddArgs, @Elicit("confirm", Confirmation, { message: "Add them?" }) confirmation: Confirmation) {
+    return Result.structured({ sum: args.a + args.b, confirmed: confirmation.answer });
+  }
+}
+
+@injectable()
+class CheckpointCalc {
+  constructor(@inject(StateSealer) private readonly sealer: StateSealer) {}
+
+  @Tool({ name: "checkpoint_add", description: "Adds two integers in two rounds, carrying a checkpoint" })
+  add(@Arg() args: AddArgs, @Ctx() ctx: RequestContext) {
+    if (ctx.requestState === undefined) {
+      return Result.inputRequired({ requestState: this.sealer.seal({ phase: "checked", a: args.a }, ctx, { principal: ctx.principal }) });
+    }
+    const checkpoint = this.sealer.open(ctx.requestState, ctx, { principal: ctx.principal }) as { phase: string; a: number };
+    return Result.structured({ sum: checkpoint.a + args.b, phase: checkpoint.phase });
   }
 }
 
@@ -42,15 +73,16 @@ function generatedComponent(i: number): Function {
 
 async function main(): Promise<void> {
   const count = Number(process.env.BENCH_COMPONENTS ?? "3");
-  if (!Number.isInteger(count) || count < 1) throw new Error(`BENCH_COMPONENTS must be a positive integer, got ${process.env.BENCH_COMPONENTS}`);
+  if (!Number.isInteger(count) || count < 3) throw new Error(`BENCH_COMPONENTS must be an integer >= 3, got ${process.env.BENCH_COMPONENTS}`);
   const started = process.hrtime.bigint();
-  const components: Function[] = [Calc];
-  for (let i = 1; i < count; i++) components.push(generatedComponent(i));
+  const components: Function[] = [Calc, ConfirmedCalc, CheckpointCalc];
+  for (let i = components.length; i < count; i++) components.push(generatedComponent(i));
   const app = McpApp.create({ components, state: { secret: "bench-secret-".padEnd(48, "x") } });
   const listener = await app.listen({ port: 0 });
   const bootMs = Number(process.hrtime.bigint() - started) / 1e6;
   process.stderr.write(`[app-server] ${components.length} tools registered, bootstrap ${bootMs.toFixed(0)} ms\n`);
   process.stdout.write(`${listener.url}\n`);
+  answerMemoryProbes();
   exitWhenAsked(() => app.close());
 }
 

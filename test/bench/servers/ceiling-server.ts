@@ -1,33 +1,52 @@
-// Benchmark reference: a bare node:http server that reads each POST body and answers a fixed
-// JSON-RPC result, the same shape the app returns for the benchmark's tools/call. It does no MCP
-// work, so its calls per second are what this machine's loopback HTTP allows (the ceiling).
+// Benchmark reference: a bare node:http server that answers the benchmark's exchanges with fixed
+// JSON, the bytes the app sent for the same requests (recorded by the benchmark and handed over in
+// BENCH_EXCHANGES, see recorded-exchange.ts). It does no MCP work, so its calls per second are what
+// this machine's loopback HTTP allows for those exchanges (the ceiling). It picks the exchange by
+// the `Mcp-Name` header; for a call of two rounds it reads the body and answers the first round's
+// response, or the completion when the body carries `requestState` (a retry). A one-round call's
+// body is read and dropped unseen.
 // Prints its URL on one line when ready; exits on SIGTERM, SIGINT or when stdin ends.
-import { createServer } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { exitWhenAsked } from "./exit-when-asked";
+import { EXCHANGES_ENV, isRetryBody, type RecordedExchange, type RecordedResponse } from "./recorded-exchange";
 
-const BODY = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  result: {
-    content: [{ type: "text", text: JSON.stringify({ sum: 3 }) }],
-    structuredContent: { sum: 3 },
-    resultType: "complete",
-    _meta: { "io.modelcontextprotocol/serverInfo": { name: "roundtrip-mcp-app", version: "0.0.0" } },
-  },
-});
-const HEADERS = { "content-type": "application/json", "content-length": String(Buffer.byteLength(BODY)) };
+interface Encoded {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+const encode = (response: RecordedResponse): Encoded => {
+  const body = Buffer.from(response.body);
+  return { status: response.status, headers: { "content-type": response.contentType, "content-length": String(body.length) }, body };
+};
+
+const recorded = JSON.parse(process.env[EXCHANGES_ENV] ?? "[]") as RecordedExchange[];
+if (recorded.length === 0) throw new Error(`${EXCHANGES_ENV} holds no recorded exchanges`);
+const exchanges = new Map(recorded.map((e) => [e.name, { first: e.first && encode(e.first), final: encode(e.final) }]));
+
+const send = (res: ServerResponse, answer: Encoded) => res.writeHead(answer.status, answer.headers).end(answer.body);
 
 const server = createServer((req, res) => {
-  if (req.method !== "POST") {
-    res.writeHead(405).end();
+  const name = req.headers["mcp-name"];
+  const exchange = req.method === "POST" && typeof name === "string" ? exchanges.get(name) : undefined;
+  if (!exchange) {
+    req.resume();
+    res.writeHead(404).end();
     return;
   }
-  // Consume the request body as any real server must, then answer.
-  req.on("data", () => {});
-  req.on("end", () => {
-    res.writeHead(200, HEADERS).end(BODY);
-  });
+  const first = exchange.first;
+  if (!first) {
+    // Consume the request body as any real server must, then answer.
+    req.on("data", () => {});
+    req.on("end", () => send(res, exchange.final));
+    return;
+  }
+  let body = "";
+  req.setEncoding("utf8");
+  req.on("data", (chunk: string) => (body += chunk));
+  req.on("end", () => send(res, isRetryBody(body) ? exchange.final : first));
 });
 
 server.listen(0, "127.0.0.1", () => {
