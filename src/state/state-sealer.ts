@@ -239,7 +239,7 @@ export class StateSealer {
     const keyEnd = keyStart > 3 ? token.indexOf(".", keyStart) : -1;
     const macStart = token.length - MAC_CHARS;
     if (keyEnd < 0 || macStart - 1 <= keyEnd || token.charCodeAt(macStart - 1) !== DOT || !token.startsWith("rt")) {
-      throw this.refuse("malformed", token, ctx);
+      throw this.reject("malformed", ctx);
     }
     const version = token.slice(2, keyStart - 1);
     if (version !== CURRENT && version !== LEGACY) throw this.refuse("unsupported-version", token, ctx);
@@ -251,7 +251,9 @@ export class StateSealer {
     const payload = token.slice(keyEnd + 1, macStart - 1);
     if (version === CURRENT) {
       // The one HMAC of an open: authenticity and binding at once.
-      if (!equalText(mac, macOf(key, signed, binding))) throw this.refuse(diagnose(key, decodePayload(payload)?.[3], binding), token, ctx);
+      if (!equalText(mac, macOf(key, signed, binding))) {
+        throw this.refuse(() => diagnose(key, decodePayload(payload)?.[3], binding), token, ctx);
+      }
     } else if (!equalText(mac, legacyMacOf(key, signed))) {
       throw this.refuse("bad-mac", token, ctx);
     }
@@ -275,9 +277,13 @@ export class StateSealer {
     return data as JsonValue;
   }
 
-  /** `reject` for a token that failed after the split: `malformed` if it is not even well-formed. */
-  private refuse(reason: StateRejectReason, token: string, ctx: StateBinding): McpError {
-    return this.reject(TOKEN_SHAPE.test(token) ? reason : "malformed", ctx);
+  /**
+   * `reject` for a token that failed after the split: `malformed` if it is not even well-formed,
+   * else the reason (computed only then, when it is a function).
+   */
+  private refuse(reason: StateRejectReason | (() => StateRejectReason), token: string, ctx: StateBinding): McpError {
+    if (!TOKEN_SHAPE.test(token)) return this.reject("malformed", ctx);
+    return this.reject(typeof reason === "function" ? reason() : reason, ctx);
   }
 
   private reject(reason: StateRejectReason, ctx: StateBinding, extra?: Record<string, unknown>): McpError {
