@@ -65,7 +65,7 @@ export function macOf(key: DerivedKey, signed: string, binding: Binding): string
  *   from tags made by this key (only a key holder can make a matching c).
  *
  * `T` is a truncated secret-prefix SHA-256 under the key's `tagKey` (43 characters, 256 bits),
- * one labelled field per tag: `SHA-256(tagKey || label || input)` cut to at most 9 of its 32
+ * one label per tag: `SHA-256(tagKey || \0 || label || \0 || input)` cut to at most 9 of its 32
  * bytes. That is AMAC (Bellare, Bernstein and Tessaro, 2016), a PRF because the truncation hides
  * the state a length extension would need; it costs one `crypto.hash` call (no HMAC object) and
  * is used only to tell failures apart in the log. The security of the binding is the MAC's.
@@ -77,10 +77,11 @@ export function tagsOf(key: DerivedKey, binding: Binding): string {
 }
 
 /**
- * Why a well-formed rt2 token whose MAC does not match was refused, from its tags (`undefined`
- * when the payload does not hold a tags field): tags this key did not make mean `bad-mac`
- * (tampered, or sealed with another secret); otherwise the first part that differs from the
- * binding presented, and `bad-mac` when both agree (the token was changed after sealing).
+ * Why a well-formed rt2 token whose MAC does not match was refused, from `tags`, the token's
+ * fourth payload field (anything, or undefined, when the payload is not what `seal` writes): tags
+ * this key did not make mean `bad-mac` (tampered, or sealed with another secret); otherwise the
+ * first part that differs from the binding presented, and `bad-mac` when both agree (the token
+ * was changed after sealing).
  *
  * A diagnosis for the log, not a verdict: someone who copies the tags of another token into a
  * forged one gets `other-request` logged; the token is refused all the same.
