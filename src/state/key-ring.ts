@@ -24,15 +24,23 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Keys derived from one secret; the secret itself is not kept. */
 export interface DerivedKey {
   readonly id: string;
-  /** Signs the token text. */
+  /** Signs an rt2 token together with its binding (the one HMAC of a seal or an open). */
   readonly macKey: Buffer;
-  /** Computes the scope (request and principal binding). */
-  readonly scopeKey: Buffer;
+  /**
+   * Keys the short diagnostic tags of an rt2 token, as 43 base64url characters: the secret prefix
+   * of a truncated SHA-256 (see `state-token.ts`). Used by `seal`, and by `open` only on failure.
+   */
+  readonly tagKey: string;
+  /** The keys of the previous token format, rt1, which `open` still reads (see `legacy-token.ts`). */
+  readonly legacy: { readonly macKey: Buffer; readonly scopeKey: Buffer };
 }
 
-// Two keys per secret, each labelled, so a MAC can never be replayed as a scope or back.
-const MAC_KEY_LABEL = "roundtrip-mcp/state/mac-key/v1";
-const SCOPE_KEY_LABEL = "roundtrip-mcp/state/scope-key/v1";
+// One key per use and format, each labelled, so that no value computed for one use can be
+// replayed as another (a MAC as a tag or a scope, an rt1 MAC as an rt2 one).
+const MAC_KEY_LABEL = "roundtrip-mcp/state/mac-key/v2";
+const TAG_KEY_LABEL = "roundtrip-mcp/state/tag-key/v2";
+const LEGACY_MAC_KEY_LABEL = "roundtrip-mcp/state/mac-key/v1";
+const LEGACY_SCOPE_KEY_LABEL = "roundtrip-mcp/state/scope-key/v1";
 
 /**
  * The checked, derived keys of a StateSealer: seals with the first, opens with any.
@@ -173,9 +181,11 @@ function checkSecret(secret: unknown, where: string): Buffer {
 }
 
 function derive(id: string, secret: Buffer): DerivedKey {
+  const keyed = (label: string) => createHmac("sha256", secret).update(label).digest();
   return {
     id,
-    macKey: createHmac("sha256", secret).update(MAC_KEY_LABEL).digest(),
-    scopeKey: createHmac("sha256", secret).update(SCOPE_KEY_LABEL).digest(),
+    macKey: keyed(MAC_KEY_LABEL),
+    tagKey: keyed(TAG_KEY_LABEL).toString("base64url"),
+    legacy: { macKey: keyed(LEGACY_MAC_KEY_LABEL), scopeKey: keyed(LEGACY_SCOPE_KEY_LABEL) },
   };
 }

@@ -1,11 +1,12 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
 import { type AppLogger, StderrLogger } from "../protocol/app-logger";
 import { ErrorCode, McpError } from "../protocol/errors";
 import type { StateBinding } from "../protocol/request-context";
-import { canonicalJson, type JsonValue, strictJsonStringify } from "../protocol/canonical-json";
-import { type DerivedKey, KeyRing, type StateKey } from "./key-ring";
+import { type JsonValue, strictJsonStringify } from "../protocol/canonical-json";
+import { KeyRing, type StateKey } from "./key-ring";
+import { LEGACY_VERSION, legacyMacOf, legacyScopeMismatch } from "./legacy-token";
 import { RejectionLog } from "./rejection-log";
 import { StateTooLargeError } from "./state-too-large-error";
+import { base64urlLength, bindingOf, decodeBase64url, diagnose, encodePayload, equalText, MAC_CHARS, macOf, PREFIX, tagsOf, VERSION } from "./state-token";
 
 /** Default lifetime of a sealed state, in seconds. */
 export const STATE_TTL_DEFAULT_SECONDS = 300;
@@ -85,14 +86,11 @@ export interface StateSealOptions {
   readonly ttl?: number;
 }
 
-const VERSION = 1;
-const PREFIX = `rt${VERSION}.`;
-const MAC_LABEL = "roundtrip-mcp/state/token/v1\0";
-const REQUEST_LABEL = "roundtrip-mcp/state/request/v1\0";
-const PRINCIPAL_LABEL = "roundtrip-mcp/state/principal/v1\0";
-/** Top-level params that change between rounds of the same request, so are not bound. */
-const UNBOUND_PARAMS: ReadonlySet<string> = new Set(["_meta", "inputResponses", "requestState"]);
+/** A well-formed token of any version; checked only to tell `malformed` from the later reasons. */
 const TOKEN_SHAPE = /^rt([0-9]{1,3})\.([A-Za-z0-9_-]{1,32})\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/;
+const DOT = 0x2e;
+const CURRENT = String(VERSION);
+const LEGACY = String(LEGACY_VERSION);
 const SOURCES = ["secret", "keys", "keysFromEnv", "ephemeral"] as const;
 const SEALER_OPTIONS: ReadonlySet<string> = new Set([...SOURCES, "ttl", "now"]);
 const CALL_OPTIONS: ReadonlySet<string> = new Set(["principal", "ttl"]);
@@ -101,11 +99,24 @@ const CALL_OPTIONS: ReadonlySet<string> = new Set(["principal", "ttl"]);
  * Seals data into a signed `requestState` token bound to one request, one principal and a short
  * lifetime, and opens it again on the retry.
  *
- * The token is `rt1.<keyId>.<payload>.<mac>`: the payload is base64url JSON
- * `[1, issued, expires, scope, data]`, the MAC is HMAC-SHA256 over the text before it. The
- * scope is itself an HMAC of the method, the canonical salient params and the principal, so
- * neither the arguments nor the principal appear in clear. **The data does**: tokens are signed,
- * not encrypted; never put a secret in them.
+ * The token is `rt2.<keyId>.<payload>.<mac>`: the payload is base64url JSON
+ * `[2, issued, expires, tags, data]`; the MAC is one HMAC-SHA256 over the text before it *and*
+ * the binding (the method with the canonical salient params, and the principal), which the token
+ * does not carry: a seal and an open each compute exactly one HMAC, and a token opens only for
+ * the binding it was sealed for. Neither the arguments nor the principal appear in the token, in
+ * clear or as a digest anyone without the key could check a guess against. **The data does**:
+ * tokens are signed, not encrypted; never put a secret in them.
+ *
+ * When the MAC does not match, the binding alone cannot say why, so the token carries `tags`:
+ * 24 bytes of keyed tags of the request, of the principal for that request, and of those two
+ * (`state-token.ts`). `seal` computes them with three one-shot SHA-256 calls under a key derived
+ * at construction (cheaper than an HMAC object); `open` reads them only on failure, to log
+ * `bad-mac` (tags this key did not make, or a token changed after sealing), `other-request` or
+ * `other-principal`. They are a diagnosis, not a check: the MAC alone decides. Recomputing
+ * candidates on failure could not work (the sealed binding is not in the token), and a second
+ * MAC over the token alone would cost every seal a second HMAC.
+ *
+ * `open` also reads the previous format, rt1 (`legacy-token.ts`), during a rolling upgrade.
  *
  * Salient params are the request params minus the top-level `_meta`, `inputResponses` and
  * `requestState`; everything nested is bound, an `_meta` inside `arguments` included. Object key
@@ -193,13 +204,15 @@ export class StateSealer {
     const body = strictJsonStringify(data);
     const key = this.ring.signing;
     const issued = this.nowSeconds();
-    const expires = issued + ttl;
-    const scope = computeScope(key, ctx, principal);
-    const payload = Buffer.from(`[${VERSION},${issued},${expires},"${scope}",${body}]`, "utf8").toString("base64url");
+    const binding = bindingOf(ctx, principal);
+    const json = `[${VERSION},${issued},${issued + ttl},"${tagsOf(key, binding)}",${body}]`;
+    const overhead = PREFIX.length + key.id.length + 2 + MAC_CHARS; // rt2.<keyId>.<payload>.<mac>
+    const payload = encodePayload(json, STATE_TOKEN_MAX_BYTES - overhead);
+    if (payload === undefined) {
+      throw new StateTooLargeError(overhead + base64urlLength(Buffer.byteLength(json, "utf8")), STATE_TOKEN_MAX_BYTES);
+    }
     const signed = `${PREFIX}${key.id}.${payload}`;
-    const token = `${signed}.${mac(key, signed)}`;
-    if (token.length > STATE_TOKEN_MAX_BYTES) throw new StateTooLargeError(token.length, STATE_TOKEN_MAX_BYTES);
-    return token;
+    return `${signed}.${macOf(key, signed, binding)}`;
   }
 
   /**
@@ -216,41 +229,61 @@ export class StateSealer {
     const { principal, ttl } = this.callOptions("open", options);
     checkBinding("open", ctx);
     if (typeof token !== "string") throw this.reject("not-a-string", ctx);
-    if (token.length > STATE_TOKEN_MAX_BYTES || Buffer.byteLength(token, "utf8") > STATE_TOKEN_MAX_BYTES) {
+    // A UTF-16 code unit is at most 3 UTF-8 bytes: count the bytes only when that could matter.
+    if (token.length > STATE_TOKEN_MAX_BYTES || (token.length * 3 > STATE_TOKEN_MAX_BYTES && Buffer.byteLength(token, "utf8") > STATE_TOKEN_MAX_BYTES)) {
       throw this.reject("too-large", ctx, { limit: STATE_TOKEN_MAX_BYTES });
     }
-    const parts = TOKEN_SHAPE.exec(token);
-    if (parts === null) throw this.reject("malformed", ctx);
-    const [, version, keyId, payload, tag] = parts;
-    if (version !== String(VERSION)) throw this.reject("unsupported-version", ctx);
-    const key = this.ring.find(keyId);
-    if (key === undefined) throw this.reject("unknown-key", ctx);
-    const signedLength = token.length - tag.length - 1;
-    if (!equalText(tag, mac(key, token.slice(0, signedLength)))) throw this.reject("bad-mac", ctx);
-
-    // Authentic from here on: what follows is this sealer's own output (or a key holder's).
-    let fields: unknown;
-    try {
-      fields = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
-    } catch {
+    // rt<version>.<keyId>.<payload>.<mac>, split without a regex: the MAC covers every character
+    // of the text, so only a refused token needs its alphabet checked (see `refuse`).
+    const keyStart = token.indexOf(".") + 1;
+    const keyEnd = keyStart > 3 ? token.indexOf(".", keyStart) : -1;
+    const macStart = token.length - MAC_CHARS;
+    if (keyEnd < 0 || macStart - 1 <= keyEnd || token.charCodeAt(macStart - 1) !== DOT || !token.startsWith("rt")) {
       throw this.reject("malformed", ctx);
     }
-    if (!Array.isArray(fields) || fields.length !== 5) throw this.reject("malformed", ctx);
-    const [payloadVersion, issued, expires, scope, data] = fields as unknown[];
-    if (payloadVersion !== VERSION) throw this.reject("version-mismatch", ctx);
-    if (!Number.isSafeInteger(issued) || !Number.isSafeInteger(expires) || typeof scope !== "string") {
+    const version = token.slice(2, keyStart - 1);
+    if (version !== CURRENT && version !== LEGACY) throw this.refuse("unsupported-version", token, ctx);
+    const key = this.ring.find(token.slice(keyStart, keyEnd));
+    if (key === undefined) throw this.refuse("unknown-key", token, ctx);
+    const binding = bindingOf(ctx, principal);
+    const signed = token.slice(0, macStart - 1);
+    const mac = token.slice(macStart);
+    const payload = token.slice(keyEnd + 1, macStart - 1);
+    if (version === CURRENT) {
+      // The one HMAC of an open: authenticity and binding at once.
+      if (!equalText(mac, macOf(key, signed, binding))) {
+        throw this.refuse(() => diagnose(key, decodePayload(payload)?.[3], binding), token, ctx);
+      }
+    } else if (!equalText(mac, legacyMacOf(key, signed))) {
+      throw this.refuse("bad-mac", token, ctx);
+    }
+
+    // Authentic from here on: what follows is this sealer's own output (or a key holder's).
+    const fields = decodePayload(payload);
+    if (fields === undefined || fields.length !== 5) throw this.reject("malformed", ctx);
+    const [payloadVersion, issued, expires, tagsOrScope, data] = fields;
+    if (payloadVersion !== (version === CURRENT ? VERSION : LEGACY_VERSION)) throw this.reject("version-mismatch", ctx);
+    if (!Number.isSafeInteger(issued) || !Number.isSafeInteger(expires) || typeof tagsOrScope !== "string") {
       throw this.reject("malformed", ctx);
     }
     const now = this.nowSeconds();
     if ((issued as number) > now) throw this.reject("issued-in-future", ctx);
     if (now >= (expires as number)) throw this.reject("expired", ctx);
     if ((expires as number) - (issued as number) > ttl) throw this.reject("lifetime-exceeds-ttl", ctx);
-
-    const expected = computeScope(key, ctx, principal);
-    const dot = expected.indexOf(".");
-    if (!equalText(scope.slice(0, dot + 1), expected.slice(0, dot + 1))) throw this.reject("other-request", ctx);
-    if (!equalText(scope, expected)) throw this.reject("other-principal", ctx);
+    if (version === LEGACY) {
+      const mismatch = legacyScopeMismatch(key, tagsOrScope, binding);
+      if (mismatch !== undefined) throw this.reject(mismatch, ctx);
+    }
     return data as JsonValue;
+  }
+
+  /**
+   * `reject` for a token that failed after the split: `malformed` if it is not even well-formed,
+   * else the reason (computed only then, when it is a function).
+   */
+  private refuse(reason: StateRejectReason | (() => StateRejectReason), token: string, ctx: StateBinding): McpError {
+    if (!TOKEN_SHAPE.test(token)) return this.reject("malformed", ctx);
+    return this.reject(typeof reason === "function" ? reason() : reason, ctx);
   }
 
   private reject(reason: StateRejectReason, ctx: StateBinding, extra?: Record<string, unknown>): McpError {
@@ -306,31 +339,12 @@ function checkBinding(call: "seal" | "open", ctx: StateBinding): void {
   }
 }
 
-/**
- * `<request tag>.<principal tag>`: the request tag binds method and salient params; the principal
- * tag binds those and the principal. Two tags only so that the log can tell the two apart.
- */
-function computeScope(key: DerivedKey, ctx: StateBinding, principal: string | null): string {
-  const salient: Record<string, unknown> = Object.create(null);
-  for (const name of Object.keys(ctx.requestParams)) {
-    if (!UNBOUND_PARAMS.has(name)) salient[name] = ctx.requestParams[name];
+/** The JSON array a payload holds, or undefined if it is not base64url JSON of an array. */
+function decodePayload(payload: string): unknown[] | undefined {
+  try {
+    const fields: unknown = JSON.parse(decodeBase64url(payload));
+    return Array.isArray(fields) ? fields : undefined;
+  } catch {
+    return undefined;
   }
-  const request = hmac(key.scopeKey, REQUEST_LABEL + canonicalJson([ctx.requestMethod, salient]));
-  const bound = hmac(key.scopeKey, `${PRINCIPAL_LABEL}${request}\0${canonicalJson(principal)}`);
-  return `${request}.${bound}`;
-}
-
-function mac(key: DerivedKey, signed: string): string {
-  return hmac(key.macKey, MAC_LABEL + signed);
-}
-
-function hmac(key: Buffer, text: string): string {
-  return createHmac("sha256", key).update(text, "utf8").digest("base64url");
-}
-
-/** Constant-time comparison of two ASCII texts (MACs are compared as text: no malleable decoding). */
-function equalText(a: string, b: string): boolean {
-  const left = Buffer.from(a, "latin1");
-  const right = Buffer.from(b, "latin1");
-  return left.length === right.length && timingSafeEqual(left, right);
 }

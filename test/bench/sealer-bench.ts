@@ -1,13 +1,20 @@
 /*
  * StateSealer throughput: seal + open of a 1 KiB JSON payload, against a bare HMAC-SHA256 of the
- * same 1 KiB measured in the same run (the ratio is what to compare across machines).
+ * same 1 KiB measured in the same run (the ratio is what to compare across machines), and the
+ * target of issue 13: at least 60,000 seal+open pairs per second on one core.
  *
  *   npx ts-node --transpile-only test/bench/sealer-bench.ts [trialMs] [trials]
  *
- * Each case is warmed up, then run for `trialMs` (default 1000) per trial, `trials` times
- * (default 5), cases interleaved per trial; the median ops/s is printed with the range.
+ * Each case is warmed up, then run for `trialMs` (default 1000) of CPU time per trial, `trials`
+ * times (default 5), cases interleaved per trial; the median rate is printed with the range.
+ * Rates are operations per second of this process's CPU time (user + system, from
+ * `process.cpuUsage`): what one core does, which other work on a shared machine lowers much less
+ * than it lowers a wall-clock rate. The load average is printed for context.
+ *
+ * Exit code 0 whether or not the target is met.
  */
 import { createHmac, randomBytes } from "node:crypto";
+import { loadavg } from "node:os";
 import { SilentLogger } from "../../src/testing/index";
 import type { StateBinding } from "../../src/protocol/request-context";
 import { strictJsonStringify } from "../../src/protocol/canonical-json";
@@ -17,6 +24,7 @@ const TRIAL_MS = Number(process.argv[2] ?? 1000);
 const TRIALS = Number(process.argv[3] ?? 5);
 const WARMUP_MS = 500;
 const PAYLOAD_BYTES = 1024;
+const TARGET_PAIRS_PER_SECOND = 60_000;
 
 const ctx: StateBinding = {
   requestMethod: "tools/call",
@@ -47,18 +55,18 @@ function payload(): { data: Record<string, unknown>; bytes: Buffer } {
   return { data, bytes: Buffer.from(text) };
 }
 
-/** Runs `op` for about `ms` milliseconds; returns operations per second. */
+/** Runs `op` for about `ms` milliseconds of process CPU time; returns operations per CPU second. */
 function rate(op: () => void, ms: number): number {
-  const limit = BigInt(ms) * 1_000_000n;
-  const start = process.hrtime.bigint();
+  const start = process.cpuUsage();
   let count = 0;
-  let elapsed = 0n;
+  let elapsedMicros = 0;
   do {
     for (let i = 0; i < 32; i++) op();
     count += 32;
-    elapsed = process.hrtime.bigint() - start;
-  } while (elapsed < limit);
-  return (count * 1e9) / Number(elapsed);
+    const used = process.cpuUsage(start);
+    elapsedMicros = used.user + used.system;
+  } while (elapsedMicros < ms * 1000);
+  return (count * 1e6) / elapsedMicros;
 }
 
 const median = (values: number[]): number => {
@@ -90,6 +98,7 @@ function main(): void {
     },
   };
 
+  const loadBefore = loadavg()[0];
   for (const op of Object.values(cases)) rate(op, WARMUP_MS);
   const results: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
   for (let trial = 0; trial < TRIALS; trial++) {
@@ -97,7 +106,10 @@ function main(): void {
   }
 
   console.log(`StateSealer benchmark: node ${process.version}, payload ${bytes.length} bytes of JSON, token ${token.length} bytes`);
-  console.log(`${TRIALS} trials of ${TRIAL_MS} ms after ${WARMUP_MS} ms warm-up; median ops/s (min - max)`);
+  console.log(
+    `${TRIALS} trials of ${TRIAL_MS} ms CPU after ${WARMUP_MS} ms warm-up; median ops per CPU second (min - max); ` +
+      `load average ${loadBefore.toFixed(2)} before, ${loadavg()[0].toFixed(2)} after`,
+  );
   const format = (n: number) => Math.round(n).toLocaleString("en-US");
   for (const [name, values] of Object.entries(results)) {
     console.log(`  ${name.padEnd(44)} ${format(median(values)).padStart(10)}  (${format(Math.min(...values))} - ${format(Math.max(...values))})`);
@@ -105,6 +117,8 @@ function main(): void {
   const reference = median(results["reference: HMAC-SHA256 of the same 1 KiB"]);
   const pair = median(results["seal+open (1 KiB)"]);
   console.log(`  ratio: one seal+open costs ${(reference / pair).toFixed(1)} bare HMACs of the payload (seal+open runs at ${((pair / reference) * 100).toFixed(1)}% of the reference rate)`);
+  const met = pair >= TARGET_PAIRS_PER_SECOND;
+  console.log(`seal+open pairs/s: ${format(pair)} (target >= ${format(TARGET_PAIRS_PER_SECOND)}: ${met ? "met" : "MISSED"})`);
   if (sink === 42.5) console.log(""); // keeps the work observable
 }
 

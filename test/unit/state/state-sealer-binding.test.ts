@@ -7,10 +7,13 @@
  * - top-level `_meta`, `inputResponses`, `requestState` and the JSON-RPC id (or any other field
  *   of the context outside requestParams) do not affect it;
  * - another method fails; another principal, anonymous vs named and named vs anonymous fail;
- * - neither the params nor the principal appear in the token; the data does (signed, not encrypted);
+ * - neither the params nor the principal appear in the token, nor a digest of them without the key
+ *   (the tags differ under another secret); the data does (signed, not encrypted);
+ * - a token for another request and another principal is logged as other-request;
  * - undefined data properties are dropped; every failure is the exact -32602 error with the
  *   precise reason logged (other-request / other-principal).
  */
+import { createHash } from "node:crypto";
 import { MemoryLogger } from "../../../src/testing/index";
 import type { StateBinding } from "../../../src/protocol/request-context";
 import { StateSealer } from "../../../src/state/state-sealer";
@@ -161,6 +164,28 @@ describe("StateSealer binding", () => {
     const token = sealer.seal(data, ctxOf(PARAMS), { principal: sealedFor });
     rejectionOf(() => sealer.open(token, ctxOf(PARAMS), { principal: openedFor }));
     expect(lastReason(logger)).toBe("other-principal");
+  });
+
+  it("reports a token for another request and another principal as other-request", () => {
+    const { sealer, logger } = makeSealer();
+    const token = sealer.seal(data, ctxOf(PARAMS), { principal: "alice" });
+    rejectionOf(() => sealer.open(token, ctxOf({ name: "book_flight" }), { principal: "bob" }));
+    expect(lastReason(logger)).toBe("other-request");
+  });
+
+  it("binds with keyed tags only: under another secret every tag differs, and no plain digest of the principal appears", () => {
+    const { sealer } = makeSealer();
+    const other = new StateSealer({ secret: "binding-test-other-secret-0123456789-abcdef", now: () => NOW }, new MemoryLogger());
+    const tagsOf = (token: string) => (JSON.parse(Buffer.from(token.split(".")[2], "base64url").toString("utf8")) as unknown[])[3] as string;
+    const mine = tagsOf(sealer.seal(data, ctxOf(PARAMS), { principal: "alice" }));
+    const theirs = tagsOf(other.seal(data, ctxOf(PARAMS), { principal: "alice" }));
+    for (const [start, end] of [[0, 12], [12, 24], [24, 32]]) expect(mine.slice(start, end)).not.toBe(theirs.slice(start, end));
+    const token = sealer.seal(data, ctxOf(PARAMS), { principal: "alice" });
+    for (const text of ["alice", '"alice"']) {
+      for (const encoding of ["hex", "base64", "base64url"] as const) {
+        expect(token).not.toContain(createHash("sha256").update(text).digest(encoding).slice(0, 8));
+      }
+    }
   });
 
   it("keeps params and principal out of the token but leaves the data readable", () => {

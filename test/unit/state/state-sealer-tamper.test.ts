@@ -1,11 +1,14 @@
 /*
  * Pins how StateSealer.open refuses tokens that were not sealed as presented:
- * - the token format: rt1.<keyId>.<base64url JSON [1, issued, expires, scope, data]>.<mac>;
- * - one flipped character at any position fails (every position, two replacements each);
+ * - the token format: rt2.<keyId>.<base64url JSON [2, issued, expires, tags, data]>.<mac>, the MAC
+ *   over the signed text and the binding, reproduced by an independent implementation;
+ * - one flipped character at any position fails (every position, two replacements each); so does a
+ *   MAC character replaced by a non-ASCII one, even right after the true MAC was compared;
  * - truncation, appended characters, and a missing part fail;
  * - a token re-signed under another ring key (valid MAC under B claiming A's id, and vice versa) fails;
  * - a swapped key id fails (bad MAC for a known id, unknown-key for an unknown id);
- * - a payload version that differs from the prefix version fails, as does an unknown prefix version;
+ * - a payload version that differs from the prefix version fails (rt2, and the rt1 still read), as
+ *   does an unknown prefix version;
  * - a 16,385-byte token fails before parsing (too-large), a 16,384-byte one is parsed;
  * - non-string tokens (number, null, object, undefined, array, Buffer) fail;
  * - a token sealed with another secret fails (bad-mac);
@@ -13,7 +16,8 @@
  * - the logger gets one warn per failure with the precise reason and never the secret, the token,
  *   its parts, the data, the principal or the params.
  */
-import { createHmac } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
+import { canonicalJson } from "../../../src/protocol/canonical-json";
 import { MemoryLogger } from "../../../src/testing/index";
 import type { StateBinding } from "../../../src/protocol/request-context";
 import { StateSealer } from "../../../src/state/state-sealer";
@@ -43,10 +47,27 @@ function reasonOf(logger: MemoryLogger, open: () => unknown): unknown {
   return entry.fields?.reason;
 }
 
-// An independent re-implementation of the signing step, to forge tokens a key holder could make.
+// An independent re-implementation of the signing step, to forge tokens a key holder could make:
+// rt2 signs the text and the binding (canonical [method, params] and principal) in one HMAC; the
+// rt1 still read signed the text alone.
+const derivedKey = (secret: string, label: string) => createHmac("sha256", Buffer.from(secret, "utf8")).update(label).digest();
+const REQUEST = canonicalJson([CTX.requestMethod, CTX.requestParams]);
+
 function macWith(secret: string, signed: string): string {
-  const macKey = createHmac("sha256", Buffer.from(secret, "utf8")).update("roundtrip-mcp/state/mac-key/v1").digest();
-  return createHmac("sha256", macKey).update(`roundtrip-mcp/state/token/v1\0${signed}`).digest("base64url");
+  if (signed.startsWith("rt1.")) {
+    return createHmac("sha256", derivedKey(secret, "roundtrip-mcp/state/mac-key/v1")).update(`roundtrip-mcp/state/token/v1\0${signed}`).digest("base64url");
+  }
+  const text = `roundtrip-mcp/state/token/v2\0${signed}\0${REQUEST}\0${JSON.stringify(PRINCIPAL)}`;
+  return createHmac("sha256", derivedKey(secret, "roundtrip-mcp/state/mac-key/v2")).update(text).digest("base64url");
+}
+
+/** The rt2 tags r || p || c: truncated SHA-256 of the base64url tag key, a label and the input. */
+function tagsWith(secret: string): string {
+  const tagKey = derivedKey(secret, "roundtrip-mcp/state/tag-key/v2").toString("base64url");
+  const tag = (label: string, input: string, chars: number) => createHash("sha256").update(`${tagKey}\0${label}\0${input}`).digest("base64url").slice(0, chars);
+  const r = tag("request", REQUEST, 12);
+  const p = tag("principal", `${r}\0${JSON.stringify(PRINCIPAL)}`, 12);
+  return r + p + tag("check", r + p, 8);
 }
 
 function forge(secret: string, prefix: string, keyId: string, payloadJson: string): string {
@@ -66,24 +87,25 @@ function flip(char: string): string {
 }
 
 describe("StateSealer token format", () => {
-  it("is rt1.<keyId>.<payload>.<mac> with payload [1, issued, expires, scope, data]", () => {
+  it("is rt2.<keyId>.<payload>.<mac> with payload [2, issued, expires, tags, data]", () => {
     const { sealer } = makeSealer();
     const token = sealer.seal(DATA, CTX, { principal: PRINCIPAL });
     const { prefix, keyId, mac, fields } = partsOf(token);
-    expect(prefix).toBe("rt1");
+    expect(prefix).toBe("rt2");
     expect(keyId).toBe("A");
     expect(mac).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const issued = Math.floor(NOW / 1000);
-    expect(fields).toEqual([1, issued, issued + 300, expect.stringMatching(/^[A-Za-z0-9_-]{43}\.[A-Za-z0-9_-]{43}$/), DATA]);
+    expect(fields).toEqual([2, issued, issued + 300, tagsWith(SECRET_A), DATA]);
+    expect(fields[3]).toMatch(/^[A-Za-z0-9_-]{32}$/);
   });
 
   it("is reproduced by the independent forger, so forged-token tests below are meaningful", () => {
     const { sealer } = makeSealer();
     const token = sealer.seal(DATA, CTX, { principal: PRINCIPAL });
     const { fields } = partsOf(token);
-    expect(forge(SECRET_A, "rt1", "A", JSON.stringify(fields))).toBe(token);
+    expect(forge(SECRET_A, "rt2", "A", JSON.stringify(fields))).toBe(token);
     const changedData = JSON.stringify([...fields.slice(0, 4), { carried: "forged", step: 9 }]);
-    expect(sealer.open(forge(SECRET_A, "rt1", "A", changedData), CTX, { principal: PRINCIPAL })).toEqual({ carried: "forged", step: 9 });
+    expect(sealer.open(forge(SECRET_A, "rt2", "A", changedData), CTX, { principal: PRINCIPAL })).toEqual({ carried: "forged", step: 9 });
   });
 });
 
@@ -110,6 +132,20 @@ describe("StateSealer tamper resistance", () => {
     expect(sealer.open(token, CTX, { principal: PRINCIPAL })).toEqual(DATA);
   });
 
+  it("rejects a MAC character replaced by a non-ASCII one, even right after the true MAC was checked", () => {
+    const { sealer, logger } = makeSealer();
+    const token = sealer.seal(DATA, CTX, { principal: PRINCIPAL });
+    for (const at of [token.length - 1, token.length - 2, token.length - 43]) {
+      const code = token.charCodeAt(at);
+      // Same low byte as the original (latin1 would write it unchanged); 2 and 3 bytes of UTF-8; a lone surrogate.
+      for (const replacement of [0x100 | code, 0x4e00 | code, 0xd800 | code].map((unit) => String.fromCharCode(unit))) {
+        expect(sealer.open(token, CTX, { principal: PRINCIPAL })).toEqual(DATA);
+        const changed = token.slice(0, at) + replacement + token.slice(at + 1);
+        expect(reasonOf(logger, () => sealer.open(changed, CTX, { principal: PRINCIPAL }))).toBe("malformed");
+      }
+    }
+  });
+
   it.each([
     ["truncated by one character", (t: string) => t.slice(0, -1)],
     ["with an appended character", (t: string) => `${t}A`],
@@ -128,15 +164,17 @@ describe("StateSealer tamper resistance", () => {
     const { sealer, logger } = makeSealer();
     const { fields } = partsOf(sealer.seal(DATA, CTX, { principal: PRINCIPAL }));
     const payload = JSON.stringify(fields);
-    expect(reasonOf(logger, () => sealer.open(forge(SECRET_B, "rt1", "A", payload), CTX, { principal: PRINCIPAL }))).toBe("bad-mac");
-    expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, "rt1", "B", payload), CTX, { principal: PRINCIPAL }))).toBe("bad-mac");
+    for (const prefix of ["rt2", "rt1"]) {
+      expect(reasonOf(logger, () => sealer.open(forge(SECRET_B, prefix, "A", payload), CTX, { principal: PRINCIPAL }))).toBe("bad-mac");
+      expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, prefix, "B", payload), CTX, { principal: PRINCIPAL }))).toBe("bad-mac");
+    }
   });
 
   it("rejects a swapped key id", () => {
     const { sealer, logger } = makeSealer();
     const token = sealer.seal(DATA, CTX, { principal: PRINCIPAL });
-    expect(reasonOf(logger, () => sealer.open(token.replace(/^rt1\.A\./, "rt1.B."), CTX, { principal: PRINCIPAL }))).toBe("bad-mac");
-    expect(reasonOf(logger, () => sealer.open(token.replace(/^rt1\.A\./, "rt1.C."), CTX, { principal: PRINCIPAL }))).toBe("unknown-key");
+    expect(reasonOf(logger, () => sealer.open(token.replace(/^rt2\.A\./, "rt2.B."), CTX, { principal: PRINCIPAL }))).toBe("bad-mac");
+    expect(reasonOf(logger, () => sealer.open(token.replace(/^rt2\.A\./, "rt2.C."), CTX, { principal: PRINCIPAL }))).toBe("unknown-key");
   });
 
   it("rejects a key id that was removed from the ring, even with a valid MAC", () => {
@@ -150,27 +188,33 @@ describe("StateSealer tamper resistance", () => {
     const { sealer, logger } = makeSealer();
     const { fields } = partsOf(sealer.seal(DATA, CTX, { principal: PRINCIPAL }));
     const withVersion = (version: unknown) => JSON.stringify([version, ...fields.slice(1)]);
+    for (const version of [1, 3, 0, "2", null]) {
+      expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, "rt2", "A", withVersion(version)), CTX, { principal: PRINCIPAL }))).toBe("version-mismatch");
+    }
     for (const version of [2, 0, "1", null]) {
       expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, "rt1", "A", withVersion(version)), CTX, { principal: PRINCIPAL }))).toBe("version-mismatch");
     }
-    expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, "rt2", "A", withVersion(2)), CTX, { principal: PRINCIPAL }))).toBe("unsupported-version");
-    expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, "rt2", "A", withVersion(1)), CTX, { principal: PRINCIPAL }))).toBe("unsupported-version");
+    expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, "rt3", "A", withVersion(3)), CTX, { principal: PRINCIPAL }))).toBe("unsupported-version");
+    expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, "rt3", "A", withVersion(2)), CTX, { principal: PRINCIPAL }))).toBe("unsupported-version");
+    expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, "rt02", "A", withVersion(2)), CTX, { principal: PRINCIPAL }))).toBe("unsupported-version");
   });
 
   it("rejects a correctly signed payload of the wrong shape", () => {
     const { sealer, logger } = makeSealer();
     const { fields } = partsOf(sealer.seal(DATA, CTX, { principal: PRINCIPAL }));
-    const shapes = [
+    const shapes = (version: number) => [
       "not json",
-      JSON.stringify({ version: 1 }),
-      JSON.stringify(fields.slice(0, 4)),
-      JSON.stringify([...fields, "extra"]),
-      JSON.stringify([1, "now", fields[2], fields[3], DATA]),
-      JSON.stringify([1, fields[1], 1.5, fields[3], DATA]),
-      JSON.stringify([1, fields[1], fields[2], 42, DATA]),
+      JSON.stringify({ version }),
+      JSON.stringify([version, ...fields.slice(1, 4)]),
+      JSON.stringify([version, ...fields.slice(1), "extra"]),
+      JSON.stringify([version, "now", fields[2], fields[3], DATA]),
+      JSON.stringify([version, fields[1], 1.5, fields[3], DATA]),
+      JSON.stringify([version, fields[1], fields[2], 42, DATA]),
     ];
-    for (const shape of shapes) {
-      expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, "rt1", "A", shape), CTX, { principal: PRINCIPAL }))).toBe("malformed");
+    for (const [prefix, version] of [["rt2", 2], ["rt1", 1]] as const) {
+      for (const shape of shapes(version)) {
+        expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, prefix, "A", shape), CTX, { principal: PRINCIPAL }))).toBe("malformed");
+      }
     }
   });
 
@@ -228,8 +272,8 @@ describe("StateSealer failure logging", () => {
       [42, CTX, PRINCIPAL],
       [token + "x".repeat(17000), CTX, PRINCIPAL],
       [`${token}!`, CTX, PRINCIPAL],
-      [token.replace(/^rt1/, "rt9"), CTX, PRINCIPAL],
-      [token.replace(/^rt1\.A/, "rt1.Z"), CTX, PRINCIPAL],
+      [token.replace(/^rt2/, "rt9"), CTX, PRINCIPAL],
+      [token.replace(/^rt2\.A/, "rt2.Z"), CTX, PRINCIPAL],
       [token.slice(0, -2) + (token.endsWith("AA") ? "BB" : "AA"), CTX, PRINCIPAL],
       [token, other, PRINCIPAL],
       [token, CTX, "PRINCIPAL-dave"],
