@@ -39,7 +39,59 @@ export function strictJsonStringify(value: unknown): string {
   return writeTop(value, false);
 }
 
+/** Nesting the fast writer follows before it leaves a value to the careful one. */
+const FAST_DEPTH = 100;
+
 function writeTop(value: unknown, sortKeys: boolean): string {
+  // Nearly every value is JSON and shallow: one pass that builds no paths and tracks no open
+  // objects. Anything else (not JSON, a cycle, or deeper than FAST_DEPTH) is written again by
+  // the careful writer, which names the path of what is wrong.
+  return writeFast(value, sortKeys, 0) ?? writeCarefully(value, sortKeys);
+}
+
+/** The JSON text of `value`, or undefined if it is not plain JSON within FAST_DEPTH levels. */
+function writeFast(value: unknown, sortKeys: boolean, depth: number): string | undefined {
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value);
+    case "number":
+      // For a finite number, ToString is what JSON.stringify writes (-0 included: "0").
+      return Number.isFinite(value) ? `${value}` : undefined;
+    case "boolean":
+      return value ? "true" : "false";
+    case "object": {
+      if (value === null) return "null";
+      if (depth === FAST_DEPTH) return undefined;
+      if (Array.isArray(value)) {
+        let text = "[";
+        for (let i = 0; i < value.length; i++) {
+          if (!(i in value)) return undefined;
+          const item = writeFast(value[i], sortKeys, depth + 1);
+          if (item === undefined) return undefined;
+          text += i === 0 ? item : `,${item}`;
+        }
+        return `${text}]`;
+      }
+      if (!isPlainObject(value)) return undefined;
+      const keys = Object.keys(value);
+      if (sortKeys) keys.sort();
+      let text = "";
+      for (const key of keys) {
+        const item = value[key];
+        if (item === undefined) continue;
+        const written = writeFast(item, sortKeys, depth + 1);
+        if (written === undefined) return undefined;
+        text += `${text === "" ? "" : ","}${JSON.stringify(key)}:${written}`;
+      }
+      return `{${text}}`;
+    }
+    default:
+      // undefined, function, symbol, bigint
+      return undefined;
+  }
+}
+
+function writeCarefully(value: unknown, sortKeys: boolean): string {
   if (value === undefined) throw notJson("undefined", "$");
   return write(value, sortKeys, "$", new Set<object>());
 }

@@ -8,9 +8,54 @@
  * - non-JSON throws a TypeError naming the path, not the value: functions, symbols, bigints,
  *   NaN, Infinity, cycles, array holes, undefined at top level or in arrays, non-plain objects;
  * - a repeated (non-circular) reference is fine; null-prototype objects are plain;
- * - strings are escaped exactly as JSON.stringify escapes them.
+ * - strings are escaped exactly as JSON.stringify escapes them;
+ * - for any JSON value (fast-check), canonicalJson is JSON.stringify of a key-sorted copy and
+ *   strictJsonStringify is JSON.stringify, deep values (past the fast writer's 100 levels)
+ *   included; a non-JSON value deep inside is still reported with its path.
  */
+import fc from "fast-check";
 import { canonicalJson, strictJsonStringify } from "../../../src/protocol/canonical-json";
+
+/** The oracle: JSON.stringify with object keys sorted at every depth (written by hand, since an
+ * object cannot hold "10" after "1a": integer-like keys always come first). */
+function sortedJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(sortedJson).join(",")}]`;
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  const record = value as Record<string, unknown>;
+  return `{${Object.keys(record).sort().map((key) => `${JSON.stringify(key)}:${sortedJson(record[key])}`).join(",")}}`;
+}
+
+/** `[[[...[leaf]...]]]`, `depth` arrays deep. */
+function nested(depth: number, leaf: unknown): unknown {
+  let value = leaf;
+  for (let i = 0; i < depth; i++) value = i % 2 ? [value] : { k: value };
+  return value;
+}
+
+describe("canonicalJson and strictJsonStringify on any JSON value", () => {
+  it("write what JSON.stringify writes, canonical with keys sorted", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(strictJsonStringify(value)).toBe(JSON.stringify(value));
+        expect(canonicalJson(value)).toBe(sortedJson(value));
+      }),
+      { seed: 20260728, numRuns: 500 },
+    );
+  });
+
+  it("write values deeper than the fast writer follows", () => {
+    for (const depth of [99, 100, 101, 250]) {
+      const value = nested(depth, { b: 1, a: [2, "x"] });
+      expect(strictJsonStringify(value)).toBe(JSON.stringify(value));
+      expect(canonicalJson(value)).toBe(sortedJson(value));
+    }
+  });
+
+  it("name the path of a non-JSON value at any depth", () => {
+    expect(() => canonicalJson({ a: [1, { b: 2, c: [BigInt(1)] }] })).toThrow(/^Not JSON: a bigint at \$\.a\[1\]\.c\[0\]$/);
+    expect(() => strictJsonStringify(nested(150, Symbol("s")))).toThrow(/^Not JSON: a symbol at \$(\.k|\[0\])+$/);
+  });
+});
 
 describe("canonicalJson", () => {
   it("ignores object key order, at every depth", () => {
