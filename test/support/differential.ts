@@ -132,16 +132,17 @@ class StdioSide {
 
   /**
    * Writes `line`, then a sentinel request; resolves with every other line written back once the
-   * sentinel is answered and, when the line is a request with an id, once that id is answered too
-   * (the two may come in either order: responses go out as they complete). A request the server
-   * never answers ends the wait after `quietMs`.
+   * sentinel is answered and, when the line is a request with an id MCP allows (a string or an
+   * integer), once that id is answered too (the two may come in either order: responses go out as
+   * they complete). Any other id is refused at once, without an id, before the sentinel. A request
+   * the server never answers ends the wait after `quietMs`.
    */
   exchange(line: string, sentinel: (id: string) => string, quietMs = QUIET_MS): Promise<string[]> {
     const id = `sentinel-${++this.sentinel}`;
     let expect: unknown;
     try {
       const parsed = JSON.parse(line) as { id?: unknown; method?: unknown };
-      if (parsed && typeof parsed === "object" && !Array.isArray(parsed) && typeof parsed.method === "string" && (typeof parsed.id === "string" || typeof parsed.id === "number")) expect = parsed.id;
+      if (parsed && typeof parsed === "object" && !Array.isArray(parsed) && typeof parsed.method === "string" && (typeof parsed.id === "string" || Number.isInteger(parsed.id))) expect = parsed.id;
     } catch {
       // not JSON: answered before the sentinel
     }
