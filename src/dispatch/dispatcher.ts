@@ -65,7 +65,7 @@ export class Dispatcher implements ComponentRunner {
     checkRetryEnvelope(request);
     // The round's own signal: aborts on cancellation or at the time limit, never after it returned.
     const deadline = new RequestDeadline(request.signal, def.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-    const ctx = requestContextOf({ ...request, signal: deadline.signal });
+    const ctx = requestContextOf(request, deadline);
     this.options.features.strategyFor(def)?.admit?.(def, ctx);
     const chain = [...(this.options.middleware ?? []), ...def.middleware];
     let handedOver: JsonObject | undefined;

@@ -6,6 +6,7 @@ import { isPlainObject } from "../protocol/plain-object";
 import type { RequestContext } from "../protocol/request-context";
 import type { StateSealer } from "../state/state-sealer";
 import { isInputRequired } from "./admission";
+import { withRequestState } from "./request-context-of";
 import { RoundPlanner, type CarriedState } from "./round-planner";
 
 const NO_VALUES: ReadonlyMap<string, unknown> = new Map();
@@ -51,8 +52,7 @@ export class FlowRounds {
     const plan = await this.planner.plan(def.elicits, ctx, declared);
     if (plan.kind === "ask") return { kind: "outcome", outcome: Result.inputRequired({ inputRequests: plan.inputRequests, requestState: plan.requestState }) };
     if (plan.kind === "ended") return { kind: "outcome", outcome: def.declined(plan.key, plan.action) };
-    const own = Object.freeze({ ...ctx, requestState: plan.state.m });
-    return { kind: "ready", values: plan.values, ctx: own, operationId: plan.state.o, state: plan.state };
+    return { kind: "ready", values: plan.values, ctx: withRequestState(ctx, plan.state.m), operationId: plan.state.o, state: plan.state };
   }
 
   /** What the round answers, given what the method returned. */
