@@ -110,9 +110,10 @@ export class RoundPlanner {
     const admit = () => requireCapabilities(reached, declared.clientCapabilities, declared.protocolVersion === undefined);
     for (const spec of specs) {
       if (!spec.after.every((d) => resolved.has(d))) continue;
-      const question = buildQuestion(spec, answers, ctx);
+      // A static question was built and digested at bootstrap; a computed one is built every round.
+      const question = spec.built ?? buildQuestion(spec, answers, ctx);
       reached.push(question.request);
-      const digest = questionDigest(spec.key, question.request);
+      const digest = spec.digest ?? questionDigest(spec.key, question.request);
       let outcome: ElicitResult | undefined;
       const pinned = carried.a[spec.key];
       if (pinned && pinned.d === digest) outcome = pinned.o;

@@ -4,6 +4,7 @@ import type { JsonObject } from "../protocol/wire-types";
 import type { FieldViolation } from "../schema/dto-validator";
 import type { CompletionProvider } from "../decorators/complete";
 import type { ComputedQuestion, ElicitOptions, QuestionSource } from "../decorators/elicit";
+import type { BuiltQuestion } from "./question-builder";
 
 /** How each handler parameter is filled, in positional order. */
 export type ParamPlan =
@@ -21,6 +22,10 @@ export interface ElicitSpec {
   computed: boolean;
   options: ElicitOptions;
   after: readonly string[];
+  /** A static question with a static message: built once at bootstrap, the same every round. */
+  built?: BuiltQuestion;
+  /** A static question's digest (the message is not part of it): computed once at bootstrap. */
+  digest?: string;
 }
 
 /** Binds raw `arguments` to what the method receives; built once at bootstrap. */
