@@ -4,7 +4,8 @@ import type { JsonObject } from "../protocol/wire-types";
 import type { FieldViolation } from "../schema/dto-validator";
 import type { CompletionProvider } from "../decorators/complete";
 import type { ComputedQuestion, ElicitOptions, QuestionSource } from "../decorators/elicit";
-import type { BuiltQuestion } from "./question-builder";
+import type { DtoClass } from "../protocol/dto-class";
+import type { InputRequest } from "../protocol/input-request";
 
 /** How each handler parameter is filled, in positional order. */
 export type ParamPlan =
@@ -13,6 +14,13 @@ export type ParamPlan =
   | { kind: "ctx" }
   | { kind: "elicit"; key: string }
   | { kind: "operationId" };
+
+/** One question as asked this round: the wire input request and, for a DTO form, the DTO to validate with. */
+export interface BuiltQuestion {
+  request: InputRequest;
+  dto?: DtoClass;
+  mode: "form" | "url";
+}
 
 /** A declared question, checked at bootstrap. */
 export interface ElicitSpec {

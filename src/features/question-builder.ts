@@ -1,17 +1,10 @@
 import { Elicitation } from "../elicitation/elicitation";
 import { questionDigest } from "../elicitation/question-digest";
+import { dtoValidator } from "../schema/dto-validator";
 import type { DtoClass } from "../protocol/dto-class";
-import type { ElicitSpec } from "./component-definition";
+import type { BuiltQuestion, ElicitSpec } from "./component-definition";
 import type { ElicitedAnswers, QuestionSource, UrlQuestion } from "../decorators/elicit";
-import type { InputRequest } from "../protocol/input-request";
 import type { RequestContext } from "../protocol/request-context";
-
-/** One question as asked this round: the wire input request and, for a DTO form, the DTO to validate with. */
-export interface BuiltQuestion {
-  request: InputRequest;
-  dto?: DtoClass;
-  mode: "form" | "url";
-}
 
 function isUrlQuestion(source: QuestionSource): source is UrlQuestion {
   return typeof source === "object" && source !== null && typeof (source as UrlQuestion).url === "string" && !("type" in source);
@@ -41,5 +34,6 @@ export function prepareStaticQuestion(spec: ElicitSpec): Pick<ElicitSpec, "built
     return { digest: questionDigest(spec.key, request) };
   }
   const built = buildQuestion(spec, {}, undefined);
+  if (built.dto !== undefined) dtoValidator(built.dto);
   return { built, digest: questionDigest(spec.key, built.request) };
 }

@@ -10,8 +10,9 @@
  *   npx ts-node --transpile-only test/bench/dispatch-bench.ts [trialMs] [trials]
  *
  * Cases are warmed up, then run for `trialMs` (default 1000) per trial, `trials` times (default
- * 5), interleaved per trial. Rates are per second of this process's CPU time (user + system), not
- * of the wall clock, so that other work on a shared machine disturbs them less; the median is
+ * 5), interleaved per trial. Rates are per second of this process's CPU time (user + system) over
+ * the trial, not of the wall clock, so that other work on a shared machine disturbs them less
+ * (it still does: caches and cores are shared); the median is
  * printed with the range. To profile one case alone (BENCH_CASE=plain or elicit), run it under
  * `node --cpu-prof -r ts-node/register/transpile-only`.
  *
@@ -93,18 +94,20 @@ const cpuMicros = () => {
   return user + system;
 };
 
-/** Runs `op` for about `ms` milliseconds of CPU time; returns operations per CPU second. */
+/**
+ * Runs `op` for about `ms` milliseconds (wall clock; `process.cpuUsage` is a system call, too
+ * costly to poll) and returns operations per second of this process's CPU time over the run.
+ */
 export async function rate(op: () => Promise<unknown>, ms: number): Promise<number> {
-  const limit = ms * 1000;
-  const start = cpuMicros();
+  const limit = BigInt(ms) * 1_000_000n;
+  const start = process.hrtime.bigint();
+  const cpu = cpuMicros();
   let count = 0;
-  let elapsed = 0;
   do {
     for (let i = 0; i < 16; i++) await op();
     count += 16;
-    elapsed = cpuMicros() - start;
-  } while (elapsed < limit);
-  return (count * 1e6) / elapsed;
+  } while (process.hrtime.bigint() - start < limit);
+  return (count * 1e6) / (cpuMicros() - cpu);
 }
 
 const median = (values: number[]): number => {
@@ -153,7 +156,7 @@ async function main(): Promise<void> {
   for (let t = 0; t < TRIALS; t++) {
     for (const [name, op] of selected) results.get(name)!.push(await rate(op, TRIAL_MS));
   }
-  console.log(`dispatcher.handle, node ${process.version}, ${TRIALS} trials of ${TRIAL_MS} ms of CPU (median per CPU second, range)`);
+  console.log(`dispatcher.handle, node ${process.version}, ${TRIALS} trials of ${TRIAL_MS} ms (median per second of CPU, range)`);
   for (const [name, values] of results) {
     const m = median(values);
     console.log(`  ${name.padEnd(42)} ${Math.round(m).toString().padStart(8)} /s  (${Math.round(Math.min(...values))}..${Math.round(Math.max(...values))})  ${(1e6 / m).toFixed(1)} µs each`);
