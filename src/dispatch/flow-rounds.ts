@@ -9,7 +9,8 @@ import { isInputRequired } from "./admission";
 import { withRequestState } from "./request-context-of";
 import { RoundPlanner, type CarriedState } from "./round-planner";
 
-const NO_VALUES: ReadonlyMap<string, unknown> = new Map();
+/** The `@Elicit` values of a component without any. */
+export const NO_VALUES: ReadonlyMap<string, unknown> = new Map();
 
 /** How a round begins: an outcome that ends it before the method runs, or the method's inputs. */
 export type FlowEntry =

@@ -14,6 +14,25 @@ export interface SignalSource {
   readonly signal: AbortSignal;
 }
 
+const SIGNAL_SOURCE = Symbol("signal source");
+
+/**
+ * The context's `signal`: an own, enumerable accessor (so `{ ...ctx }` copies the signal, as it
+ * copies every field), one getter shared by every context, reading the context's source. A getter
+ * written in an object literal would cost a new function and a map of its own per request.
+ */
+const LAZY_SIGNAL: PropertyDescriptor = {
+  enumerable: true,
+  get(this: { readonly [SIGNAL_SOURCE]: SignalSource }): AbortSignal {
+    return this[SIGNAL_SOURCE].signal;
+  },
+};
+
+function withLazySignal<T extends object>(fields: T): RequestContext {
+  Object.defineProperty(fields, "signal", LAZY_SIGNAL);
+  return Object.freeze(fields) as unknown as RequestContext;
+}
+
 /**
  * The framework-owned, frozen context of one request. What the request holds is frozen in place
  * when it is the request's own (`InboundRequest.exclusive`), else copied first, so nothing a
@@ -22,7 +41,7 @@ export interface SignalSource {
  */
 export function requestContextOf(request: InboundRequest, source: SignalSource): RequestContext {
   const own = request.exclusive === true ? deepFreeze : frozenCopy;
-  return Object.freeze({
+  return withLazySignal({
     requestMethod: request.method,
     requestParams: own(request.params),
     principal: request.principal,
@@ -32,24 +51,30 @@ export function requestContextOf(request: InboundRequest, source: SignalSource):
     requestState: request.requestState as string | undefined,
     progress: request.progress ?? NO_PROGRESS,
     log: request.log ?? NO_LOG,
-    get signal() {
-      return source.signal;
-    },
+    [SIGNAL_SOURCE]: source,
   });
 }
 
 /**
- * `ctx` with another `requestState`: `{ ...ctx, requestState }`, frozen, except that `signal` is
- * read through `ctx` when it is first read (a spread would read it now, making it for nothing).
+ * `ctx` with another `requestState`: `{ ...ctx, requestState }`, frozen, except that a context the
+ * framework made keeps its signal unmade (a spread would read it now, making it for nothing).
  */
 export function withRequestState(ctx: RequestContext, requestState: string | undefined): RequestContext {
-  const fields = ctx as unknown as Record<PropertyKey, unknown>;
-  const next: Record<PropertyKey, unknown> = {};
-  for (const key of Object.keys(fields)) if (key !== "signal") next[key] = fields[key];
-  for (const key of Object.getOwnPropertySymbols(fields)) if (Object.prototype.propertyIsEnumerable.call(fields, key)) next[key] = fields[key];
-  next.requestState = requestState;
-  Object.defineProperty(next, "signal", { enumerable: true, get: () => ctx.signal });
-  return Object.freeze(next) as unknown as RequestContext;
+  const made = ctx as RequestContext & { readonly [SIGNAL_SOURCE]?: SignalSource };
+  const source = made[SIGNAL_SOURCE];
+  if (source === undefined || Object.getOwnPropertyDescriptor(ctx, "signal")?.get !== LAZY_SIGNAL.get) return Object.freeze({ ...ctx, requestState });
+  return withLazySignal({
+    requestMethod: made.requestMethod,
+    requestParams: made.requestParams,
+    principal: made.principal,
+    clientCapabilities: made.clientCapabilities,
+    protocolVersion: made.protocolVersion,
+    inputResponses: made.inputResponses,
+    requestState,
+    progress: made.progress,
+    log: made.log,
+    [SIGNAL_SOURCE]: source,
+  });
 }
 
 /** A malformed retry envelope is refused (-32602) before the component runs. */

@@ -95,6 +95,9 @@ export function compileFastPath(dto: Function): FastPath | undefined {
   }
   const known = new Set(byProperty.keys());
   const Dto = dto as new () => Record<string, unknown>;
+  // What class-validator reads as `object.constructor.name` for an instance whose prototype is Dto's.
+  const constructor = (Dto.prototype as { constructor?: Function }).constructor;
+  const targetName = constructor ? constructor.name : undefined;
   return (plain) => {
     const values: unknown[] = [];
     const keys = Object.keys(plain);
@@ -113,7 +116,7 @@ export function compileFastPath(dto: Function): FastPath | undefined {
       }
       // Whitelist: a property without rules (a field the constructor set) is refused by the libraries.
       for (const key of Object.keys(instance)) if (!known.has(key)) return undefined;
-      for (const property of properties) if (!satisfies(property, instance)) return undefined;
+      for (const property of properties) if (!satisfies(property, instance, targetName)) return undefined;
       return instance;
     } catch {
       // The same input throws again on the libraries' path, which reports it as before.
@@ -123,7 +126,7 @@ export function compileFastPath(dto: Function): FastPath | undefined {
 }
 
 /** Whether class-validator finds no error on `object`'s property (its conditions and rules, as `performValidations`). */
-function satisfies(property: PropertyRules, object: Record<string, unknown>): boolean {
+function satisfies(property: PropertyRules, object: Record<string, unknown>, targetName: string | undefined): boolean {
   const value = object[property.name];
   let validated = true;
   // Every condition runs, as class-validator maps them all before combining.
@@ -133,7 +136,7 @@ function satisfies(property: PropertyRules, object: Record<string, unknown>): bo
     if (metadata.validateIf && !metadata.validateIf(object, value)) continue;
     for (const constraintOf of constraints) {
       const args: ValidationArguments = {
-        targetName: object.constructor ? object.constructor.name : (undefined as unknown as string),
+        targetName: targetName as string,
         property: metadata.propertyName,
         object,
         value,

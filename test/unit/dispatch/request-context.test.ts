@@ -138,5 +138,9 @@ describe("the request context", () => {
     expect(seen!.principal).toBe("replaced");
     expect(seen!.signal.aborted).toBe(false);
     expect(Object.isFrozen(seen)).toBe(true);
+    const own = new AbortController();
+    own.abort("the middleware's own");
+    await dispatcher([(ctx, next) => next({ ...ctx, signal: own.signal })]).handle(request("named", { exclusive: true }));
+    expect(seen!.signal).toBe(own.signal);
   });
 });
