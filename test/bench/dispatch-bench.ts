@@ -1,6 +1,7 @@
 /*
  * Dispatcher throughput (not a test): `dispatcher.handle` in-process, no transport, for
- *   - a plain `tools/call` of a tool taking a small DTO (two @IsInt() numbers),
+ *   - a plain `tools/call` of a tool taking a small DTO (two @IsInt() numbers), with params the
+ *     request owns (`exclusive`: frozen in place) and with params it shares (copied first),
  *   - an elicitation round trip: the call answered `input_required` (one @Elicit DTO question,
  *     sealed requestState), then the retry carrying the answer and the state, answered complete,
  * against `JSON.parse` of the same request bodies measured in the same run (each call parses its
@@ -13,7 +14,7 @@
  * 5), interleaved per trial. Rates are per second of this process's CPU time (user + system) over
  * the trial, not of the wall clock, so that other work on a shared machine disturbs them less
  * (it still does: caches and cores are shared); the median is
- * printed with the range. To profile one case alone (BENCH_CASE=plain or elicit), run it under
+ * printed with the range. To profile one case alone (BENCH_CASE=plain, shared or elicit), run it under
  * `node --cpu-prof -r ts-node/register/transpile-only`.
  *
  * `benchCases()` is exported so that a comparison script can run the cases of two checkouts in
@@ -73,8 +74,11 @@ function dispatcher(): Dispatcher {
   });
 }
 
-/** A request as a transport hands it over: params parsed from the body, fresh for every call. */
-function inbound(body: string): InboundRequest {
+/**
+ * A request as a transport hands it over: params parsed from the body, fresh for every call, and
+ * `exclusive` (the dispatcher may freeze them in place) unless `shared` (it copies them).
+ */
+function inbound(body: string, shared = false): InboundRequest {
   const params = JSON.parse(body) as JsonObject;
   return {
     method: "tools/call",
@@ -85,7 +89,7 @@ function inbound(body: string): InboundRequest {
     era: "modern",
     inputResponses: params.inputResponses,
     requestState: params.requestState,
-    exclusive: true,
+    exclusive: !shared,
   };
 }
 
@@ -135,6 +139,7 @@ export async function benchCases(): Promise<Record<string, () => Promise<unknown
 
   return {
     "tools/call (plain)": async () => check(await d.handle(inbound(plainBody)), "3"),
+    "tools/call (plain, params not exclusive)": async () => check(await d.handle(inbound(plainBody, true)), "3"),
     "elicitation round trip (2 calls)": async () => {
       const asked = await d.handle(inbound(askBody));
       check(await d.handle(inbound(retryBody(asked.requestState as string))), "hello Ana");
@@ -150,7 +155,8 @@ export async function benchCases(): Promise<Record<string, () => Promise<unknown
 async function main(): Promise<void> {
   const cases = await benchCases();
   const only = process.env.BENCH_CASE;
-  const selected = Object.entries(cases).filter(([name]) => only === undefined || (only === "plain" ? name.startsWith("tools/call") : only === "elicit" ? name.startsWith("elicitation") : true));
+  const names: Record<string, string> = { plain: "tools/call (plain)", shared: "tools/call (plain, params not exclusive)", elicit: "elicitation round trip (2 calls)" };
+  const selected = Object.entries(cases).filter(([name]) => only === undefined || names[only] === name);
   for (const [, op] of selected) await rate(op, WARMUP_MS);
   const results = new Map<string, number[]>(selected.map(([name]) => [name, []]));
   for (let t = 0; t < TRIALS; t++) {
