@@ -1,6 +1,6 @@
 /**
- * Freezes `value` in place, all the way down: every object and array reachable through own
- * enumerable properties, without copying. For data that belongs to the caller alone (a message
+ * Freezes `value` in place, all the way down: every object and array reachable through its
+ * enumerable properties (for-in: the fastest walk of a parsed object), without copying. For data that belongs to the caller alone (a message
  * parsed for one request); `frozenCopy` is for data shared with anyone who may change it later.
  *
  * The walk is iterative (a heap stack, no recursion), so no depth of nesting can overflow the
@@ -16,17 +16,21 @@ export function deepFreeze<T>(value: T): T {
   Object.freeze(value);
   const pending: object[] = [value];
   while (pending.length > 0) {
-    const node = pending.pop()!;
-    const items: readonly unknown[] = Array.isArray(node) ? node : Object.values(node);
-    for (let i = 0; i < items.length; i++) {
-      const item = items[i];
-      if (freezable(item)) {
-        Object.freeze(item);
-        pending.push(item);
-      }
+    const node = pending.pop() as Record<string, unknown>;
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) enter(node[i], pending);
+    } else {
+      for (const key in node) enter(node[key], pending);
     }
   }
   return value;
+}
+
+function enter(item: unknown, pending: object[]): void {
+  if (freezable(item)) {
+    Object.freeze(item);
+    pending.push(item);
+  }
 }
 
 function freezable(value: unknown): value is object {
