@@ -1,7 +1,8 @@
 /**
  * Freezes `value` in place, all the way down: every object and array reachable through its
- * enumerable properties (for-in: the fastest walk of a parsed object), without copying. For data that belongs to the caller alone (a message
- * parsed for one request); `frozenCopy` is for data shared with anyone who may change it later.
+ * enumerable properties, without copying (objects are walked with for-in, the fastest walk of a
+ * parsed object). For data that belongs to the caller alone (a message parsed for one request);
+ * `frozenCopy` is for data shared with anyone who may change it later.
  *
  * The walk is iterative (a heap stack, no recursion), so no depth of nesting can overflow the
  * call stack, and its work is one visit per object. An object already frozen is not entered:
