@@ -3,7 +3,7 @@
  * - plain JSON data, at any depth, has none; a repeated (not circular) reference is fine, and so
  *   is an object with its own toJSON (a Date), whatever it holds;
  * - a bigint, a function or a symbol anywhere (top level, in an object, in an array) is named;
- * - a cycle is "a circular reference", however deep;
+ * - a cycle is "a circular reference", however deep; an object met twice off its own path is not;
  * - nesting far deeper than the call stack is walked without overflowing it.
  */
 import { jsonHazard } from "../../../src/protocol/json-hazard";
@@ -34,6 +34,14 @@ describe("jsonHazard", () => {
     const list: unknown[] = [];
     list.push(list);
     expect(jsonHazard(list)).toBe("a circular reference");
+    // Deep paths, where membership is kept in a set: a cycle back to the 50th of 100 levels, and
+    // the same object met again on a sibling branch (not a cycle).
+    const levels: Record<string, unknown>[] = Array.from({ length: 100 }, () => ({}));
+    levels.forEach((level, i) => (level.next = levels[i + 1]));
+    levels[99].next = levels[50];
+    expect(jsonHazard(levels[0])).toBe("a circular reference");
+    levels[99].next = "end";
+    expect(jsonHazard({ a: levels[0], b: [levels[0], levels[30]] })).toBeUndefined();
   });
 
   it("walks nesting deeper than the call stack", () => {
