@@ -19,6 +19,7 @@ import { FeatureTable } from "../../../src/features/feature-table";
 import type { InboundRequest } from "../../../src/protocol/inbound-request";
 import { Ctx, Elicit, StateSealer, Tool, type JsonObject, type Middleware, type RequestContext } from "../../../src/index";
 import { MemoryLogger } from "../../../src/testing/index";
+import { countAbortControllers } from "../../support/abort-controllers";
 
 const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
 
@@ -72,24 +73,6 @@ function request(name: string, extra: Partial<InboundRequest> = {}): InboundRequ
   };
 }
 
-/** Runs `work` counting the AbortControllers made meanwhile. */
-async function countingControllers(work: () => Promise<unknown>): Promise<number> {
-  const Original = globalThis.AbortController;
-  let made = 0;
-  globalThis.AbortController = class extends Original {
-    constructor() {
-      super();
-      made++;
-    }
-  };
-  try {
-    await work();
-  } finally {
-    globalThis.AbortController = Original;
-  }
-  return made;
-}
-
 beforeEach(() => (seen = undefined));
 
 describe("the request context", () => {
@@ -122,12 +105,12 @@ describe("the request context", () => {
 
   it("makes no AbortController for a handler that never reads ctx.signal", async () => {
     const d = dispatcher();
-    expect(await countingControllers(() => d.handle(request("look", { exclusive: true })))).toBe(0);
-    expect(await countingControllers(() => d.handle(request("named", { exclusive: true })))).toBe(0);
+    expect(await countAbortControllers(() => d.handle(request("look", { exclusive: true })))).toBe(0);
+    expect(await countAbortControllers(() => d.handle(request("named", { exclusive: true })))).toBe(0);
     expect(seen!.requestState).toBeUndefined();
     expect(seen!.requestMethod).toBe("tools/call");
     expect(seen!.inputResponses).toEqual({ name: { action: "accept", content: { value: "Ana" } } });
-    expect(await countingControllers(() => d.handle(request("aborts")))).toBe(1);
+    expect(await countAbortControllers(() => d.handle(request("aborts")))).toBe(1);
   });
 
   it("gives a working signal through a middleware's spread replacement", async () => {

@@ -12,6 +12,7 @@
  * Time is jest's fake clock: no test waits on a real timer.
  */
 import { HandlerTimeout, RequestDeadline } from "../../../src/dispatch/request-deadline";
+import { countAbortControllers } from "../../support/abort-controllers";
 
 const never = new Promise<never>(() => {});
 
@@ -24,24 +25,14 @@ describe("RequestDeadline", () => {
 
   it("makes no AbortController until the signal is read", async () => {
     const transport = new AbortController();
-    const Original = globalThis.AbortController;
-    let made = 0;
-    globalThis.AbortController = class extends Original {
-      constructor() {
-        super();
-        made++;
-      }
-    };
-    try {
+    const made = await countAbortControllers(async (madeSoFar) => {
       const deadline = new RequestDeadline(transport.signal, 1000);
       await deadline.race(Promise.resolve("done"));
       deadline.release();
-      expect(made).toBe(0);
+      expect(madeSoFar()).toBe(0);
       expect(deadline.signal.aborted).toBe(false);
-      expect(made).toBe(1);
-    } finally {
-      globalThis.AbortController = Original;
-    }
+    });
+    expect(made).toBe(1);
   });
 
   it.each([
