@@ -2,6 +2,7 @@ import { plainToInstance } from "class-transformer";
 import { getMetadataStorage, validate, type ValidationError } from "class-validator";
 import { clip } from "../protocol/clip";
 import type { DtoClass } from "../protocol/dto-class";
+import { isPlainObject } from "../protocol/plain-object";
 import { compileFastPath, type FastPath } from "./dto-fast-path";
 import { validationMetadataGeneration } from "./validation-metadata-cache";
 
@@ -63,7 +64,8 @@ export async function validateDto<T extends object>(dto: DtoClass<T>, plain: unk
   if (plain === null || typeof plain !== "object" || Array.isArray(plain)) {
     return { ok: false, violations: [{ field: "(root)", constraint: "isObject", message: "arguments must be an object" }] };
   }
-  const accepted = fastPathOf(dto)?.(plain as Record<string, unknown>);
+  // Only a plain object: class-transformer treats a Date, a Set, a thenable ... as what they are.
+  const accepted = isPlainObject(plain) ? fastPathOf(dto)?.(plain) : undefined;
   if (accepted !== undefined) return { ok: true, value: accepted as T };
   const known = knownProperties(dto);
   const unknown: FieldViolation[] = [];

@@ -13,6 +13,8 @@
  * - a field the constructor sets without rules (refused by the whitelist) is never accepted;
  * - it is complete on simple input: every input the libraries accept whose keys are the DTO's and
  *   whose values are JSON primitives or arrays of them is accepted by the fast path;
+ * - what is not a plain object (a Date, a Map, a Set, a class instance, a promise) gets the
+ *   libraries' verdict; a null-prototype object is accepted as they accept it;
  * - a valid input of a simple DTO never reaches class-validator;
  * - DTOs with something the fast path does not reproduce get none: nested validation, @Type,
  *   @Transform, @Expose, @Exclude, an async constraint, a property shadowed by a getter, no rules.
@@ -277,6 +279,22 @@ describe("the DTO fast path", () => {
     );
     if (process.env.FAST_PATH_COUNTS) console.log(dto.name, accepted);
     if (fast !== undefined) expect(accepted > 0).toBe(dto !== Helper);
+  });
+
+  it("leaves what is not a plain object to the libraries, with their verdict", async () => {
+    class Loose {
+      @IsOptional() @IsString() s?: string;
+    }
+    class Holder {
+      s = "held";
+    }
+    const nullProto = Object.assign(Object.create(null) as Record<string, unknown>, { s: "x" });
+    for (const input of [new Date(0), new Map([["s", "x"]]), new Set(["x"]), new Holder(), Promise.resolve({ s: "x" }), nullProto]) {
+      const expected = await libraries(Loose, input as unknown as Record<string, unknown>);
+      const actual = await validateDto(Loose, input);
+      expect([input, actual.ok]).toEqual([input, expected.ok]);
+      if (actual.ok) expect(actual.value).toStrictEqual(expected.value);
+    }
   });
 
   it("keeps a valid input of a simple DTO away from class-validator", async () => {
