@@ -69,6 +69,16 @@ const UNSURE = Symbol("unsure");
  * as they are, arrays into new arrays); anything else is left to the libraries.
  */
 export function compileFastPath(dto: Function): FastPath | undefined {
+  try {
+    return compile(dto);
+  } catch {
+    // Whatever the metadata or the app's constraint container throws here, the libraries meet
+    // again (and report) on their path; the DTO simply has no fast path.
+    return undefined;
+  }
+}
+
+function compile(dto: Function): FastPath | undefined {
   const storage = getMetadataStorage();
   // The lookup class-validator's validate() makes for an instance of dto, with no groups.
   const metadatas = storage.getTargetValidationMetadatas(dto, undefined as unknown as string, false, false, undefined) as unknown as RuleMetadata[];

@@ -84,12 +84,13 @@ export function compileTool(component: DeclaredComponent, options: ToolOptions, 
 function compileOutput(output: ToolOptions["output"], where: string, compiler: ComponentCompiler): { outputSchema?: JsonObject; checkOutput?: OutputCheck } {
   if (output === undefined) return {};
   if (typeof output === "function") {
+    const outputSchema = compiler.dtoSchema(output, where, {
+      place: "the output option",
+      without: "A tool without structured output leaves the output option out.",
+    });
     const validate = dtoValidator(output as DtoClass);
     return {
-      outputSchema: compiler.dtoSchema(output, where, {
-        place: "the output option",
-        without: "A tool without structured output leaves the output option out.",
-      }),
+      outputSchema,
       checkOutput: async (value) => {
         const r = await validate(value);
         return r.ok ? [] : r.violations;
