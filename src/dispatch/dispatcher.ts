@@ -32,6 +32,16 @@ export interface DispatcherOptions {
 }
 
 type ReadyEntry = Extract<FlowEntry, { kind: "ready" }>;
+
+/** What one round's invocation needs besides the context the middleware passed on. */
+interface Round {
+  readonly def: ComponentDefinition;
+  /** The request's own context (its capabilities are the ones admission reads). */
+  readonly original: RequestContext;
+  readonly matched: Readonly<Record<string, string>>;
+  readonly strategy: ExecutionStrategy | undefined;
+  readonly handOver: ((result: JsonObject) => void) | undefined;
+}
 type ComponentInstance = Record<string, (...args: unknown[]) => unknown>;
 
 const NO_MATCH: Readonly<Record<string, string>> = Object.freeze({});
@@ -78,19 +88,10 @@ export class Dispatcher implements ComponentRunner {
     let handedOver: JsonObject | undefined;
     const handOver = strategy && ((result: JsonObject) => (handedOver = result));
     const chain = this.chainOf(def);
-    const step = (index: number, current: RequestContext): Promise<unknown> => {
-      if (index === chain.length) return this.invoke(def, current, ctx, matched, strategy, handOver);
-      let called = false;
-      const next = (replacement?: RequestContext) => {
-        if (called) throw new Error("next() called twice by one middleware");
-        called = true;
-        return step(index + 1, replacement ?? current);
-      };
-      return Promise.resolve(chain[index](current, next, def.ref));
-    };
+    const round: Round = { def, original: ctx, matched, strategy, handOver };
     let outcome: unknown;
     try {
-      outcome = await deadline.race(chain.length === 0 ? this.invoke(def, ctx, ctx, matched, strategy, handOver) : step(0, ctx));
+      outcome = await deadline.race(chain.length === 0 ? this.invoke(round, ctx) : this.through(chain, 0, round, ctx));
     } catch (error) {
       return this.failure(def, ctx, error);
     } finally {
@@ -106,6 +107,18 @@ export class Dispatcher implements ComponentRunner {
     return this.finish(def, ctx, outcome);
   }
 
+  /** Runs the middleware from `index` on, then the component. */
+  private through(chain: readonly Middleware[], index: number, round: Round, current: RequestContext): Promise<unknown> {
+    if (index === chain.length) return this.invoke(round, current);
+    let called = false;
+    const next = (replacement?: RequestContext) => {
+      if (called) throw new Error("next() called twice by one middleware");
+      called = true;
+      return this.through(chain, index + 1, round, replacement ?? current);
+    };
+    return Promise.resolve(chain[index](current, next, round.def.ref));
+  }
+
   /** The app's middleware, then the component's: joined once per component. */
   private chainOf(def: ComponentDefinition): readonly Middleware[] {
     let chain = this.chains.get(def);
@@ -113,15 +126,9 @@ export class Dispatcher implements ComponentRunner {
     return chain;
   }
 
-  /** Binds, resolves the `@Elicit` round, then calls the method (or hands it to a strategy). */
-  private async invoke(
-    def: ComponentDefinition,
-    ctx: RequestContext,
-    original: RequestContext,
-    matched: Readonly<Record<string, string>>,
-    strategy: ExecutionStrategy | undefined,
-    handOver: ((result: JsonObject) => void) | undefined,
-  ): Promise<unknown> {
+  /** Binds, resolves the `@Elicit` round, then calls the method (or hands it to a strategy). `ctx` is what the middleware passed on. */
+  private async invoke(round: Round, ctx: RequestContext): Promise<unknown> {
+    const { def, original, matched, strategy, handOver } = round;
     const bound = await def.bind(ctx, matched);
     if (!bound.ok) return bound.outcome;
     let entry: ReadyEntry = { kind: "ready", values: NO_VALUES, ctx };
