@@ -1,6 +1,7 @@
 import type { DependencyContainer } from "tsyringe";
 import type { BoundArguments, ComponentDefinition } from "../features/component-definition";
-import type { ComponentRunner, Invocation, RecordedInvocation } from "../features/component-runner";
+import type { ComponentRunner, ExecutionStrategy, Invocation, RecordedInvocation } from "../features/component-runner";
+import { isReask } from "../features/result";
 import type { FeatureTable } from "../features/feature-table";
 import type { AppLogger } from "../protocol/app-logger";
 import { ErrorCode, McpError } from "../protocol/errors";
@@ -14,7 +15,7 @@ import { admitInputRequired, isInputRequired } from "./admission";
 import { settleFailure } from "./component-failures";
 import { RequestDeadline } from "./request-deadline";
 import { checkRetryEnvelope, requestContextOf } from "./request-context-of";
-import { FlowRounds } from "./flow-rounds";
+import { FlowRounds, NO_VALUES, type FlowEntry } from "./flow-rounds";
 import type { CarriedState } from "./round-planner";
 
 export interface DispatcherOptions {
@@ -29,6 +30,21 @@ export interface DispatcherOptions {
   /** Development only: unexpected error messages reach the client. Default false. */
   exposeErrors?: boolean;
 }
+
+type ReadyEntry = Extract<FlowEntry, { kind: "ready" }>;
+
+/** What one round's invocation needs besides the context the middleware passed on. */
+interface Round {
+  readonly def: ComponentDefinition;
+  /** The request's own context (its capabilities are the ones admission reads). */
+  readonly original: RequestContext;
+  readonly matched: Readonly<Record<string, string>>;
+  readonly strategy: ExecutionStrategy | undefined;
+  readonly handOver: ((result: JsonObject) => void) | undefined;
+}
+type ComponentInstance = Record<string, (...args: unknown[]) => unknown>;
+
+const NO_MATCH: Readonly<Record<string, string>> = Object.freeze({});
 
 /** Default time a component round may take. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -46,6 +62,7 @@ function answersOf(state: CarriedState | undefined): RecordedInvocation["answers
  */
 export class Dispatcher implements ComponentRunner {
   private readonly flows: FlowRounds;
+  private readonly chains = new WeakMap<ComponentDefinition, readonly Middleware[]>();
 
   constructor(private readonly options: DispatcherOptions) {
     this.flows = new FlowRounds(options.sealer, options.logger);
@@ -61,27 +78,20 @@ export class Dispatcher implements ComponentRunner {
     return method.handle(request, this);
   }
 
-  async run(def: ComponentDefinition, request: InboundRequest, matched: Readonly<Record<string, string>> = {}): Promise<JsonObject> {
+  async run(def: ComponentDefinition, request: InboundRequest, matched: Readonly<Record<string, string>> = NO_MATCH): Promise<JsonObject> {
     checkRetryEnvelope(request);
     // The round's own signal: aborts on cancellation or at the time limit, never after it returned.
     const deadline = new RequestDeadline(request.signal, def.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-    const ctx = requestContextOf({ ...request, signal: deadline.signal });
-    this.options.features.strategyFor(def)?.admit?.(def, ctx);
-    const chain = [...(this.options.middleware ?? []), ...def.middleware];
+    const ctx = requestContextOf(request, deadline);
+    const strategy = this.options.features.strategyFor(def);
+    strategy?.admit?.(def, ctx);
     let handedOver: JsonObject | undefined;
-    const step = (index: number, current: RequestContext): Promise<unknown> => {
-      if (index === chain.length) return this.invoke(def, current, ctx, matched, (result) => (handedOver = result));
-      let called = false;
-      const next = (replacement?: RequestContext) => {
-        if (called) throw new Error("next() called twice by one middleware");
-        called = true;
-        return step(index + 1, replacement ?? current);
-      };
-      return Promise.resolve(chain[index](current, next, def.ref));
-    };
+    const handOver = strategy && ((result: JsonObject) => (handedOver = result));
+    const chain = this.chainOf(def);
+    const round: Round = { def, original: ctx, matched, strategy, handOver };
     let outcome: unknown;
     try {
-      outcome = await deadline.race(step(0, ctx));
+      outcome = await deadline.race(chain.length === 0 ? this.invoke(round, ctx) : this.through(chain, 0, round, ctx));
     } catch (error) {
       return this.failure(def, ctx, error);
     } finally {
@@ -97,37 +107,54 @@ export class Dispatcher implements ComponentRunner {
     return this.finish(def, ctx, outcome);
   }
 
-  /** Binds, resolves the `@Elicit` round, then calls the method (or hands it to a strategy). */
-  private async invoke(
-    def: ComponentDefinition,
-    ctx: RequestContext,
-    original: RequestContext,
-    matched: Readonly<Record<string, string>>,
-    handOver: (result: JsonObject) => void,
-  ): Promise<unknown> {
+  /** Runs the middleware from `index` on, then the component. */
+  private through(chain: readonly Middleware[], index: number, round: Round, current: RequestContext): Promise<unknown> {
+    if (index === chain.length) return this.invoke(round, current);
+    let called = false;
+    const next = (replacement?: RequestContext) => {
+      if (called) throw new Error("next() called twice by one middleware");
+      called = true;
+      return this.through(chain, index + 1, round, replacement ?? current);
+    };
+    return Promise.resolve(chain[index](current, next, round.def.ref));
+  }
+
+  /** The app's middleware, then the component's: joined once per component. */
+  private chainOf(def: ComponentDefinition): readonly Middleware[] {
+    let chain = this.chains.get(def);
+    if (chain === undefined) this.chains.set(def, (chain = [...(this.options.middleware ?? []), ...def.middleware]));
+    return chain;
+  }
+
+  /** Binds, resolves the `@Elicit` round, then calls the method (or hands it to a strategy). `ctx` is what the middleware passed on. */
+  private async invoke(round: Round, ctx: RequestContext): Promise<unknown> {
+    const { def, original, matched, strategy, handOver } = round;
     const bound = await def.bind(ctx, matched);
     if (!bound.ok) return bound.outcome;
-    const entry = await this.flows.enter(def, ctx, original);
-    if (entry.kind === "outcome") return entry.outcome;
-    const recorded: RecordedInvocation = {
-      arguments: ctx.requestParams.arguments,
-      answers: answersOf(entry.state),
-      ...(entry.operationId !== undefined && { operationId: entry.operationId }),
-    };
-    const invocation = this.invocation(def, bound, entry.values, entry.operationId, entry.ctx, original, recorded);
+    let entry: ReadyEntry = { kind: "ready", values: NO_VALUES, ctx };
+    if (def.carriedFlow) {
+      const entered = await this.flows.enter(def, ctx, original);
+      if (entered.kind === "outcome") return entered.outcome;
+      entry = entered;
+    }
     let returned: unknown;
-    const strategy = this.options.features.strategyFor(def);
     if (strategy) {
-      const outcome = await strategy.execute(invocation);
+      const recorded: RecordedInvocation = {
+        arguments: ctx.requestParams.arguments,
+        answers: answersOf(entry.state),
+        ...(entry.operationId !== undefined && { operationId: entry.operationId }),
+      };
+      const outcome = await strategy.execute(this.invocation(def, bound, entry.values, entry.operationId, entry.ctx, original, recorded));
       if (outcome.kind === "handover") {
-        handOver(outcome.result);
+        handOver!(outcome.result);
         return outcome.result;
       }
       returned = outcome.value;
     } else {
-      returned = await invocation.run();
+      returned = await this.call(def, this.instanceOf(def), bound, entry.values, entry.operationId, entry.ctx);
     }
-    return this.flows.leave(def, ctx, entry, returned, original);
+    // A method without a carried flow has nothing to carry, but may still misuse Result.reask().
+    return def.carriedFlow || isReask(returned) ? this.flows.leave(def, ctx, entry, returned, original) : returned;
   }
 
   async restore(def: ComponentDefinition, recorded: RecordedInvocation, ctx: RequestContext): Promise<Invocation> {
@@ -156,25 +183,40 @@ export class Dispatcher implements ComponentRunner {
     original: RequestContext,
     recorded: RecordedInvocation,
   ): Invocation {
-    const instance = this.options.container.resolve(def.token as never) as Record<string, (...a: unknown[]) => unknown>;
-    const parameters = (seen: RequestContext) =>
-      def.params.map((p) => {
-        switch (p.kind) {
-          case "arguments": return bound.whole;
-          case "argument": return bound.named[p.name];
-          case "ctx": return seen;
-          case "elicit": return values.get(p.key);
-          case "operationId": return operationId;
-        }
-      });
+    const instance = this.instanceOf(def);
     return {
       component: def,
       ctx,
       clientCapabilities: original.clientCapabilities,
       recorded,
-      run: async (replacement) => instance[def.methodName](...parameters(replacement ?? ctx)),
+      run: async (replacement) => this.call(def, instance, bound, values, operationId, replacement ?? ctx),
       finish: (value) => this.finish(def, original, value),
     };
+  }
+
+  private instanceOf(def: ComponentDefinition): ComponentInstance {
+    return this.options.container.resolve(def.token as never) as ComponentInstance;
+  }
+
+  /** Calls the component's method with each parameter filled from its source; `seen` is what `@Ctx()` receives. */
+  private call(
+    def: ComponentDefinition,
+    instance: ComponentInstance,
+    bound: Extract<BoundArguments, { ok: true }>,
+    values: ReadonlyMap<string, unknown>,
+    operationId: string | undefined,
+    seen: RequestContext,
+  ): unknown {
+    const parameters = def.params.map((p) => {
+      switch (p.kind) {
+        case "arguments": return bound.whole;
+        case "argument": return bound.named[p.name];
+        case "ctx": return seen;
+        case "elicit": return values.get(p.key);
+        case "operationId": return operationId;
+      }
+    });
+    return instance[def.methodName](...parameters);
   }
 
   /** Shapes a final value and runs the app's result validator on it. */

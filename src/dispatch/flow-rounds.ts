@@ -6,9 +6,11 @@ import { isPlainObject } from "../protocol/plain-object";
 import type { RequestContext } from "../protocol/request-context";
 import type { StateSealer } from "../state/state-sealer";
 import { isInputRequired } from "./admission";
+import { withRequestState } from "./request-context-of";
 import { RoundPlanner, type CarriedState } from "./round-planner";
 
-const NO_VALUES: ReadonlyMap<string, unknown> = new Map();
+/** The `@Elicit` values of a component without any. */
+export const NO_VALUES: ReadonlyMap<string, unknown> = new Map();
 
 /** How a round begins: an outcome that ends it before the method runs, or the method's inputs. */
 export type FlowEntry =
@@ -51,8 +53,7 @@ export class FlowRounds {
     const plan = await this.planner.plan(def.elicits, ctx, declared);
     if (plan.kind === "ask") return { kind: "outcome", outcome: Result.inputRequired({ inputRequests: plan.inputRequests, requestState: plan.requestState }) };
     if (plan.kind === "ended") return { kind: "outcome", outcome: def.declined(plan.key, plan.action) };
-    const own = Object.freeze({ ...ctx, requestState: plan.state.m });
-    return { kind: "ready", values: plan.values, ctx: own, operationId: plan.state.o, state: plan.state };
+    return { kind: "ready", values: plan.values, ctx: withRequestState(ctx, plan.state.m), operationId: plan.state.o, state: plan.state };
   }
 
   /** What the round answers, given what the method returned. */

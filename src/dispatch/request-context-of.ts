@@ -1,4 +1,5 @@
 import { ErrorCode, McpError } from "../protocol/errors";
+import { deepFreeze } from "../protocol/deep-freeze";
 import { frozenCopy } from "../protocol/frozen-copy";
 import type { InboundRequest } from "../protocol/inbound-request";
 import { isPlainObject } from "../protocol/plain-object";
@@ -6,21 +7,73 @@ import type { ProgressReporter, RequestContext, RequestLogger } from "../protoco
 
 const NO_PROGRESS: ProgressReporter = Object.freeze({ enabled: false, report: async () => {} });
 const NO_LOG: RequestLogger = Object.freeze({ level: undefined, log: async () => {} });
-const NEVER_ABORTED = new AbortController().signal;
+const NO_CAPABILITIES = Object.freeze({});
 
-/** The framework-owned, frozen context of one request: copies, so nothing a component does reaches the transport's objects. */
-export function requestContextOf(request: InboundRequest): RequestContext {
-  return Object.freeze({
+/** Where a context's signal comes from: read only when the context's `signal` is. */
+export interface SignalSource {
+  readonly signal: AbortSignal;
+}
+
+const SIGNAL_SOURCE = Symbol("signal source");
+
+/**
+ * The context's `signal`: an own, enumerable accessor (so `{ ...ctx }` copies the signal, as it
+ * copies every field), one getter shared by every context, reading the context's source. A getter
+ * written in an object literal would cost a new function and a map of its own per request.
+ */
+const LAZY_SIGNAL: PropertyDescriptor = {
+  enumerable: true,
+  get(this: { readonly [SIGNAL_SOURCE]: SignalSource }): AbortSignal {
+    return this[SIGNAL_SOURCE].signal;
+  },
+};
+
+function withLazySignal<T extends object>(fields: T): RequestContext {
+  Object.defineProperty(fields, "signal", LAZY_SIGNAL);
+  return Object.freeze(fields) as unknown as RequestContext;
+}
+
+/**
+ * The framework-owned, frozen context of one request. What the request holds is frozen in place
+ * when it is the request's own (`InboundRequest.exclusive`), else copied first, so nothing a
+ * component does reaches objects someone else holds. `signal` is read from `source` on first use
+ * (most handlers never read it, and an abort signal is costly to make).
+ */
+export function requestContextOf(request: InboundRequest, source: SignalSource): RequestContext {
+  const own = request.exclusive === true ? deepFreeze : frozenCopy;
+  return withLazySignal({
     requestMethod: request.method,
-    requestParams: frozenCopy(request.params),
+    requestParams: own(request.params),
     principal: request.principal,
-    clientCapabilities: frozenCopy(request.clientCapabilities ?? {}),
+    clientCapabilities: request.clientCapabilities === undefined ? NO_CAPABILITIES : own(request.clientCapabilities),
     protocolVersion: request.protocolVersion,
-    inputResponses: request.inputResponses === undefined ? undefined : frozenCopy(request.inputResponses as Record<string, unknown>),
+    inputResponses: request.inputResponses === undefined ? undefined : own(request.inputResponses as Record<string, unknown>),
     requestState: request.requestState as string | undefined,
     progress: request.progress ?? NO_PROGRESS,
     log: request.log ?? NO_LOG,
-    signal: request.signal ?? NEVER_ABORTED,
+    [SIGNAL_SOURCE]: source,
+  });
+}
+
+/**
+ * `ctx` with another `requestState`: `{ ...ctx, requestState }`, frozen, except that a context the
+ * framework made keeps its signal unmade (a spread would read it now, making it for nothing).
+ */
+export function withRequestState(ctx: RequestContext, requestState: string | undefined): RequestContext {
+  const made = ctx as RequestContext & { readonly [SIGNAL_SOURCE]?: SignalSource };
+  const source = made[SIGNAL_SOURCE];
+  if (source === undefined || Object.getOwnPropertyDescriptor(ctx, "signal")?.get !== LAZY_SIGNAL.get) return Object.freeze({ ...ctx, requestState });
+  return withLazySignal({
+    requestMethod: made.requestMethod,
+    requestParams: made.requestParams,
+    principal: made.principal,
+    clientCapabilities: made.clientCapabilities,
+    protocolVersion: made.protocolVersion,
+    inputResponses: made.inputResponses,
+    requestState,
+    progress: made.progress,
+    log: made.log,
+    [SIGNAL_SOURCE]: source,
   });
 }
 
@@ -34,8 +87,8 @@ export function checkRetryEnvelope(request: InboundRequest): void {
     if (!isPlainObject(inputResponses)) {
       throw new McpError(ErrorCode.InvalidParams, "Invalid retry envelope: inputResponses must be an object");
     }
-    for (const [key, entry] of Object.entries(inputResponses)) {
-      if (!isPlainObject(entry)) {
+    for (const key of Object.keys(inputResponses)) {
+      if (!isPlainObject(inputResponses[key])) {
         throw new McpError(ErrorCode.InvalidParams, `Invalid retry envelope: inputResponses.${key} must be an object`);
       }
     }

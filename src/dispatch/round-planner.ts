@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomFillSync } from "node:crypto";
 import { Elicitation } from "../elicitation/elicitation";
 import { questionDigest } from "../elicitation/question-digest";
 import type { StateSealer } from "../state/state-sealer";
@@ -30,6 +30,22 @@ export type RoundPlan =
   | { kind: "ended"; key: string; action: "decline" | "cancel" };
 
 const INVALID_ANSWER = "Invalid elicitation response";
+
+/** Operation ids drawn from one buffer of random bytes, refilled every 64 ids (one CSPRNG call, not one per flow). */
+const ID_BYTES = 16;
+const IDS_PER_FILL = 64;
+const idPool = Buffer.alloc(ID_BYTES * IDS_PER_FILL);
+let idsLeft = 0;
+
+/** A new flow's operation id: 128 random bits, base64url. */
+function newOperationId(): string {
+  if (idsLeft === 0) {
+    randomFillSync(idPool);
+    idsLeft = IDS_PER_FILL;
+  }
+  const start = (IDS_PER_FILL - idsLeft--) * ID_BYTES;
+  return idPool.toString("base64url", start, start + ID_BYTES);
+}
 
 /**
  * Resolves a component's `@Elicit` parameters for one round: carried answers (sealed state) first,
@@ -75,7 +91,7 @@ export class RoundPlanner {
   }
 
   private openState(ctx: RequestContext): CarriedState {
-    if (ctx.requestState === undefined) return { r: 0, a: {}, o: randomBytes(16).toString("base64url") };
+    if (ctx.requestState === undefined) return { r: 0, a: {}, o: newOperationId() };
     const data = this.sealer.open(ctx.requestState, ctx, { principal: ctx.principal }) as unknown as CarriedState;
     if (
       !data ||
@@ -110,9 +126,10 @@ export class RoundPlanner {
     const admit = () => requireCapabilities(reached, declared.clientCapabilities, declared.protocolVersion === undefined);
     for (const spec of specs) {
       if (!spec.after.every((d) => resolved.has(d))) continue;
-      const question = buildQuestion(spec, answers, ctx);
+      // A static question was built and digested at bootstrap; a computed one is built every round.
+      const question = spec.built ?? buildQuestion(spec, answers, ctx);
       reached.push(question.request);
-      const digest = questionDigest(spec.key, question.request);
+      const digest = spec.digest ?? questionDigest(spec.key, question.request);
       let outcome: ElicitResult | undefined;
       const pinned = carried.a[spec.key];
       if (pinned && pinned.d === digest) outcome = pinned.o;

@@ -62,23 +62,33 @@ function acceptedContent(
   // An accept without content is an empty submission: fine unless something is required.
   const submitted = content === undefined ? {} : content;
   if (!isPlainObject(submitted)) throw invalid("content: not an object");
-  const required = new Set(schema.required ?? []);
-  const kept: [string, ElicitationContent[string]][] = [];
-  for (const [name, property] of Object.entries(schema.properties) as [string, FormPropertySchema][]) {
-    if (!Object.prototype.hasOwnProperty.call(submitted, name) || submitted[name] === undefined) {
-      if (required.has(name)) throw invalid(`content.${name}: required`);
+  const properties = schema.properties as Readonly<Record<string, FormPropertySchema>>;
+  const required = schema.required ?? NONE;
+  const kept: ElicitationContent = {};
+  for (const name of Object.keys(properties)) {
+    if (!hasOwn(submitted, name) || submitted[name] === undefined) {
+      if (required.includes(name)) throw invalid(`content.${name}: required`);
       continue; // defaults are the client's to pre-fill, never the server's to assume
     }
-    const violation = formValueViolation(property, submitted[name]);
+    const violation = formValueViolation(properties[name], submitted[name]);
     if (violation !== undefined) throw invalid(`content.${name}: ${violation}`);
     const value = submitted[name] as ElicitationContent[string];
-    kept.push([name, Array.isArray(value) ? [...value] : value]);
+    const copy = Array.isArray(value) ? [...value] : value;
+    // Defined, not assigned, so that a property named "__proto__" cannot touch the prototype.
+    if (name === "__proto__") Object.defineProperty(kept, name, { value: copy, enumerable: true, writable: true, configurable: true });
+    else kept[name] = copy;
   }
   // Keys the schema does not declare are dropped, but must still be wire-shaped (flat values).
-  const extras = Object.keys(submitted).filter((name) => !Object.prototype.hasOwnProperty.call(schema.properties, name));
-  if (!extras.every((name) => isFlatValue(submitted[name]))) throw invalid("content: not a flat object");
-  // fromEntries defines own properties, so a property named "__proto__" cannot touch the prototype.
-  return Object.fromEntries(kept);
+  for (const name of Object.keys(submitted)) {
+    if (!hasOwn(properties, name) && !isFlatValue(submitted[name])) throw invalid("content: not a flat object");
+  }
+  return kept;
+}
+
+const NONE: readonly string[] = [];
+
+function hasOwn(object: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(object, key);
 }
 
 /** ElicitResult.content values: string, finite number, boolean or array of strings. */

@@ -4,6 +4,8 @@ import type { JsonObject } from "../protocol/wire-types";
 import type { FieldViolation } from "../schema/dto-validator";
 import type { CompletionProvider } from "../decorators/complete";
 import type { ComputedQuestion, ElicitOptions, QuestionSource } from "../decorators/elicit";
+import type { DtoClass } from "../protocol/dto-class";
+import type { InputRequest } from "../protocol/input-request";
 
 /** How each handler parameter is filled, in positional order. */
 export type ParamPlan =
@@ -13,6 +15,13 @@ export type ParamPlan =
   | { kind: "elicit"; key: string }
   | { kind: "operationId" };
 
+/** One question as asked this round: the wire input request and, for a DTO form, the DTO to validate with. */
+export interface BuiltQuestion {
+  request: InputRequest;
+  dto?: DtoClass;
+  mode: "form" | "url";
+}
+
 /** A declared question, checked at bootstrap. */
 export interface ElicitSpec {
   key: string;
@@ -21,6 +30,10 @@ export interface ElicitSpec {
   computed: boolean;
   options: ElicitOptions;
   after: readonly string[];
+  /** A static question with a static message: built once at bootstrap, the same every round. */
+  built?: BuiltQuestion;
+  /** A static question's digest (the message is not part of it): computed once at bootstrap. */
+  digest?: string;
 }
 
 /** Binds raw `arguments` to what the method receives; built once at bootstrap. */

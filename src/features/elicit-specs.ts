@@ -1,6 +1,6 @@
 import type { ParamDeclaration } from "../decorators/component-declaration";
 import type { ElicitSpec } from "./component-definition";
-import { checkStaticQuestion } from "./question-builder";
+import { prepareStaticQuestion } from "./question-builder";
 import { RegistrationError } from "./registration-error";
 import { hasValidationRules } from "../schema/dto-validator";
 
@@ -8,8 +8,8 @@ const KEY = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /**
  * The `@Elicit` questions of one method, checked and put in an order where every `after`
- * dependency comes first. A static question is built once now, so an unsupported schema fails
- * registration instead of a request.
+ * dependency comes first. A static question is built (and digested) once now, so an unsupported
+ * schema fails registration instead of a request, and no round builds it again.
  */
 export function elicitSpecs(declared: readonly ParamDeclaration[], where: string): ElicitSpec[] {
   const specs: ElicitSpec[] = [];
@@ -35,7 +35,7 @@ export function elicitSpecs(declared: readonly ParamDeclaration[], where: string
     const spec: ElicitSpec = { key: d.key, source: d.schema as ElicitSpec["source"], computed, options, after: options.after ?? [] };
     if (!computed) {
       try {
-        checkStaticQuestion(spec);
+        Object.assign(spec, prepareStaticQuestion(spec));
       } catch (error) {
         throw new RegistrationError(`${place}: ${(error as Error).message}`);
       }

@@ -1,16 +1,10 @@
 import { Elicitation } from "../elicitation/elicitation";
+import { questionDigest } from "../elicitation/question-digest";
+import { dtoValidator } from "../schema/dto-validator";
 import type { DtoClass } from "../protocol/dto-class";
-import type { ElicitSpec } from "./component-definition";
+import type { BuiltQuestion, ElicitSpec } from "./component-definition";
 import type { ElicitedAnswers, QuestionSource, UrlQuestion } from "../decorators/elicit";
-import type { InputRequest } from "../protocol/input-request";
 import type { RequestContext } from "../protocol/request-context";
-
-/** One question as asked this round: the wire input request and, for a DTO form, the DTO to validate with. */
-export interface BuiltQuestion {
-  request: InputRequest;
-  dto?: DtoClass;
-  mode: "form" | "url";
-}
 
 function isUrlQuestion(source: QuestionSource): source is UrlQuestion {
   return typeof source === "object" && source !== null && typeof (source as UrlQuestion).url === "string" && !("type" in source);
@@ -27,14 +21,19 @@ export function buildQuestion(spec: ElicitSpec, answers: ElicitedAnswers, ctx: R
   return { request, dto: typeof source === "function" ? (source as DtoClass) : undefined, mode: "form" };
 }
 
-/** Bootstrap check of a static question: builds it once so an unsupported schema fails registration. */
-export function checkStaticQuestion(spec: ElicitSpec): void {
+/**
+ * A static question, prepared at bootstrap: built once now, so an unsupported schema fails
+ * registration, and kept (with its digest) when its message is static too, so no round builds or
+ * digests it again. A computed message needs the answers: such a question is built every round,
+ * but its digest, which leaves the message out, is computed here all the same.
+ */
+export function prepareStaticQuestion(spec: ElicitSpec): Pick<ElicitSpec, "built" | "digest"> {
   if (typeof spec.options.message === "function") {
-    // The message needs answers; the schema alone can still be checked.
     const source = spec.source as QuestionSource;
-    if (isUrlQuestion(source)) Elicitation.url("check", source.url);
-    else Elicitation.form("check", source as never);
-    return;
+    const request = isUrlQuestion(source) ? Elicitation.url("check", source.url) : Elicitation.form("check", source as never);
+    return { digest: questionDigest(spec.key, request) };
   }
-  buildQuestion(spec, {}, undefined);
+  const built = buildQuestion(spec, {}, undefined);
+  if (built.dto !== undefined) dtoValidator(built.dto);
+  return { built, digest: questionDigest(spec.key, built.request) };
 }

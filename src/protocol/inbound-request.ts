@@ -24,4 +24,12 @@ export interface InboundRequest {
   progress?: ProgressReporter;
   log?: RequestLogger;
   signal?: AbortSignal;
+  /**
+   * True when `params`, `clientCapabilities` and `inputResponses` were made for this request alone
+   * (parsed from its own bytes) and nobody else holds them: the dispatcher then freezes them in
+   * place instead of copying them. Leave it out for objects shared with anyone who may change them
+   * later (an in-memory client's own objects, a body another framework parsed), or when unsure:
+   * the dispatcher then works on frozen copies.
+   */
+  exclusive?: boolean;
 }

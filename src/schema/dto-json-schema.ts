@@ -1,11 +1,7 @@
 import { targetConstructorToSchema } from "class-validator-jsonschema";
-import type { MetadataStorage } from "class-transformer/types/MetadataStorage";
 import type { JsonObject } from "../protocol/wire-types";
 import { hasValidationRules } from "./dto-validator";
-
-// class-transformer keeps @Type() metadata here; the package ships no typings for this path.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { defaultMetadataStorage } = require("class-transformer/cjs/storage") as { defaultMetadataStorage: MetadataStorage };
+import { transformerMetadata } from "./transformer-metadata";
 
 const REF_PREFIX = "#/$defs/";
 const BUILT_INS = new Set(["Object", "Function", "Array", "Promise", "Map", "Set", "Symbol", "BigInt"]);
@@ -54,7 +50,7 @@ function convert(dto: Function, found: Conversion): JsonObject {
     throw new SchemaGenerationError(`${dto.name} has no class-validator decorators`, "undecorated");
   }
   const schema = targetConstructorToSchema(dto, {
-    classTransformerMetadataStorage: defaultMetadataStorage,
+    classTransformerMetadataStorage: transformerMetadata,
     refPointerPrefix: REF_PREFIX,
   }) as JsonObject;
   const properties = (schema.properties ?? {}) as Record<string, JsonObject>;
@@ -109,7 +105,7 @@ function collectRefs(node: unknown, owner: Function, property: string, found: Co
 }
 
 function nestedClass(owner: Function, property: string, name: string): Function | undefined {
-  const typeMeta = defaultMetadataStorage.findTypeMetadata(owner, property);
+  const typeMeta = transformerMetadata.findTypeMetadata(owner, property);
   const fromTransformer = typeMeta?.typeFunction?.();
   if (typeof fromTransformer === "function" && fromTransformer.name === name) return fromTransformer;
   const designType: unknown = Reflect.getMetadata("design:type", owner.prototype, property);

@@ -11,15 +11,19 @@ import { getMetadataStorage } from "class-validator";
 type Lookup = (target: Function, schema: string, always: boolean, strictGroups: boolean, groups?: string[]) => unknown[];
 
 const INSTALLED = Symbol.for("roundtrip-mcp.validation-metadata-cache");
+const GENERATION = Symbol.for("roundtrip-mcp.validation-metadata-generation");
+
+type Storage = Record<string | symbol, unknown>;
 
 export function installValidationMetadataCache(): void {
-  const storage = getMetadataStorage() as unknown as Record<string | symbol, unknown> & {
+  const storage = getMetadataStorage() as unknown as Storage & {
     getTargetValidationMetadatas: Lookup;
     addValidationMetadata: (...args: unknown[]) => void;
     addConstraintMetadata: (...args: unknown[]) => void;
   };
   if (storage[INSTALLED]) return;
   storage[INSTALLED] = true;
+  storage[GENERATION] = 0;
   let memo = new WeakMap<Function, Map<string, unknown[]>>();
   const lookup = storage.getTargetValidationMetadatas.bind(storage) as Lookup;
   storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups) => {
@@ -35,9 +39,18 @@ export function installValidationMetadataCache(): void {
     const original = storage[name].bind(storage);
     storage[name] = (...args: unknown[]) => {
       memo = new WeakMap();
+      (storage[GENERATION] as number)++;
       original(...args);
     };
   }
+}
+
+/**
+ * A number that changes whenever class-validator learns new metadata (a class defined later, a
+ * custom constraint): what was compiled from the metadata before is then compiled again.
+ */
+export function validationMetadataGeneration(): number {
+  return (getMetadataStorage() as unknown as Storage)[GENERATION] as number;
 }
 
 installValidationMetadataCache();

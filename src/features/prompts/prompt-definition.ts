@@ -3,7 +3,7 @@ import type { PromptOptions } from "../../decorators/prompt";
 import type { DtoClass } from "../../protocol/dto-class";
 import { ErrorCode, McpError } from "../../protocol/errors";
 import type { JsonObject } from "../../protocol/wire-types";
-import { describeViolations, firstViolations, validateDto } from "../../schema/dto-validator";
+import { describeViolations, dtoValidator, firstViolations } from "../../schema/dto-validator";
 import type { ArgumentBinder, ComponentDefinition } from "../component-definition";
 import { endedQuestionError } from "../ended-question";
 import type { ComponentCompiler, DeclaredComponent } from "../component-compiler";
@@ -50,7 +50,8 @@ export function compilePrompt(component: DeclaredComponent, options: PromptOptio
     for (const key of Object.keys(completions)) {
       if (!(key in props)) throw new RegistrationError(`${where}: @Complete on "${key}", which is not a validated argument of ${dto.name}`);
     }
-    bindArguments = (raw) => validateDto(dto, raw ?? {});
+    const validate = dtoValidator(dto);
+    bindArguments = (raw) => validate(raw ?? {});
   }
   const descriptor: JsonObject = {
     name,

@@ -1,7 +1,7 @@
 import type { ToolOptions } from "../../decorators/tool";
 import type { DtoClass } from "../../protocol/dto-class";
 import type { JsonObject } from "../../protocol/wire-types";
-import { describeViolations, validateDto } from "../../schema/dto-validator";
+import { describeViolations, dtoValidator } from "../../schema/dto-validator";
 import type { ArgumentBinder, ComponentDefinition, OutputCheck } from "../component-definition";
 import { endedQuestion } from "../ended-question";
 import type { ComponentCompiler, DeclaredComponent } from "../component-compiler";
@@ -40,8 +40,8 @@ export function compileTool(component: DeclaredComponent, options: ToolOptions, 
     bindArguments = compiler.rawBinder(EMPTY_INPUT_SCHEMA, where);
   } else if (typeof input === "function") {
     inputSchema = compiler.argumentsSchema(input, where, plan, "tool");
-    const dto = input as DtoClass;
-    bindArguments = (raw) => validateDto(dto, raw ?? {});
+    const validate = dtoValidator(input as DtoClass);
+    bindArguments = (raw) => validate(raw ?? {});
   } else {
     if (input.type !== "object") throw new RegistrationError(`${where}: a raw inputSchema must have type "object" at its root`);
     inputSchema = input;
@@ -84,14 +84,15 @@ export function compileTool(component: DeclaredComponent, options: ToolOptions, 
 function compileOutput(output: ToolOptions["output"], where: string, compiler: ComponentCompiler): { outputSchema?: JsonObject; checkOutput?: OutputCheck } {
   if (output === undefined) return {};
   if (typeof output === "function") {
-    const dto = output as DtoClass;
+    const outputSchema = compiler.dtoSchema(output, where, {
+      place: "the output option",
+      without: "A tool without structured output leaves the output option out.",
+    });
+    const validate = dtoValidator(output as DtoClass);
     return {
-      outputSchema: compiler.dtoSchema(output, where, {
-        place: "the output option",
-        without: "A tool without structured output leaves the output option out.",
-      }),
+      outputSchema,
       checkOutput: async (value) => {
-        const r = await validateDto(dto, value);
+        const r = await validate(value);
         return r.ok ? [] : r.violations;
       },
     };
