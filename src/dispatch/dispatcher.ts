@@ -81,7 +81,8 @@ export class Dispatcher implements ComponentRunner {
   async run(def: ComponentDefinition, request: InboundRequest, matched: Readonly<Record<string, string>> = NO_MATCH): Promise<JsonObject> {
     checkRetryEnvelope(request);
     // The round's own signal: aborts on cancellation or at the time limit, never after it returned.
-    const deadline = new RequestDeadline(request.signal, def.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    // The transport's signal is read lazily: a transport may make it only when something reads it.
+    const deadline = new RequestDeadline(() => request.signal, def.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS, request.cancelled);
     const ctx = requestContextOf(request, deadline);
     const strategy = this.options.features.strategyFor(def);
     strategy?.admit?.(def, ctx);

@@ -27,18 +27,34 @@ export class RequestDeadline {
   private released = false;
   private forward: (() => void) | undefined;
 
+  /** The transport's signal once read (`null`: not read yet). */
+  private transportSignal: AbortSignal | undefined | null = null;
+
+  /**
+   * @param transport the transport's signal, or a function that gives it: it is read only when
+   *   the round's signal is made, at the time limit, or to learn a cancellation's reason.
+   * @param cancelled whether the transport has already cancelled the request, answered without
+   *   reading `transport` (a transport that makes its signal on demand). Without it, the round
+   *   reads `transport` when it is released, to remember a cancellation for a signal read later.
+   */
   constructor(
-    private readonly transport: AbortSignal | undefined,
+    private readonly transport: AbortSignal | (() => AbortSignal | undefined) | undefined,
     private readonly timeoutMs: number,
+    private readonly cancelled?: () => boolean,
   ) {}
+
+  private transportNow(): AbortSignal | undefined {
+    if (this.transportSignal === null) this.transportSignal = typeof this.transport === "function" ? this.transport() : this.transport;
+    return this.transportSignal;
+  }
 
   get signal(): AbortSignal {
     if (this.controller === undefined) {
       this.controller = new AbortController();
       this.noteTransport();
+      const transport = this.released ? undefined : this.transportNow();
       if (this.ended !== undefined) this.controller.abort(this.ended.reason);
-      else if (!this.released && this.transport !== undefined) {
-        const transport = this.transport;
+      else if (transport !== undefined) {
         this.forward = () => this.end(transport.reason);
         transport.addEventListener("abort", this.forward, { once: true });
       }
@@ -65,12 +81,15 @@ export class RequestDeadline {
     clearTimeout(this.timer);
     if (this.controller === undefined) this.noteTransport();
     this.released = true;
-    if (this.forward !== undefined) this.transport?.removeEventListener("abort", this.forward);
+    if (this.forward !== undefined) this.transportSignal?.removeEventListener("abort", this.forward);
   }
 
   /** A transport that aborted while nobody listened ends the round all the same (first reason wins). */
   private noteTransport(): void {
-    if (!this.released && this.transport?.aborted) this.end(this.transport.reason);
+    if (this.released) return;
+    if (this.transportSignal === null && this.cancelled !== undefined && !this.cancelled()) return;
+    const transport = this.transportNow();
+    if (transport?.aborted) this.end(transport.reason);
   }
 
   private end(reason: unknown): void {

@@ -25,6 +25,12 @@ export interface InboundRequest {
   log?: RequestLogger;
   signal?: AbortSignal;
   /**
+   * Whether the transport has already cancelled this request, answered without reading `signal`:
+   * for a transport that makes its signal only when something reads it (the HTTP listener), so a
+   * round whose handler never looks makes none. Optional; without it, `signal` is read.
+   */
+  cancelled?: () => boolean;
+  /**
    * True when `params`, `clientCapabilities` and `inputResponses` were made for this request alone
    * (parsed from its own bytes) and nobody else holds them: the dispatcher then freezes them in
    * place instead of copying them. Leave it out for objects shared with anyone who may change them

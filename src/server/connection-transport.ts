@@ -90,7 +90,8 @@ export class ConnectionTransport implements Transport {
     this.laneInflight.set(taken.id, controller);
     let answer: Awaited<ReturnType<FastLane["answer"]>>;
     try {
-      answer = await connection.lane.answer(taken, connection.principal, controller.signal);
+      // The line transport parsed this message for this request alone: its params may be frozen in place.
+      answer = await connection.lane.answer(taken, connection.principal, controller.signal, true);
     } finally {
       this.laneInflight.delete(taken.id);
     }

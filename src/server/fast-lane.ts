@@ -29,6 +29,9 @@ export function fastLaneEnabled(option: boolean | undefined, env: Readonly<Recor
   return !(value === "off" || value === "0" || value === "false");
 }
 
+/** A request's cancellation as a transport gives it: a signal, or one made on demand (see `FastLane.answer`). */
+export type LaneTransport = AbortSignal | { readonly signal: () => AbortSignal; readonly cancelled: () => boolean };
+
 /** A request the lane took: everything `answer` needs, checked once. */
 export interface LaneRequest {
   readonly id: string | number;
@@ -184,11 +187,13 @@ export class FastLane {
   }
 
   /**
-   * Runs the request through the dispatcher and encodes what it settles to. `signal` may be a
-   * function that makes the transport's signal when something first reads it (the HTTP listener
-   * creates no AbortController for a request whose handler never looks).
+   * Runs the request through the dispatcher and encodes what it settles to. `transport` is the
+   * request's cancellation: a signal, or (the HTTP listener, which makes no AbortController for a
+   * request whose handler never looks) a function that makes the signal on its first call and one
+   * that tells whether the request was already cancelled. `exclusive`: the message was parsed for
+   * this request alone, so the dispatcher may freeze its params in place (see `InboundRequest`).
    */
-  async answer(request: LaneRequest, principal: string | null, signal: AbortSignal | (() => AbortSignal) | undefined): Promise<LaneAnswer> {
+  async answer(request: LaneRequest, principal: string | null, transport: LaneTransport | undefined, exclusive = false): Promise<LaneAnswer> {
     const { method, params } = request;
     const inbound: InboundRequest = {
       method,
@@ -201,9 +206,13 @@ export class FastLane {
       requestState: params.requestState,
       progress: NO_PROGRESS,
       log: NO_LOG,
+      exclusive,
     };
-    if (typeof signal === "function") Object.defineProperty(inbound, "signal", { get: signal, enumerable: true });
-    else inbound.signal = signal;
+    if (transport === undefined || transport instanceof AbortSignal) inbound.signal = transport;
+    else {
+      Object.defineProperty(inbound, "signal", { get: transport.signal, enumerable: true });
+      inbound.cancelled = transport.cancelled;
+    }
     let result: JsonObject;
     try {
       result = await this.options.dispatcher.handle(inbound);

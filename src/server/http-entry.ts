@@ -50,7 +50,8 @@ export function httpEntry(inner: McpHttpHandler, checks: InboundChecks, lane?: F
     if (lane !== undefined && extra?.laneDone !== true && request.method === "POST" && isJsonContentType(request.headers.get("content-type"))) {
       const taken = lane.admit(body, (name) => request.headers.get(name) ?? undefined);
       if (taken !== undefined) {
-        const answer = await lane.answer(taken, extra?.principal ?? null, request.signal);
+        // A body this entry parsed is this request's alone; one its host handed over may be shared.
+        const answer = await lane.answer(taken, extra?.principal ?? null, request.signal, options.parsedBody === undefined);
         if (answer.kind === "bytes") return new Response(answer.text, { status: answer.status, headers: { "content-type": "application/json" } });
         precomputed = answer.outcome;
       }

@@ -246,7 +246,8 @@ export async function startHttpListener(
     if (lane !== undefined && body !== undefined && isJsonContentType(req.headers["content-type"])) {
       const taken = lane.admit(body, (name) => headerOf(req, name));
       if (taken !== undefined) {
-        const answer = await lane.answer(taken, principal, signal);
+        // The body was parsed here, for this request alone: its params may be frozen in place.
+        const answer = await lane.answer(taken, principal, { signal, cancelled: () => res.destroyed && !res.writableFinished }, true);
         if (answer.kind === "bytes") {
           if (res.destroyed) return;
           if (answer.kept === undefined) {

@@ -8,7 +8,10 @@
  * - the first reason wins (a transport abort, then the limit: the transport's reason);
  * - once released, nothing aborts the signal: a transport abort after the release leaves a signal
  *   read before or first read after the release untouched, and the transport loses its listener;
- *   a transport abort before the release still shows on a signal first read after it.
+ *   a transport abort before the release still shows on a signal first read after it;
+ * - a transport that makes its signal on demand (a function, with `cancelled`) is not asked for
+ *   its signal by a round whose own signal is never read; when `cancelled` says it was cancelled
+ *   before the release, the signal first read after it is aborted with the transport's reason.
  * Time is jest's fake clock: no test waits on a real timer.
  */
 import { HandlerTimeout, RequestDeadline } from "../../../src/dispatch/request-deadline";
@@ -103,5 +106,41 @@ describe("RequestDeadline", () => {
     deadline.release();
     expect(deadline.signal.aborted).toBe(true);
     expect(deadline.signal.reason).toBe("cancelled while running");
+  });
+
+  it("never asks an on-demand transport for its signal when nothing reads the round's", async () => {
+    const makeSignal = jest.fn(() => new AbortController().signal);
+    const cancelled = jest.fn(() => false);
+    const deadline = new RequestDeadline(makeSignal, 100, cancelled);
+    await deadline.race(Promise.resolve(1));
+    deadline.release();
+    expect(makeSignal).not.toHaveBeenCalled();
+    expect(cancelled).toHaveBeenCalledTimes(1);
+    expect(deadline.signal.aborted).toBe(false);
+    expect(makeSignal).not.toHaveBeenCalled();
+  });
+
+  it("shows an on-demand transport's cancellation from before the release on a signal first read after it", async () => {
+    const transport = new AbortController();
+    let gone = false;
+    const deadline = new RequestDeadline(() => transport.signal, 100, () => gone);
+    const raced = deadline.race(Promise.resolve(1));
+    gone = true;
+    transport.abort("client went away");
+    await raced;
+    deadline.release();
+    expect(deadline.signal.aborted).toBe(true);
+    expect(deadline.signal.reason).toBe("client went away");
+  });
+
+  it("links an on-demand transport's signal when the round's signal is read while it runs", async () => {
+    const transport = new AbortController();
+    const deadline = new RequestDeadline(() => transport.signal, 100, () => transport.signal.aborted);
+    const signal = deadline.signal;
+    expect(signal.aborted).toBe(false);
+    transport.abort("cancelled");
+    expect(signal.aborted).toBe(true);
+    expect(signal.reason).toBe("cancelled");
+    deadline.release();
   });
 });
