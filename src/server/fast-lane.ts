@@ -29,6 +29,43 @@ export function fastLaneEnabled(option: boolean | undefined, env: Readonly<Recor
   return !(value === "off" || value === "0" || value === "false");
 }
 
+/**
+ * The dispatcher's view of a lane request: one shape for every request (a class, so property reads
+ * stay monomorphic), with `signal` a prototype getter that makes an on-demand transport's signal
+ * only when something reads it.
+ */
+class LaneInbound implements InboundRequest {
+  readonly method: string;
+  readonly params: JsonObject;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly protocolVersion = MODERN_PROTOCOL_VERSION;
+  readonly era = "modern" as const;
+  readonly inputResponses: unknown;
+  readonly requestState: unknown;
+  readonly progress = NO_PROGRESS;
+  readonly log = NO_LOG;
+  readonly cancelled: (() => boolean) | undefined;
+
+  constructor(
+    request: LaneRequest,
+    readonly principal: string | null,
+    private readonly transport: LaneTransport | undefined,
+    readonly exclusive: boolean,
+  ) {
+    this.method = request.method;
+    this.params = request.params;
+    this.clientCapabilities = request.capabilities;
+    this.inputResponses = request.params.inputResponses;
+    this.requestState = request.params.requestState;
+    this.cancelled = transport === undefined || transport instanceof AbortSignal ? undefined : transport.cancelled;
+  }
+
+  get signal(): AbortSignal | undefined {
+    const transport = this.transport;
+    return transport === undefined || transport instanceof AbortSignal ? transport : transport.signal();
+  }
+}
+
 /** A request's cancellation as a transport gives it: a signal, or one made on demand (see `FastLane.answer`). */
 export type LaneTransport = AbortSignal | { readonly signal: () => AbortSignal; readonly cancelled: () => boolean };
 
@@ -132,6 +169,8 @@ export class FastLane {
   /** `_meta` JSON → whether the SDK accepts it as a valid 2026-07-28 envelope. */
   private readonly envelopes = new Map<string, boolean>();
   private readonly serverInfoMeta: string;
+  /** The verdict on the bare envelope (`isBareEnvelope`), once asked. */
+  private bareEnvelope: boolean | undefined;
   /** Encoded response heads of frozen complete results (list pages), by result object. */
   private readonly encoded = new WeakMap<JsonObject, KeptEncoding>();
   /** How many requests the lane took, and how many of those it left to the SDK path to encode. */
@@ -194,31 +233,14 @@ export class FastLane {
    * this request alone, so the dispatcher may freeze its params in place (see `InboundRequest`).
    */
   async answer(request: LaneRequest, principal: string | null, transport: LaneTransport | undefined, exclusive = false): Promise<LaneAnswer> {
-    const { method, params } = request;
-    const inbound: InboundRequest = {
-      method,
-      params,
-      principal,
-      clientCapabilities: request.capabilities,
-      protocolVersion: MODERN_PROTOCOL_VERSION,
-      era: "modern",
-      inputResponses: params.inputResponses,
-      requestState: params.requestState,
-      progress: NO_PROGRESS,
-      log: NO_LOG,
-      exclusive,
-    };
-    if (transport === undefined || transport instanceof AbortSignal) inbound.signal = transport;
-    else {
-      Object.defineProperty(inbound, "signal", { get: transport.signal, enumerable: true });
-      inbound.cancelled = transport.cancelled;
-    }
+    const inbound = new LaneInbound(request, principal, transport, exclusive);
     let result: JsonObject;
     try {
       result = await this.options.dispatcher.handle(inbound);
     } catch (error) {
       return this.failure(request, error);
     }
+    const method = request.method;
     const kept = this.kept(method, result);
     if (kept !== undefined) {
       const tail = responseTail(request.id);
@@ -262,21 +284,28 @@ export class FastLane {
 
   /** The SDK's verdict on this `_meta` as a 2026-07-28 envelope, computed once per distinct `_meta`. */
   private validEnvelope(meta: JsonObject): boolean {
+    // The commonest envelope, the version and empty capabilities alone, has one verdict.
+    if (isBareEnvelope(meta)) return (this.bareEnvelope ??= this.verdict({ [PROTOCOL_VERSION_META_KEY]: MODERN_PROTOCOL_VERSION, [CLIENT_CAPABILITIES_META_KEY]: {} }));
     const key = JSON.stringify(meta);
     if (key.length > MAX_META_KEY_CHARS) return false;
     let valid = this.envelopes.get(key);
     if (valid === undefined) {
-      const outcome = classifyInboundRequest({
-        httpMethod: "POST",
-        protocolVersionHeader: MODERN_PROTOCOL_VERSION,
-        mcpMethodHeader: "tools/list",
-        body: { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta } },
-      } as never) as { kind: string };
-      valid = outcome.kind === "modern";
+      valid = this.verdict(meta);
       if (this.envelopes.size >= MAX_CACHED_VERDICTS) this.envelopes.clear();
       this.envelopes.set(key, valid);
     }
     return valid;
+  }
+
+  /** The SDK's own classifier on a request carrying this `_meta`: is it a valid 2026-07-28 envelope? */
+  private verdict(meta: JsonObject): boolean {
+    const outcome = classifyInboundRequest({
+      httpMethod: "POST",
+      protocolVersionHeader: MODERN_PROTOCOL_VERSION,
+      mcpMethodHeader: "tools/list",
+      body: { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta } },
+    } as never) as { kind: string };
+    return outcome.kind === "modern";
   }
 
   /** An error the dispatcher threw, as the SDK writes a handler error (200, or 400 for -32021). */
@@ -292,6 +321,24 @@ export class FastLane {
   }
 }
 
+/**
+ * A `_meta` of exactly two keys, the protocol version (checked before this is asked) and empty
+ * client capabilities: every such envelope is the same JSON, so has the same verdict.
+ */
+function isBareEnvelope(meta: JsonObject): boolean {
+  const capabilities = meta[CLIENT_CAPABILITIES_META_KEY];
+  if (!isPlainObject(capabilities)) return false;
+  for (const _ in capabilities) return false;
+  let keys = 0;
+  for (const _ in meta) keys++;
+  return keys === 2;
+}
+
 function trimOws(value: string | undefined): string | undefined {
-  return value === undefined ? undefined : value.replace(/^[ \t]+|[ \t]+$/g, "");
+  if (value === undefined || value.length === 0) return value;
+  const first = value.charCodeAt(0);
+  const last = value.charCodeAt(value.length - 1);
+  // Most headers have no surrounding whitespace: no regex for them.
+  if (first !== 0x20 && first !== 0x09 && last !== 0x20 && last !== 0x09) return value;
+  return value.replace(/^[ \t]+|[ \t]+$/g, "");
 }
