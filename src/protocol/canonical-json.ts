@@ -45,8 +45,43 @@ const FAST_DEPTH = 100;
 function writeTop(value: unknown, sortKeys: boolean): string {
   // Nearly every value is JSON and shallow: one pass that builds no paths and tracks no open
   // objects. Anything else (not JSON, a cycle, or deeper than FAST_DEPTH) is written again by
-  // the careful writer, which names the path of what is wrong.
+  // the careful writer, which names the path of what is wrong. Keys in their own order are what
+  // JSON.stringify writes, so once a walk has found plain JSON the native writer writes it.
+  if (!sortKeys) return isPlainJson(value, 0) ? JSON.stringify(value) : writeCarefully(value, false);
   return writeFast(value, sortKeys, 0) ?? writeCarefully(value, sortKeys);
+}
+
+/**
+ * Whether `value` is what `writeFast` writes (plain JSON within FAST_DEPTH levels), by a walk that
+ * builds nothing: for such a value JSON.stringify writes the same text (keys in Object.keys
+ * order, `undefined` properties dropped, finite numbers as ToString).
+ */
+function isPlainJson(value: unknown, depth: number): boolean {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(value);
+    case "object": {
+      if (value === null) return true;
+      if (depth === FAST_DEPTH) return false;
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) {
+          if (!(i in value) || value[i] === undefined || !isPlainJson(value[i], depth + 1)) return false;
+        }
+        return true;
+      }
+      if (!isPlainObject(value)) return false;
+      for (const key of Object.keys(value)) {
+        const item = value[key];
+        if (item !== undefined && !isPlainJson(item, depth + 1)) return false;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
 }
 
 /** The JSON text of `value`, or undefined if it is not plain JSON within FAST_DEPTH levels. */
