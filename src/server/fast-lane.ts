@@ -12,6 +12,7 @@ import type { InboundRequest } from "../protocol/inbound-request";
 import { isPlainObject } from "../protocol/plain-object";
 import type { ProgressReporter, RequestLogger } from "../protocol/request-context";
 import type { ClientCapabilities, JsonObject } from "../protocol/wire-types";
+import { MCP_NAME_PARAMS } from "../protocol/mcp-name";
 import type { InboundChecks } from "./inbound-checks";
 import { encodeResult, responseHead, responseTail, responseText } from "./lane-encoding";
 import { MODERN_PROTOCOL_VERSION } from "./inbound-checks";
@@ -114,15 +115,6 @@ const ENVELOPE_KEYS = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_CAPABILITIES_ME
 /** `_meta` keys the SDK lifts or acts on (progress, logging, tracing, tasks): such requests take the SDK path. */
 const RESERVED_META_PREFIX = "io.modelcontextprotocol/";
 const SDK_META_KEYS = new Set(["progressToken", "traceparent", "tracestate", "baggage"]);
-/** SDK 2.4.0's `MCP_NAME_HEADER_SOURCE` (internal): the param the `Mcp-Name` header mirrors, per method. */
-const SDK_NAME_SOURCE: Readonly<Record<string, string>> = {
-  "tools/call": "name",
-  "prompts/get": "name",
-  "resources/read": "uri",
-  "tasks/get": "taskId",
-  "tasks/update": "taskId",
-  "tasks/cancel": "taskId",
-};
 /** Longest `_meta` whose verdict is cached; a longer one takes the SDK path. */
 const MAX_META_KEY_CHARS = 2048;
 const MAX_CACHED_VERDICTS = 512;
@@ -184,7 +176,7 @@ export class FastLane {
       const sdkParams = SDK_PARAMS[entry.method];
       // A method the SDK validates with a schema of ours (paramsSchema) or not at all is left to it.
       if (sdkParams === undefined || entry.paramsSchema !== undefined) continue;
-      const sdkName = SDK_NAME_SOURCE[entry.method];
+      const sdkName = MCP_NAME_PARAMS[entry.method];
       if (sdkName !== entry.nameParam) continue;
       this.methods.set(entry.method, { entry, nameParam: sdkName, sdkParams });
     }

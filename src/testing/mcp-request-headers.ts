@@ -1,3 +1,4 @@
+import { MCP_NAME_PARAMS } from "../protocol/mcp-name";
 import type { JsonObject } from "../protocol/wire-types";
 import { META, PROTOCOL_VERSION, type JsonRpcNotification, type JsonRpcRequest } from "./wire-messages";
 
@@ -8,16 +9,6 @@ export interface ParamHeader {
 }
 
 const SENTINEL = /^=\?base64\?.*\?=$/;
-
-/** The param the `Mcp-Name` header mirrors, by method (SEP-2243, and SEP-2663 for tasks/*). */
-const NAME_PARAMS: Readonly<Record<string, string>> = {
-  "tools/call": "name",
-  "prompts/get": "name",
-  "resources/read": "uri",
-  "tasks/get": "taskId",
-  "tasks/update": "taskId",
-  "tasks/cancel": "taskId",
-};
 
 /**
  * A header value as the 2026-07-28 HTTP transport encodes it (DIGEST §5.3): plain visible ASCII
@@ -46,7 +37,7 @@ export function mcpRequestHeaders(message: JsonRpcRequest | JsonRpcNotification,
     "mcp-protocol-version": version,
     "mcp-method": message.method,
   };
-  const param = NAME_PARAMS[message.method];
+  const param = MCP_NAME_PARAMS[message.method];
   const name = param === undefined ? undefined : params[param];
   if (typeof name === "string") headers["mcp-name"] = encodeHeaderValue(name);
   const args = params.arguments as JsonObject | undefined;
