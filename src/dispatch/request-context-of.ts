@@ -3,10 +3,8 @@ import { deepFreeze } from "../protocol/deep-freeze";
 import { frozenCopy } from "../protocol/frozen-copy";
 import type { InboundRequest } from "../protocol/inbound-request";
 import { isPlainObject } from "../protocol/plain-object";
-import type { ProgressReporter, RequestContext, RequestLogger } from "../protocol/request-context";
+import { NO_LOG, NO_PROGRESS, type RequestContext } from "../protocol/request-context";
 
-const NO_PROGRESS: ProgressReporter = Object.freeze({ enabled: false, report: async () => {} });
-const NO_LOG: RequestLogger = Object.freeze({ level: undefined, log: async () => {} });
 const NO_CAPABILITIES = Object.freeze({});
 
 /** Where a context's signal comes from: read only when the context's `signal` is. */

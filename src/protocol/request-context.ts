@@ -20,6 +20,12 @@ export interface RequestLogger {
   log(level: LogLevel, data: unknown, logger?: string): Promise<void>;
 }
 
+/** The progress reporter of a request that carried no `progressToken`: reports go nowhere. */
+export const NO_PROGRESS: ProgressReporter = Object.freeze({ enabled: false, report: async () => {} });
+
+/** The logger of a request that asked for no log level: nothing is ever sent. */
+export const NO_LOG: RequestLogger = Object.freeze({ level: undefined, log: async () => {} });
+
 /** The method and params a sealed state is bound to. Every RequestContext is one. */
 export interface StateBinding {
   readonly requestMethod: string;

@@ -10,7 +10,6 @@ import type { FeatureMethod, HeaderLookup } from "../features/feature-module";
 import { isMcpError } from "../protocol/errors";
 import type { InboundRequest } from "../protocol/inbound-request";
 import { isPlainObject } from "../protocol/plain-object";
-import type { ProgressReporter, RequestLogger } from "../protocol/request-context";
 import type { ClientCapabilities, JsonObject } from "../protocol/wire-types";
 import { MCP_NAME_PARAMS } from "../protocol/mcp-name";
 import type { InboundChecks } from "./inbound-checks";
@@ -33,7 +32,8 @@ export function fastLaneEnabled(option: boolean | undefined, env: Readonly<Recor
 /**
  * The dispatcher's view of a lane request: one shape for every request (a class, so property reads
  * stay monomorphic), with `signal` a prototype getter that makes an on-demand transport's signal
- * only when something reads it.
+ * only when something reads it. No progress token or log level reaches the lane, so `progress`
+ * and `log` are left to the context's defaults.
  */
 class LaneInbound implements InboundRequest {
   readonly method: string;
@@ -43,8 +43,6 @@ class LaneInbound implements InboundRequest {
   readonly era = "modern" as const;
   readonly inputResponses: unknown;
   readonly requestState: unknown;
-  readonly progress = NO_PROGRESS;
-  readonly log = NO_LOG;
   readonly cancelled: (() => boolean) | undefined;
 
   constructor(
@@ -106,9 +104,6 @@ interface KeptEncoding {
 
 /** What the dispatch of a lane request settled to, for the SDK path to encode (`render`). */
 export type PrecomputedOutcome = Promise<JsonObject>;
-
-const NO_PROGRESS: ProgressReporter = Object.freeze({ enabled: false, report: async () => {} });
-const NO_LOG: RequestLogger = Object.freeze({ level: undefined, log: async () => {} });
 
 const TOP_LEVEL_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
 const ENVELOPE_KEYS = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY]);
@@ -210,9 +205,7 @@ export class FastLane {
     if (!spec.sdkParams(params)) return undefined;
     const checks = this.options.checks;
     if (checks.params(method, params) !== undefined) return undefined;
-    if (header !== undefined && checks.http(message, { get: (name: string) => header(name.toLowerCase()) ?? null } as Headers) !== undefined) {
-      return undefined;
-    }
+    if (header !== undefined && checks.http(message, header) !== undefined) return undefined;
     this.counts.taken++;
     return { id: id as string | number, method, params, capabilities: meta[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities };
   }

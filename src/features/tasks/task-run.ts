@@ -5,6 +5,7 @@ import { assertInputRequest } from "../../elicitation/input-request-shape";
 import type { AppLogger } from "../../protocol/app-logger";
 import { ErrorCode, isMcpError, McpError } from "../../protocol/errors";
 import { frozenCopy } from "../../protocol/frozen-copy";
+import { NO_LOG } from "../../protocol/request-context";
 import type { InputRequest } from "../../protocol/input-request";
 import type { JsonObject } from "../../protocol/wire-types";
 import type { JsonMap, JsonValue } from "../../stores/json-value";
@@ -17,7 +18,6 @@ import type { TaskInput } from "./task-input";
 import { ProgressWriter, stopReasonOf, TaskStopped, type StopReason } from "./task-stop";
 import type { TaskTool } from "./task-tool";
 
-const NO_LOG = Object.freeze({ level: undefined, log: async () => {} });
 
 /** The error a `fail` task ends with when its instance shuts down before it finished. */
 export const SHUTDOWN_ERROR: TaskError = Object.freeze({ code: ErrorCode.InternalError, message: "The server shut down before the task finished", data: { reason: "shutdown" } });
