@@ -41,14 +41,15 @@ export function httpEntry(inner: McpHttpHandler, checks: InboundChecks, lane?: F
     } else {
       return inner.fetch(request, options);
     }
-    const rejection = checks.id(body) ?? checks.http(body, request.headers);
+    const header = (name: string) => request.headers.get(name) ?? undefined;
+    const rejection = checks.id(body) ?? checks.http(body, header);
     if (rejection) return reply(rejection, echoedId(body));
     const rawParams = (body as { params?: unknown } | null)?.params;
     const authInfo = options.authInfo ?? ANONYMOUS;
     const extra = authInfo.extra as { principal?: string | null; laneDone?: boolean; precomputed?: unknown } | undefined;
     let precomputed = extra?.precomputed;
     if (lane !== undefined && extra?.laneDone !== true && request.method === "POST" && isJsonContentType(request.headers.get("content-type"))) {
-      const taken = lane.admit(body, (name) => request.headers.get(name) ?? undefined);
+      const taken = lane.admit(body, header);
       if (taken !== undefined) {
         // A body this entry parsed is this request's alone; one its host handed over may be shared.
         const answer = await lane.answer(taken, extra?.principal ?? null, request.signal, options.parsedBody === undefined);

@@ -264,9 +264,9 @@ export async function startHttpListener(
       }
     }
     const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (value === undefined) continue;
-      headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+    for (const name of Object.keys(req.headers)) {
+      const value = headerOf(req, name);
+      if (value !== undefined) headers.set(name, value);
     }
     // The path as parsed: an absolute-form request target (POST http://other/mcp) names no other host.
     const request = new Request(`http://${hostHeader ?? "localhost"}${url === undefined ? path : `${url.pathname}${url.search}`}`, {

@@ -1,4 +1,5 @@
 import { parseJSONRPCMessage, PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
+import type { HeaderLookup } from "../features/feature-module";
 import type { FeatureTable } from "../features/feature-table";
 import { ErrorCode } from "../protocol/errors";
 import { isPlainObject } from "../protocol/plain-object";
@@ -95,13 +96,16 @@ export class InboundChecks {
     return { code: ErrorCode.InvalidRequest, message: "Invalid Request: the id must be a string or an integer", status: 400 };
   }
 
-  /** Over HTTP: headers that mirror params (`Mcp-Param-*` for tools/call, from the feature table). */
-  http(message: unknown, headers: Headers): Rejection | undefined {
-    if (!isPlainObject(message) || typeof message.method !== "string" || !headers.get("mcp-protocol-version")) return undefined;
+  /**
+   * Over HTTP: headers that mirror params (`Mcp-Param-*` for tools/call, from the feature table).
+   * `header` reads a request header by its lower-case name.
+   */
+  http(message: unknown, header: HeaderLookup): Rejection | undefined {
+    if (!isPlainObject(message) || typeof message.method !== "string" || !header("mcp-protocol-version")) return undefined;
     const method = this.features.method(message.method);
     if (!method?.checkHeaders) return undefined;
     const params = isPlainObject(message.params) ? message.params : {};
-    const problem = method.checkHeaders(params, (name) => headers.get(name) ?? undefined);
+    const problem = method.checkHeaders(params, (name) => header(name.toLowerCase()));
     return problem === undefined ? undefined : { code: ErrorCode.HeaderMismatch, message: `Header mismatch: ${problem}`, status: 400 };
   }
 
