@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from "node:crypto";
 import type { AppLogger } from "../protocol/app-logger";
+import { HmacSha256 } from "./hmac-sha256";
 
 /** One signing key of a key ring. The secret is cryptographically random, at least 32 bytes. */
 export interface StateKey {
@@ -25,7 +26,7 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export interface DerivedKey {
   readonly id: string;
   /** Signs an rt2 token together with its binding (the one HMAC of a seal or an open). */
-  readonly macKey: Buffer;
+  readonly mac: HmacSha256;
   /**
    * Keys the short diagnostic tags of an rt2 token, as 43 base64url characters: the secret prefix
    * of a truncated SHA-256 (see `state-token.ts`). Used by `seal`, and by `open` only on failure.
@@ -184,7 +185,7 @@ function derive(id: string, secret: Buffer): DerivedKey {
   const keyed = (label: string) => createHmac("sha256", secret).update(label).digest();
   return {
     id,
-    macKey: keyed(MAC_KEY_LABEL),
+    mac: new HmacSha256(keyed(MAC_KEY_LABEL)),
     tagKey: keyed(TAG_KEY_LABEL).toString("base64url"),
     legacy: { macKey: keyed(LEGACY_MAC_KEY_LABEL), scopeKey: keyed(LEGACY_SCOPE_KEY_LABEL) },
   };

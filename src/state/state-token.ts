@@ -1,4 +1,4 @@
-import { createHash, createHmac, hash, timingSafeEqual } from "node:crypto";
+import { createHash, hash, timingSafeEqual } from "node:crypto";
 import { canonicalJson } from "../protocol/canonical-json";
 import type { StateBinding } from "../protocol/request-context";
 import type { DerivedKey } from "./key-ring";
@@ -7,7 +7,7 @@ import type { DerivedKey } from "./key-ring";
  * The rt2 token format of `StateSealer`: `rt2.<keyId>.<payload>.<mac>`.
  *
  * - payload: base64url of the JSON array `[2, issued, expires, tags, data]`;
- * - mac: HMAC-SHA256 (key `macKey`), base64url, over `LABEL || signed || \0 || request || \0 ||
+ * - mac: HMAC-SHA256 (key `mac`, see `hmac-sha256.ts`), base64url, over `LABEL || signed || \0 || request || \0 ||
  *   principal`, where `signed` is the token text before the MAC and `request` and `principal`
  *   the canonical binding (`bindingOf`). The binding is in the MAC but not in the token: the one
  *   HMAC both authenticates the token and checks what it is bound to.
@@ -52,7 +52,7 @@ export function bindingOf(ctx: StateBinding, principal: string | null): Binding 
 
 /** The MAC of an rt2 token: HMAC-SHA256 of its signed text and its binding, base64url. */
 export function macOf(key: DerivedKey, signed: string, binding: Binding): string {
-  return createHmac("sha256", key.macKey).update(`${MAC_LABEL}${signed}\0${binding.request}\0${binding.principal}`, "utf8").digest("base64url");
+  return key.mac.mac(`${MAC_LABEL}${signed}\0${binding.request}\0${binding.principal}`);
 }
 
 /**

@@ -1,11 +1,14 @@
 /*
- * Pins the work StateSealer does on its success path, counted at node:crypto:
- * - a seal computes exactly one HMAC (createHmac) and its three short tags with the one-shot
- *   crypto.hash, and creates no Hash object;
- * - an open computes exactly one HMAC and nothing else: no tag, no Hash object, for a token of the
- *   first ring key or of another, named or anonymous;
+ * Pins the work StateSealer does on its success path, counted at node:crypto. The one HMAC of a
+ * seal or an open is two one-shot crypto.hash calls (HmacSha256: inner and outer hash), no Hmac
+ * object:
+ * - a seal computes exactly one HMAC (two hashes) and its three short tags (three hashes), and
+ *   creates no Hmac or Hash object;
+ * - an open computes exactly one HMAC and nothing else: no tag, no Hmac or Hash object, for a
+ *   token of the first ring key or of another, named or anonymous;
  * - a refused open may cost more (it computes the tags to log why) and still gives the one error;
- * - without crypto.hash (Node 20 before 20.12) the tags are the same, computed with createHash.
+ * - without crypto.hash (Node 20 before 20.12) the tokens are the same, computed with one
+ *   createHmac and three createHash.
  */
 // The module object itself (not an import-star copy), so that spies replace what the sealer calls.
 import nodeCrypto = require("node:crypto");
@@ -38,25 +41,25 @@ function count<T>(run: () => T): { result: T; hmac: number; hash: number; create
 }
 
 describe("StateSealer cost", () => {
-  it.each([["a named principal", "alice"], ["anonymous", null]] as [string, string | null][])("seals with one HMAC and three one-shot tag hashes (%s)", (_label, principal) => {
+  it.each([["a named principal", "alice"], ["anonymous", null]] as [string, string | null][])("seals with one HMAC (two hashes) and three one-shot tag hashes (%s)", (_label, principal) => {
     const sealer = new StateSealer({ keys: KEYS }, new SilentLogger());
     const sealed = count(() => sealer.seal(DATA, CTX, { principal }));
-    expect(sealed).toMatchObject({ hmac: 1, hash: 3, createHash: 0 });
+    expect(sealed).toMatchObject({ hmac: 0, hash: 5, createHash: 0 });
     expect(sealer.open(sealed.result, CTX, { principal })).toEqual(DATA);
   });
 
-  it.each([["a named principal", "alice"], ["anonymous", null]] as [string, string | null][])("opens with one HMAC and nothing else (%s)", (_label, principal) => {
+  it.each([["a named principal", "alice"], ["anonymous", null]] as [string, string | null][])("opens with one HMAC (two hashes) and nothing else (%s)", (_label, principal) => {
     const sealer = new StateSealer({ keys: KEYS }, new SilentLogger());
     const token = sealer.seal(DATA, CTX, { principal });
     const opened = count(() => sealer.open(token, CTX, { principal }));
-    expect(opened).toEqual({ result: DATA, hmac: 1, hash: 0, createHash: 0 });
+    expect(opened).toEqual({ result: DATA, hmac: 0, hash: 2, createHash: 0 });
   });
 
   it("opens a token of a key that no longer seals with one HMAC", () => {
     const before = new StateSealer({ keys: [KEYS[1]] }, new SilentLogger());
     const after = new StateSealer({ keys: KEYS }, new SilentLogger());
     const token = before.seal(DATA, CTX, { principal: "alice" });
-    expect(count(() => after.open(token, CTX, { principal: "alice" }))).toEqual({ result: DATA, hmac: 1, hash: 0, createHash: 0 });
+    expect(count(() => after.open(token, CTX, { principal: "alice" }))).toEqual({ result: DATA, hmac: 0, hash: 2, createHash: 0 });
   });
 
   it("may cost more to refuse, and still refuses with the one error", () => {
@@ -64,12 +67,12 @@ describe("StateSealer cost", () => {
     const sealer = new StateSealer({ keys: KEYS }, logger);
     const token = sealer.seal(DATA, CTX, { principal: "alice" });
     const refused = count(() => rejectionOf(() => sealer.open(token, CTX, { principal: "bob" })));
-    expect(refused.hmac).toBe(1);
-    expect(refused.hash).toBeGreaterThan(0);
+    expect(refused.hmac).toBe(0);
+    expect(refused.hash).toBeGreaterThan(2);
     expect(logger.entries.map((entry) => entry.fields?.reason)).toEqual(["other-principal"]);
   });
 
-  it("computes the same tags with createHash when crypto.hash is missing", () => {
+  it("computes the same tokens with createHmac and createHash when crypto.hash is missing", () => {
     const tokens: string[] = [];
     const oneShot = nodeCrypto.hash;
     for (const withoutHash of [false, true]) {
@@ -79,7 +82,7 @@ describe("StateSealer cost", () => {
           const { StateSealer: Isolated } = require("../../../src/state/state-sealer") as typeof import("../../../src/state/state-sealer");
           const sealer = new Isolated({ keys: KEYS, now: () => 1_750_000_000_000 }, new SilentLogger());
           const sealed = count(() => sealer.seal(DATA, CTX, { principal: "alice" }));
-          expect(sealed).toMatchObject(withoutHash ? { hmac: 1, hash: 0, createHash: 3 } : { hmac: 1, hash: 3, createHash: 0 });
+          expect(sealed).toMatchObject(withoutHash ? { hmac: 1, hash: 0, createHash: 3 } : { hmac: 0, hash: 5, createHash: 0 });
           tokens.push(sealed.result);
           expect(sealer.open(sealed.result, CTX, { principal: "alice" })).toEqual(DATA);
         });
