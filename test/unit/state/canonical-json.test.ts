@@ -43,6 +43,31 @@ describe("canonicalJson and strictJsonStringify on any JSON value", () => {
     );
   });
 
+  it("write objects in any insertion order, with array-index keys, __proto__ and undefined properties", () => {
+    // Keys chosen to collide: array-index keys (which Object.keys lists first), keys that sort
+    // around them, __proto__, and undefined values that are dropped.
+    const key = fc.constantFrom("0", "1", "10", "2", "01", "-1", "a", "B", "__proto__", "é", "");
+    const leaf = fc.oneof(fc.integer(), fc.string({ maxLength: 3 }), fc.constant(null), fc.constant(undefined));
+    const { tree } = fc.letrec((tie) => ({
+      tree: fc.oneof({ depthSize: "small" }, leaf, fc.array(tie("node"), { maxLength: 3 }), tie("object")),
+      node: fc.oneof(fc.integer(), tie("object")),
+      object: fc.array(fc.tuple(key, tie("tree")), { maxLength: 6 }).map((entries) => {
+        const object: Record<string, unknown> = Object.create(null);
+        for (const [name, value] of entries) object[name] = value;
+        return object;
+      }),
+    }));
+    fc.assert(
+      fc.property(tree, (value) => {
+        if (value === undefined) return;
+        const withoutUndefined = JSON.parse(JSON.stringify(value)) as unknown;
+        expect(canonicalJson(value)).toBe(sortedJson(withoutUndefined));
+        expect(canonicalJson(withoutUndefined)).toBe(canonicalJson(value));
+      }),
+      { seed: 20261201, numRuns: 1000 },
+    );
+  });
+
   it("write values deeper than the fast writer follows", () => {
     for (const depth of [99, 100, 101, 250]) {
       const value = nested(depth, { b: 1, a: [2, "x"] });
