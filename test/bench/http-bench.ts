@@ -28,12 +28,14 @@
 // Env: BENCH_SECONDS (per trial, default 3), BENCH_TRIALS (per server and scenario, default 5),
 //      BENCH_WARMUP (seconds per server and scenario, default 2), BENCH_CONNECTIONS (default 16),
 //      BENCH_ONLY=<comma list of scenarios> (default all: plain,elicitation,state,list,memory),
-//      BENCH_CPU_PROF=<dir> (start the app servers under `node --cpu-prof`, profiles written there on exit).
+//      BENCH_CPU_PROF=<dir> (start the app servers under `node --cpu-prof`, profiles written there on exit),
+//      BENCH_PIN=off (do not pin: by default, where taskset exists, the load generator runs on CPU 0
+//      and every server on CPU 1; see bench-process.ts).
 // Exit code 0 whether or not a target is met; 1 when the benchmark cannot run (a server does not
 // start, or a pre-flight exchange or a memory probe fails).
 import { cpus } from "node:os";
 import { resolve } from "node:path";
-import { startServer, stopAllServers, type RunningServer, type ServerSpec } from "./bench-process";
+import { pinning, startServer, stopAllServers, type RunningServer, type ServerSpec } from "./bench-process";
 import { ELICITATION, listExchange, PLAIN, preflight, SEALED_STATE, type Exchange } from "./bench-exchanges";
 import { describeTrial, fmt, measure, median, type Trial } from "./bench-load";
 import { EXCHANGES_ENV, type RecordedExchange } from "./servers/recorded-exchange";
@@ -178,6 +180,11 @@ async function main(): Promise<void> {
   console.log(`  machine: ${cpuList.length} CPU(s) (${cpuList[0]?.model.trim() ?? "unknown"}), ${process.platform}/${process.arch}`);
   console.log(`  node ${process.version}; autocannon, ${CONNECTIONS} connections; ${TRIALS} trial(s) of ${SECONDS} s per server and scenario after ${WARMUP} s warm-up`);
   console.log(`  scenarios: ${[...ONLY].join(", ")}`);
+  console.log(
+    pinning
+      ? `  CPU pinning (taskset): load generator on CPU ${pinning.generator}, every server on CPU ${pinning.servers} (BENCH_PIN=off to turn it off)`
+      : "  CPU pinning: off (BENCH_PIN=off, no taskset, or fewer than 2 CPUs)",
+  );
   if (CPU_PROF_DIR) console.log(`  app servers run under --cpu-prof, profiles in ${CPU_PROF_DIR}`);
 
   // Started one after another so the 1,000-component bootstrap does not compete with the others.
