@@ -8,9 +8,9 @@ import type { DerivedKey } from "./key-ring";
  *
  * - payload: base64url of the JSON array `[2, issued, expires, tags, data]`;
  * - mac: HMAC-SHA256 (key `mac`, see `hmac-sha256.ts`), base64url, over `LABEL || signed || \0 ||
- *   request || \0 || principal`, where `signed` is the token text before the MAC and `request` and `principal`
- *   the canonical binding (`bindingOf`). The binding is in the MAC but not in the token: the one
- *   HMAC both authenticates the token and checks what it is bound to.
+ *   request || \0 || principal`, where `signed` is the token text before the MAC and `request`
+ *   and `principal` the canonical binding (`bindingOf`). The binding is in the MAC but not in the
+ *   token: the one HMAC both authenticates the token and checks what it is bound to.
  * - tags: 32 base64url characters, `r || p || c`, short keyed tags of the binding that `open`
  *   reads only when the MAC does not match, to log why (see `diagnose`).
  *
