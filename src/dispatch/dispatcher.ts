@@ -6,6 +6,7 @@ import type { FeatureTable } from "../features/feature-table";
 import type { AppLogger } from "../protocol/app-logger";
 import { ErrorCode, McpError } from "../protocol/errors";
 import { jsonHazard } from "../protocol/json-hazard";
+import { andThen, isThenable, type MaybePromise } from "../protocol/maybe-async";
 import type { InboundRequest } from "../protocol/inbound-request";
 import type { Middleware, ResultValidator } from "../protocol/middleware";
 import type { RequestContext } from "../protocol/request-context";
@@ -79,6 +80,9 @@ export class Dispatcher implements ComponentRunner {
   }
 
   async run(def: ComponentDefinition, request: InboundRequest, matched: Readonly<Record<string, string>> = NO_MATCH): Promise<JsonObject> {
+    // Components never run inside the caller's own call of handle(): whatever the caller does
+    // right after it comes first, as it always has (the round below may otherwise be synchronous).
+    await undefined;
     checkRetryEnvelope(request);
     // The round's own signal: aborts on cancellation or at the time limit, never after it returned.
     // The transport's signal is read lazily: a transport may make it only when something reads it.
@@ -92,7 +96,10 @@ export class Dispatcher implements ComponentRunner {
     const round: Round = { def, original: ctx, matched, strategy, handOver };
     let outcome: unknown;
     try {
-      outcome = await deadline.race(chain.length === 0 ? this.invoke(round, ctx) : this.through(chain, 0, round, ctx));
+      // A round that settled synchronously (a binding the fast path accepted, a handler that
+      // returned its value) had no time to overrun: the time limit races only pending work.
+      const work = chain.length === 0 ? this.invoke(round, ctx) : this.through(chain, 0, round, ctx);
+      outcome = isThenable(work) ? await deadline.race(Promise.resolve(work)) : work;
     } catch (error) {
       return this.failure(def, ctx, error);
     } finally {
@@ -108,9 +115,15 @@ export class Dispatcher implements ComponentRunner {
     return this.finish(def, ctx, outcome);
   }
 
-  /** Runs the middleware from `index` on, then the component. */
+  /** Runs the middleware from `index` on, then the component; a middleware's `next()` always gets a promise. */
   private through(chain: readonly Middleware[], index: number, round: Round, current: RequestContext): Promise<unknown> {
-    if (index === chain.length) return this.invoke(round, current);
+    if (index === chain.length) {
+      try {
+        return Promise.resolve(this.invoke(round, current));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
     let called = false;
     const next = (replacement?: RequestContext) => {
       if (called) throw new Error("next() called twice by one middleware");
@@ -127,34 +140,44 @@ export class Dispatcher implements ComponentRunner {
     return chain;
   }
 
-  /** Binds, resolves the `@Elicit` round, then calls the method (or hands it to a strategy). `ctx` is what the middleware passed on. */
-  private async invoke(round: Round, ctx: RequestContext): Promise<unknown> {
-    const { def, original, matched, strategy, handOver } = round;
-    const bound = await def.bind(ctx, matched);
-    if (!bound.ok) return bound.outcome;
-    let entry: ReadyEntry = { kind: "ready", values: NO_VALUES, ctx };
-    if (def.carriedFlow) {
-      const entered = await this.flows.enter(def, ctx, original);
-      if (entered.kind === "outcome") return entered.outcome;
-      entry = entered;
+  /**
+   * Binds, resolves the `@Elicit` round, then calls the method (or hands it to a strategy). `ctx`
+   * is what the middleware passed on. Synchronous as long as every step is (see `maybe-async`):
+   * a plain call of a method that returns its value makes no promise here.
+   */
+  private invoke(round: Round, ctx: RequestContext): MaybePromise<unknown> {
+    const { def, original, matched } = round;
+    return andThen(def.bind(ctx, matched), (bound) => {
+      if (!bound.ok) return bound.outcome;
+      if (!def.carriedFlow) return this.proceed(round, ctx, bound, { kind: "ready", values: NO_VALUES, ctx });
+      return this.flows.enter(def, ctx, original).then((entered) => (entered.kind === "outcome" ? entered.outcome : this.proceed(round, ctx, bound, entered)));
+    });
+  }
+
+  /** Calls the bound method (or hands it to a strategy), then ends the round of a carried flow. */
+  private proceed(round: Round, ctx: RequestContext, bound: Extract<BoundArguments, { ok: true }>, entry: ReadyEntry): MaybePromise<unknown> {
+    const { def, original, strategy } = round;
+    if (strategy) return this.delegate(round, ctx, bound, entry);
+    return andThen(this.call(def, this.instanceOf(def), bound, entry.values, entry.operationId, entry.ctx), (returned) =>
+      // A method without a carried flow has nothing to carry, but may still misuse Result.reask().
+      def.carriedFlow || isReask(returned) ? this.flows.leave(def, ctx, entry, returned, original) : returned,
+    );
+  }
+
+  /** The round run by the component's strategy (a task, say): recorded, executed, maybe handed over. */
+  private async delegate(round: Round, ctx: RequestContext, bound: Extract<BoundArguments, { ok: true }>, entry: ReadyEntry): Promise<unknown> {
+    const { def, original, strategy, handOver } = round;
+    const recorded: RecordedInvocation = {
+      arguments: ctx.requestParams.arguments,
+      answers: answersOf(entry.state),
+      ...(entry.operationId !== undefined && { operationId: entry.operationId }),
+    };
+    const outcome = await strategy!.execute(this.invocation(def, bound, entry.values, entry.operationId, entry.ctx, original, recorded));
+    if (outcome.kind === "handover") {
+      handOver!(outcome.result);
+      return outcome.result;
     }
-    let returned: unknown;
-    if (strategy) {
-      const recorded: RecordedInvocation = {
-        arguments: ctx.requestParams.arguments,
-        answers: answersOf(entry.state),
-        ...(entry.operationId !== undefined && { operationId: entry.operationId }),
-      };
-      const outcome = await strategy.execute(this.invocation(def, bound, entry.values, entry.operationId, entry.ctx, original, recorded));
-      if (outcome.kind === "handover") {
-        handOver!(outcome.result);
-        return outcome.result;
-      }
-      returned = outcome.value;
-    } else {
-      returned = await this.call(def, this.instanceOf(def), bound, entry.values, entry.operationId, entry.ctx);
-    }
-    // A method without a carried flow has nothing to carry, but may still misuse Result.reask().
+    const returned = outcome.value;
     return def.carriedFlow || isReask(returned) ? this.flows.leave(def, ctx, entry, returned, original) : returned;
   }
 
@@ -191,7 +214,7 @@ export class Dispatcher implements ComponentRunner {
       clientCapabilities: original.clientCapabilities,
       recorded,
       run: async (replacement) => this.call(def, instance, bound, values, operationId, replacement ?? ctx),
-      finish: (value) => this.finish(def, original, value),
+      finish: async (value) => this.finish(def, original, value),
     };
   }
 
@@ -220,17 +243,24 @@ export class Dispatcher implements ComponentRunner {
     return instance[def.methodName](...parameters);
   }
 
-  /** Shapes a final value and runs the app's result validator on it. */
-  private async finish(def: ComponentDefinition, ctx: RequestContext, value: unknown): Promise<JsonObject> {
+  /**
+   * Shapes a final value and runs the app's result validator on it; a failure at any step is
+   * settled (`failure`). Synchronous when shaping is and the validator (if any) returns no promise.
+   */
+  private finish(def: ComponentDefinition, ctx: RequestContext, value: unknown): MaybePromise<JsonObject> {
+    const failed = (error: unknown) => this.failure(def, ctx, error);
+    let settled: MaybePromise<JsonObject>;
     try {
-      const result = await def.shape(value, ctx);
-      const hazard = jsonHazard(result);
-      if (hazard !== undefined) throw new Error(`${def.where} returned a result with ${hazard}, which JSON cannot carry`);
-      if (this.options.resultValidator) await this.options.resultValidator(result, { ctx, component: def.ref });
-      return result;
+      settled = andThen(def.shape(value, ctx), (result) => {
+        const hazard = jsonHazard(result);
+        if (hazard !== undefined) throw new Error(`${def.where} returned a result with ${hazard}, which JSON cannot carry`);
+        const validator = this.options.resultValidator;
+        return validator === undefined ? result : andThen(validator(result, { ctx, component: def.ref }), () => result);
+      });
     } catch (error) {
-      return this.failure(def, ctx, error);
+      return failed(error);
     }
+    return isThenable(settled) ? Promise.resolve(settled).catch(failed) : settled;
   }
 
   /** Typed errors reach the wire; anything else is settled by `settleFailure` (error id, log, generic answer). */

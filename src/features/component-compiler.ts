@@ -175,7 +175,7 @@ export class ComponentCompiler {
   /** Binds arguments against a raw JSON Schema: validated, then handed over as the plain object. */
   rawBinder(schema: JsonObject, where: string): ArgumentBinder {
     const check = this.compileSchema(schema, `${where} inputSchema`);
-    return async (raw) => {
+    return (raw) => {
       const value = raw ?? {};
       const violations = check(value);
       return violations.length === 0 ? { ok: true, value } : { ok: false, violations };

@@ -1,5 +1,6 @@
 import type { ComponentRef, Middleware } from "../protocol/middleware";
 import type { RequestContext } from "../protocol/request-context";
+import type { MaybePromise } from "../protocol/maybe-async";
 import type { JsonObject } from "../protocol/wire-types";
 import type { FieldViolation } from "../schema/dto-validator";
 import type { CompletionProvider } from "../decorators/complete";
@@ -36,11 +37,11 @@ export interface ElicitSpec {
   digest?: string;
 }
 
-/** Binds raw `arguments` to what the method receives; built once at bootstrap. */
-export type ArgumentBinder = (raw: unknown) => Promise<{ ok: true; value: unknown } | { ok: false; violations: FieldViolation[] }>;
+/** Binds raw `arguments` to what the method receives; built once at bootstrap. Synchronous when it can be. */
+export type ArgumentBinder = (raw: unknown) => MaybePromise<{ ok: true; value: unknown } | { ok: false; violations: FieldViolation[] }>;
 
-/** Validates a final structured result against the output schema; returns violations. */
-export type OutputCheck = (structured: unknown) => Promise<FieldViolation[]>;
+/** Validates a final structured result against the output schema; returns violations. Synchronous when it can be. */
+export type OutputCheck = (structured: unknown) => MaybePromise<FieldViolation[]>;
 
 /**
  * The arguments of one round: `whole` feeds an `@Arg()` parameter, `named` feeds `@Arg("name")`;
@@ -101,12 +102,12 @@ export interface ComponentDefinition {
   readonly completion?: CompletionSource;
   /** Declared for another feature to run (a tool's `task` option needs the tasks feature). */
   readonly requiredFeature?: RequiredFeature;
-  /** This round's arguments; `matched` holds what routing extracted (template variables). */
-  bind(ctx: RequestContext, matched: Readonly<Record<string, string>>): Promise<BoundArguments>;
+  /** This round's arguments; `matched` holds what routing extracted (template variables). Synchronous when it can be. */
+  bind(ctx: RequestContext, matched: Readonly<Record<string, string>>): MaybePromise<BoundArguments>;
   /** A question declined or cancelled under `onDecline: "end"`: the outcome to return, or throw. */
   declined(key: string, action: "decline" | "cancel"): unknown;
-  /** A final value as its complete wire result; throws `OutputSchemaViolation` for a server bug. */
-  shape(value: unknown, ctx: RequestContext): Promise<JsonObject>;
+  /** A final value as its complete wire result; throws `OutputSchemaViolation` for a server bug. Synchronous when it can be. */
+  shape(value: unknown, ctx: RequestContext): MaybePromise<JsonObject>;
   /** Milliseconds the component may take per round (its `timeoutMs` option); the app's default when absent. */
   readonly timeoutMs?: number;
   /**

@@ -2,6 +2,7 @@ import { plainToInstance } from "class-transformer";
 import { getMetadataStorage, validate, type ValidationError } from "class-validator";
 import { clip } from "../protocol/clip";
 import type { DtoClass } from "../protocol/dto-class";
+import type { MaybePromise } from "../protocol/maybe-async";
 import { isPlainObject } from "../protocol/plain-object";
 import { compileFastPath, type FastPath } from "./dto-fast-path";
 import { validationMetadataGeneration } from "./validation-metadata-cache";
@@ -45,7 +46,7 @@ function fastPathOf(dto: Function): FastPath | undefined {
  * `validateDto` for one DTO, compiled now: call it at bootstrap, so that no request compiles. (The
  * compiled form is kept per DTO and compiled again only if class-validator learns new metadata.)
  */
-export function dtoValidator<T extends object>(dto: DtoClass<T>): (plain: unknown) => Promise<DtoValidation<T>> {
+export function dtoValidator<T extends object>(dto: DtoClass<T>): (plain: unknown) => MaybePromise<DtoValidation<T>> {
   fastPathOf(dto);
   return (plain) => validateDto(dto, plain);
 }
@@ -59,14 +60,22 @@ export function dtoValidator<T extends object>(dto: DtoClass<T>): (plain: unknow
  * messages, goes through them. Unknown top-level properties are found here and left out before
  * the two libraries run: they would cost class-transformer work that grows with the square of an
  * object's keys.
+ *
+ * Synchronous when no library has to run (the fast path accepts, or the value is not an object);
+ * a promise otherwise (class-validator's `validate` is asynchronous).
  */
-export async function validateDto<T extends object>(dto: DtoClass<T>, plain: unknown): Promise<DtoValidation<T>> {
+export function validateDto<T extends object>(dto: DtoClass<T>, plain: unknown): MaybePromise<DtoValidation<T>> {
   if (plain === null || typeof plain !== "object" || Array.isArray(plain)) {
     return { ok: false, violations: [{ field: "(root)", constraint: "isObject", message: "arguments must be an object" }] };
   }
   // Only a plain object: class-transformer treats a Date, a Set, a thenable ... as what they are.
   const accepted = isPlainObject(plain) ? fastPathOf(dto)?.(plain) : undefined;
   if (accepted !== undefined) return { ok: true, value: accepted as T };
+  return validateWithLibraries(dto, plain);
+}
+
+/** `validateDto` through class-transformer and class-validator. */
+async function validateWithLibraries<T extends object>(dto: DtoClass<T>, plain: object): Promise<DtoValidation<T>> {
   const known = knownProperties(dto);
   const unknown: FieldViolation[] = [];
   const kept: Record<string, unknown> = {};

@@ -1,8 +1,9 @@
 import type { ToolOptions } from "../../decorators/tool";
 import type { DtoClass } from "../../protocol/dto-class";
+import { andThen } from "../../protocol/maybe-async";
 import type { JsonObject } from "../../protocol/wire-types";
 import { describeViolations, dtoValidator } from "../../schema/dto-validator";
-import type { ArgumentBinder, ComponentDefinition, OutputCheck } from "../component-definition";
+import type { ArgumentBinder, BoundArguments, ComponentDefinition, OutputCheck } from "../component-definition";
 import { endedQuestion } from "../ended-question";
 import type { ComponentCompiler, DeclaredComponent } from "../component-compiler";
 import { OutputSchemaViolation } from "../output-schema-violation";
@@ -66,13 +67,21 @@ export function compileTool(component: DeclaredComponent, options: ToolOptions, 
     ...(options.task !== undefined && {
       requiredFeature: { name: TASKS_EXTENSION, fix: 'list the tasks feature in McpApp.create: features: [tasks()] (import { tasks } from "roundtrip-mcp")' },
     }),
-    async bind(ctx) {
-      const bound = await bindArguments(ctx.requestParams.arguments);
-      if (bound.ok) return { ok: true, whole: bound.value, named: bound.value as Record<string, unknown> };
-      return { ok: false, outcome: Result.error(`Invalid arguments for tool ${name}: ${describeViolations(bound.violations)}`) };
+    bind(ctx) {
+      return andThen(bindArguments(ctx.requestParams.arguments), (bound): BoundArguments => {
+        if (bound.ok) return { ok: true, whole: bound.value, named: bound.value as Record<string, unknown> };
+        return { ok: false, outcome: Result.error(`Invalid arguments for tool ${name}: ${describeViolations(bound.violations)}`) };
+      });
     },
     declined: (key, action) => Result.error(`${endedQuestion(key, action)}; the operation ended.`),
-    shape: (value) => shapeToolResult(shapeOf, value),
+    // A refusal is a rejection, as callers of shape() expect; a success may be synchronous.
+    shape(value) {
+      try {
+        return shapeToolResult(shapeOf, value);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
     // A ToolError speaks to the model; anything else it hears about only generically.
     recover(error, failure) {
       if (error instanceof OutputSchemaViolation) return undefined;
@@ -91,12 +100,9 @@ function compileOutput(output: ToolOptions["output"], where: string, compiler: C
     const validate = dtoValidator(output as DtoClass);
     return {
       outputSchema,
-      checkOutput: async (value) => {
-        const r = await validate(value);
-        return r.ok ? [] : r.violations;
-      },
+      checkOutput: (value) => andThen(validate(value), (r) => (r.ok ? [] : r.violations)),
     };
   }
   const check = compiler.compileSchema(output, `${where} outputSchema`);
-  return { outputSchema: output, checkOutput: async (value) => check(value) };
+  return { outputSchema: output, checkOutput: check };
 }
