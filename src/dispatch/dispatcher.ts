@@ -73,10 +73,15 @@ export class Dispatcher implements ComponentRunner {
     return this.options.features;
   }
 
-  async handle(request: InboundRequest): Promise<JsonObject> {
+  /** The request's result; every refusal is a rejection (never a synchronous throw). */
+  handle(request: InboundRequest): Promise<JsonObject> {
     const method = this.options.features.method(request.method);
-    if (!method) throw new McpError(ErrorCode.MethodNotFound, "Method not found");
-    return method.handle(request, this);
+    if (!method) return Promise.reject(new McpError(ErrorCode.MethodNotFound, "Method not found"));
+    try {
+      return method.handle(request, this);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   async run(def: ComponentDefinition, request: InboundRequest, matched: Readonly<Record<string, string>> = NO_MATCH): Promise<JsonObject> {

@@ -227,7 +227,8 @@ export async function startHttpListener(
       if (read.kind === "aborted") return;
       if (read.kind === "too-large") return refuseBody(req, res, checks.tooLarge());
       bodyText = read.text;
-      const checked = bodyText.length > 0 ? checks.text(bodyText) : undefined;
+      // Remembered as scanned only if it goes on to the SDK path (below), where the entry checks it.
+      const checked = bodyText.length > 0 ? checks.text(bodyText, false) : undefined;
       if (checked?.kind === "rejected") return send(res, checked.rejection.status, errorResponse(checked.rejection, checked.id));
       if (checked?.kind === "parsed") body = checked.value;
     }
@@ -263,6 +264,7 @@ export async function startHttpListener(
         precomputed = answer.outcome;
       }
     }
+    checks.remember(body);
     const headers = new Headers();
     for (const name of Object.keys(req.headers)) {
       const value = headerOf(req, name);

@@ -51,8 +51,13 @@ export class InboundChecks {
     return { code: ErrorCode.InvalidRequest, message: `Request too large: the body exceeds ${max} bytes (limit maxBodyBytes)`, data: { limit: "maxBodyBytes", maximum: max }, status: 413 };
   }
 
-  /** Raw JSON-RPC text: the structural limits by one scan, then `JSON.parse` (only of text within them). */
-  text(text: string): CheckedText {
+  /**
+   * Raw JSON-RPC text: the structural limits by one scan, then `JSON.parse` (only of text within
+   * them). The parsed message is remembered as scanned (so `value` skips it) unless `remember` is
+   * false: a caller that may answer it without ever calling `value` (the HTTP listener's fast
+   * lane) remembers it itself (`remember`) before handing it on, and spares the weak entry.
+   */
+  text(text: string, remember = true): CheckedText {
     const breach = scanJsonText(text, this.limits);
     if (breach) return { kind: "rejected", rejection: overLimit(breach), id: requestIdOf(text) };
     let value: unknown;
@@ -61,8 +66,13 @@ export class InboundChecks {
     } catch {
       return { kind: "unparsable" };
     }
-    if (typeof value === "object" && value !== null) this.scanned.add(value);
+    if (remember) this.remember(value);
     return { kind: "parsed", value };
+  }
+
+  /** Marks a message that `text` parsed as scanned: `value` will not walk it again. */
+  remember(message: unknown): void {
+    if (typeof message === "object" && message !== null) this.scanned.add(message);
   }
 
   /** A message that arrived parsed: the structural limits by a bounded walk (skipped for what `text` parsed). */

@@ -25,9 +25,9 @@ export const toolsFeature: FeatureModule = {
           nameParam: "name",
           capability: "tools",
           paramsShape: { type: "object", required: ["name"], properties: { name: { type: "string" }, arguments: { type: "object" } } },
-          async handle(request, runner) {
+          handle(request, runner) {
             const tool = find(request.params);
-            if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${clip(String(request.params.name))}`);
+            if (!tool) return Promise.reject(new McpError(ErrorCode.InvalidParams, `Unknown tool: ${clip(String(request.params.name))}`));
             return runner.run(tool, request);
           },
           checkHeaders(params, header) {
