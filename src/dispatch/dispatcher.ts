@@ -155,7 +155,7 @@ export class Dispatcher implements ComponentRunner {
     return andThen(def.bind(ctx, matched), (bound) => {
       if (!bound.ok) return bound.outcome;
       if (!def.carriedFlow) return this.proceed(round, ctx, bound, { kind: "ready", values: NO_VALUES, ctx });
-      return this.flows.enter(def, ctx, original).then((entered) => (entered.kind === "outcome" ? entered.outcome : this.proceed(round, ctx, bound, entered)));
+      return andThen(this.flows.enter(def, ctx, original), (entered) => (entered.kind === "outcome" ? entered.outcome : this.proceed(round, ctx, bound, entered)));
     });
   }
 

@@ -2,6 +2,7 @@ import type { ComponentDefinition } from "../features/component-definition";
 import { isReask, Result } from "../features/result";
 import type { AppLogger } from "../protocol/app-logger";
 import { ErrorCode, McpError } from "../protocol/errors";
+import { andThen, type MaybePromise } from "../protocol/maybe-async";
 import { isPlainObject } from "../protocol/plain-object";
 import type { RequestContext } from "../protocol/request-context";
 import type { StateSealer } from "../state/state-sealer";
@@ -46,26 +47,21 @@ export class FlowRounds {
 
   /**
    * `declared` is the request as the client sent it (middleware cannot widen its capabilities):
-   * every question the round reaches is admitted against it.
+   * every question the round reaches is admitted against it. Synchronous when the plan is (see
+   * `RoundPlanner.planNow`); a refusal may be thrown at once.
    */
-  async enter(def: ComponentDefinition, ctx: RequestContext, declared: RequestContext = ctx): Promise<FlowEntry> {
+  enter(def: ComponentDefinition, ctx: RequestContext, declared: RequestContext = ctx): MaybePromise<FlowEntry> {
     if (!def.carriedFlow) return { kind: "ready", values: NO_VALUES, ctx };
-    const plan = await this.planner.plan(def.elicits, ctx, declared);
-    if (plan.kind === "ask") return { kind: "outcome", outcome: Result.inputRequired({ inputRequests: plan.inputRequests, requestState: plan.requestState }) };
-    if (plan.kind === "ended") return { kind: "outcome", outcome: def.declined(plan.key, plan.action) };
-    return { kind: "ready", values: plan.values, ctx: withRequestState(ctx, plan.state.m), operationId: plan.state.o, state: plan.state };
+    return andThen(this.planner.planNow(def.elicits, ctx, declared), (plan): FlowEntry => {
+      if (plan.kind === "ask") return { kind: "outcome", outcome: Result.inputRequired({ inputRequests: plan.inputRequests, requestState: plan.requestState }) };
+      if (plan.kind === "ended") return { kind: "outcome", outcome: def.declined(plan.key, plan.action) };
+      return { kind: "ready", values: plan.values, ctx: withRequestState(ctx, plan.state.m), operationId: plan.state.o, state: plan.state };
+    });
   }
 
-  /** What the round answers, given what the method returned. */
-  async leave(def: ComponentDefinition, ctx: RequestContext, entry: FlowEntry & { kind: "ready" }, returned: unknown, declared: RequestContext = ctx): Promise<unknown> {
-    if (isReask(returned)) {
-      if (def.elicits.length === 0) throw this.violation(def, "returned Result.reask() but has no @Elicit parameters");
-      const unknown = returned.reask.filter((key) => !def.elicits.some((s) => s.key === key));
-      if (unknown.length > 0) throw this.violation(def, `Result.reask() names ${unknown.map((k) => `"${k}"`).join(", ")}, which is not an @Elicit key of this method`);
-      const plan = await this.planner.reask(def.elicits, ctx, returned.reask, entry.state!, declared);
-      if (plan.kind !== "ask") throw this.violation(def, "Result.reask() left nothing to ask");
-      return Result.inputRequired({ inputRequests: plan.inputRequests, requestState: plan.requestState });
-    }
+  /** What the round answers, given what the method returned. Synchronous except for a re-ask; a refusal may be thrown at once. */
+  leave(def: ComponentDefinition, ctx: RequestContext, entry: FlowEntry & { kind: "ready" }, returned: unknown, declared: RequestContext = ctx): MaybePromise<unknown> {
+    if (isReask(returned)) return this.reask(def, ctx, entry, returned.reask, declared);
     if (!entry.state || !isInputRequired(returned)) return returned;
     const { inputRequests, requestState } = returned;
     if (requestState !== undefined && typeof requestState !== "string") throw this.violation(def, "returned input_required with a requestState that is not a string");
@@ -76,6 +72,16 @@ export class FlowRounds {
       throw this.violation(def, `its input request key "${clash}" is also the key of @Elicit("${clash}"); give one of them another key`);
     }
     return { ...returned, requestState: this.planner.carry(entry.state, ctx, requestState) };
+  }
+
+  /** The round after a method returned `Result.reask(keys)`: those questions (and their dependents) asked again. */
+  private async reask(def: ComponentDefinition, ctx: RequestContext, entry: FlowEntry & { kind: "ready" }, keys: readonly string[], declared: RequestContext): Promise<unknown> {
+    if (def.elicits.length === 0) throw this.violation(def, "returned Result.reask() but has no @Elicit parameters");
+    const unknown = keys.filter((key) => !def.elicits.some((s) => s.key === key));
+    if (unknown.length > 0) throw this.violation(def, `Result.reask() names ${unknown.map((k) => `"${k}"`).join(", ")}, which is not an @Elicit key of this method`);
+    const plan = await this.planner.reask(def.elicits, ctx, keys, entry.state!, declared);
+    if (plan.kind !== "ask") throw this.violation(def, "Result.reask() left nothing to ask");
+    return Result.inputRequired({ inputRequests: plan.inputRequests, requestState: plan.requestState });
   }
 
   /** A component broke the framework's contract: the reason goes to the logger, the client gets a generic -32603. */

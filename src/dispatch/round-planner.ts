@@ -4,12 +4,13 @@ import { questionDigest } from "../elicitation/question-digest";
 import type { StateSealer } from "../state/state-sealer";
 import type { ElicitSpec } from "../features/component-definition";
 import type { ElicitResult } from "../protocol/elicit-request";
-import { firstViolations, validateDto } from "../schema/dto-validator";
+import { firstViolations, validateDto, type DtoValidation } from "../schema/dto-validator";
 import { buildQuestion } from "../features/question-builder";
 import { ErrorCode, McpError } from "../protocol/errors";
 import type { RequestContext } from "../protocol/request-context";
 import type { JsonObject } from "../protocol/wire-types";
 import type { InputRequest } from "../protocol/input-request";
+import { drive, type MaybePromise } from "../protocol/maybe-async";
 import { requireCapabilities } from "./admission";
 
 /** What travels in sealed requestState between rounds of a carried flow. */
@@ -61,7 +62,16 @@ export class RoundPlanner {
    * capabilities it declared, else -32021.
    */
   async plan(specs: readonly ElicitSpec[], ctx: RequestContext, declared: RequestContext = ctx): Promise<RoundPlan> {
-    return this.resolve(specs, ctx, this.openState(ctx), ctx.inputResponses ?? {}, declared);
+    return this.planNow(specs, ctx, declared);
+  }
+
+  /**
+   * `plan`, synchronous when every answer is validated synchronously (no DTO needs
+   * class-validator): the dispatcher's round then makes no promise for it. A refusal may be thrown
+   * at once.
+   */
+  planNow(specs: readonly ElicitSpec[], ctx: RequestContext, declared: RequestContext = ctx): MaybePromise<RoundPlan> {
+    return drive(this.resolve(specs, ctx, this.openState(ctx), ctx.inputResponses ?? {}, declared));
   }
 
   /** Plans a re-ask after the method returned `Result.reask(...)`: those answers and their dependents are dropped. */
@@ -78,7 +88,7 @@ export class RoundPlanner {
     // The method answered with a re-ask, not with state of its own: none is kept.
     const kept: CarriedState = { r: resolvedState.r, a: {}, o: resolvedState.o };
     for (const [k, v] of Object.entries(resolvedState.a)) if (!dropped.has(k)) kept.a[k] = v;
-    return this.resolve(specs, ctx, kept, {}, declared, keys);
+    return drive(this.resolve(specs, ctx, kept, {}, declared, keys));
   }
 
   /**
@@ -108,14 +118,15 @@ export class RoundPlanner {
     return data;
   }
 
-  private async resolve(
+  /** The round's plan, as steps for `drive`: each answer's validation is yielded, not awaited. */
+  private *resolve(
     specs: readonly ElicitSpec[],
     ctx: RequestContext,
     carried: CarriedState,
     responses: Readonly<Record<string, unknown>>,
     declared: RequestContext,
     reasked?: readonly string[],
-  ): Promise<RoundPlan> {
+  ): Generator<unknown, RoundPlan, unknown> {
     const answers: Record<string, unknown> = {};
     const values = new Map<string, unknown>();
     const next: CarriedState = { r: carried.r + 1, a: {}, o: carried.o, ...(carried.m !== undefined && { m: carried.m }) };
@@ -146,7 +157,7 @@ export class RoundPlanner {
       }
       let accepted: unknown = outcome.action === "accept" ? (outcome.content ?? { action: "accept" }) : undefined;
       if (outcome.action === "accept" && question.dto) {
-        const checked = await validateDto(question.dto, outcome.content ?? {});
+        const checked = (yield validateDto(question.dto, outcome.content ?? {})) as DtoValidation<object>;
         if (!checked.ok) {
           throw new McpError(ErrorCode.InvalidParams, INVALID_ANSWER, { key: spec.key, reason: firstViolations(checked.violations).map((v) => `${v.field}: ${v.constraint}`).join("; ") });
         }

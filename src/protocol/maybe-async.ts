@@ -22,3 +22,28 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
 export function andThen<T, U>(value: MaybePromise<T>, next: (value: T) => MaybePromise<U>): MaybePromise<U> {
   return isThenable(value) ? Promise.resolve(value).then(next) : next(value);
 }
+
+/**
+ * Runs `steps`, a generator that yields what it would `await`, synchronously for as long as what
+ * it yields is not a thenable (each value goes straight back in); from the first thenable on, as
+ * an async function would (a rejection is thrown into the generator). Returns the generator's
+ * result, or a promise of it once it has waited. A synchronous throw of the generator is thrown
+ * to the caller.
+ */
+export function drive<T>(steps: Generator<unknown, T, unknown>): MaybePromise<T> {
+  return advance(steps, steps.next(undefined));
+}
+
+function advance<T>(steps: Generator<unknown, T, unknown>, step: IteratorResult<unknown, T>): MaybePromise<T> {
+  while (!step.done) {
+    const yielded = step.value;
+    if (isThenable(yielded)) {
+      return Promise.resolve(yielded).then(
+        (value) => advance(steps, steps.next(value)),
+        (error: unknown) => advance(steps, steps.throw(error)),
+      );
+    }
+    step = steps.next(yielded);
+  }
+  return step.value;
+}
