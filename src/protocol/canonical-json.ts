@@ -48,13 +48,14 @@ function writeTop(value: unknown, sortKeys: boolean): string {
   // the careful writer, which names the path of what is wrong. Keys in their own order are what
   // JSON.stringify writes, so once a walk has found plain JSON the native writer writes it.
   if (!sortKeys) return isPlainJson(value, 0) ? JSON.stringify(value) : writeCarefully(value, false);
-  return writeFast(value, sortKeys, 0) ?? writeCarefully(value, sortKeys);
+  return writeSorted(value, 0) ?? writeCarefully(value, true);
 }
 
 /**
- * Whether `value` is what `writeFast` writes (plain JSON within FAST_DEPTH levels), by a walk that
- * builds nothing: for such a value JSON.stringify writes the same text (keys in Object.keys
- * order, `undefined` properties dropped, finite numbers as ToString).
+ * Whether `value` is plain JSON within FAST_DEPTH levels (what `writeSorted` accepts), by a walk
+ * that builds nothing: for such a value JSON.stringify writes what the careful writer would, in
+ * the caller's key order (keys in Object.keys order, `undefined` properties dropped, finite
+ * numbers as ToString).
  */
 function isPlainJson(value: unknown, depth: number): boolean {
   switch (typeof value) {
@@ -84,8 +85,8 @@ function isPlainJson(value: unknown, depth: number): boolean {
   }
 }
 
-/** The JSON text of `value`, or undefined if it is not plain JSON within FAST_DEPTH levels. */
-function writeFast(value: unknown, sortKeys: boolean, depth: number): string | undefined {
+/** The canonical JSON text of `value`, or undefined if it is not plain JSON within FAST_DEPTH levels. */
+function writeSorted(value: unknown, depth: number): string | undefined {
   switch (typeof value) {
     case "string":
       return JSON.stringify(value);
@@ -101,20 +102,19 @@ function writeFast(value: unknown, sortKeys: boolean, depth: number): string | u
         let text = "[";
         for (let i = 0; i < value.length; i++) {
           if (!(i in value)) return undefined;
-          const item = writeFast(value[i], sortKeys, depth + 1);
+          const item = writeSorted(value[i], depth + 1);
           if (item === undefined) return undefined;
           text += i === 0 ? item : `,${item}`;
         }
         return `${text}]`;
       }
       if (!isPlainObject(value)) return undefined;
-      const keys = Object.keys(value);
-      if (sortKeys) keys.sort();
+      const keys = Object.keys(value).sort();
       let text = "";
       for (const key of keys) {
         const item = value[key];
         if (item === undefined) continue;
-        const written = writeFast(item, sortKeys, depth + 1);
+        const written = writeSorted(item, depth + 1);
         if (written === undefined) return undefined;
         text += `${text === "" ? "" : ","}${JSON.stringify(key)}:${written}`;
       }
