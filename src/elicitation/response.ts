@@ -3,7 +3,7 @@ import type { ElicitationContent, FormPropertySchema } from "../protocol/form-sc
 import { formValueViolation } from "../schema/form-value-check";
 import { assertInputRequest } from "./input-request-shape";
 import { inputResponseEntry, invalidInputResponse, type InputMissing } from "./input-response-entry";
-import { isPlainObject } from "../protocol/plain-object";
+import { isPlainObject, setOwn } from "../protocol/plain-object";
 import type { ElicitRequest, FormElicitRequest, UrlElicitRequest } from "../protocol/elicit-request";
 
 /** The -32602 message for any invalid elicitation answer. */
@@ -73,10 +73,7 @@ function acceptedContent(
     const violation = formValueViolation(properties[name], submitted[name]);
     if (violation !== undefined) throw invalid(`content.${name}: ${violation}`);
     const value = submitted[name] as ElicitationContent[string];
-    const copy = Array.isArray(value) ? [...value] : value;
-    // Defined, not assigned, so that a property named "__proto__" cannot touch the prototype.
-    if (name === "__proto__") Object.defineProperty(kept, name, { value: copy, enumerable: true, writable: true, configurable: true });
-    else kept[name] = copy;
+    setOwn(kept, name, Array.isArray(value) ? [...value] : value);
   }
   // Keys the schema does not declare are dropped, but must still be wire-shaped (flat values).
   for (const name of Object.keys(submitted)) {

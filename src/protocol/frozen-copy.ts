@@ -1,3 +1,5 @@
+import { setOwn } from "./plain-object";
+
 /**
  * A deep copy of JSON-like data (plain objects, arrays, primitives), frozen all the way down.
  * Built requests and converted schemas are frozen so that what was validated is what is sent.
@@ -14,9 +16,7 @@ export function frozenCopy<T>(value: T): T {
   for (const key of Object.keys(source)) {
     const item = source[key];
     if (item === undefined) continue;
-    // Defined, not assigned, so that a key named "__proto__" stays a property of the copy.
-    if (key === "__proto__") Object.defineProperty(copy, key, { value: frozenCopy(item), enumerable: true, writable: true, configurable: true });
-    else copy[key] = frozenCopy(item);
+    setOwn(copy, key, frozenCopy(item));
   }
   return Object.freeze(copy) as T;
 }
