@@ -6,7 +6,7 @@ import type { FeatureTable } from "../features/feature-table";
 import type { AppLogger } from "../protocol/app-logger";
 import { ErrorCode, McpError } from "../protocol/errors";
 import { jsonHazard } from "../protocol/json-hazard";
-import { andThen, isThenable, type MaybePromise } from "../protocol/maybe-async";
+import { andThen, isThenable, throwsAsRejection, type MaybePromise } from "../protocol/maybe-async";
 import type { InboundRequest } from "../protocol/inbound-request";
 import type { Middleware, ResultValidator } from "../protocol/middleware";
 import type { RequestContext } from "../protocol/request-context";
@@ -77,11 +77,7 @@ export class Dispatcher implements ComponentRunner {
   handle(request: InboundRequest): Promise<JsonObject> {
     const method = this.options.features.method(request.method);
     if (!method) return Promise.reject(new McpError(ErrorCode.MethodNotFound, "Method not found"));
-    try {
-      return method.handle(request, this);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    return Promise.resolve(throwsAsRejection(() => method.handle(request, this)));
   }
 
   async run(def: ComponentDefinition, request: InboundRequest, matched: Readonly<Record<string, string>> = NO_MATCH): Promise<JsonObject> {
@@ -122,13 +118,7 @@ export class Dispatcher implements ComponentRunner {
 
   /** Runs the middleware from `index` on, then the component; a middleware's `next()` always gets a promise. */
   private through(chain: readonly Middleware[], index: number, round: Round, current: RequestContext): Promise<unknown> {
-    if (index === chain.length) {
-      try {
-        return Promise.resolve(this.invoke(round, current));
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    }
+    if (index === chain.length) return Promise.resolve(throwsAsRejection(() => this.invoke(round, current)));
     let called = false;
     const next = (replacement?: RequestContext) => {
       if (called) throw new Error("next() called twice by one middleware");
@@ -163,10 +153,14 @@ export class Dispatcher implements ComponentRunner {
   private proceed(round: Round, ctx: RequestContext, bound: Extract<BoundArguments, { ok: true }>, entry: ReadyEntry): MaybePromise<unknown> {
     const { def, original, strategy } = round;
     if (strategy) return this.delegate(round, ctx, bound, entry);
-    return andThen(this.call(def, this.instanceOf(def), bound, entry.values, entry.operationId, entry.ctx), (returned) =>
-      // A method without a carried flow has nothing to carry, but may still misuse Result.reask().
-      def.carriedFlow || isReask(returned) ? this.flows.leave(def, ctx, entry, returned, original) : returned,
-    );
+    return andThen(this.call(def, this.instanceOf(def), bound, entry.values, entry.operationId, entry.ctx), (returned) => this.leave(round, ctx, entry, returned));
+  }
+
+  /** What the method returned, carried on when its flow needs it. */
+  private leave(round: Round, ctx: RequestContext, entry: ReadyEntry, returned: unknown): MaybePromise<unknown> {
+    const { def, original } = round;
+    // A method without a carried flow has nothing to carry, but may still misuse Result.reask().
+    return def.carriedFlow || isReask(returned) ? this.flows.leave(def, ctx, entry, returned, original) : returned;
   }
 
   /** The round run by the component's strategy (a task, say): recorded, executed, maybe handed over. */
@@ -182,8 +176,7 @@ export class Dispatcher implements ComponentRunner {
       handOver!(outcome.result);
       return outcome.result;
     }
-    const returned = outcome.value;
-    return def.carriedFlow || isReask(returned) ? this.flows.leave(def, ctx, entry, returned, original) : returned;
+    return this.leave(round, ctx, entry, outcome.value);
   }
 
   async restore(def: ComponentDefinition, recorded: RecordedInvocation, ctx: RequestContext): Promise<Invocation> {

@@ -24,6 +24,18 @@ export function andThen<T, U>(value: MaybePromise<T>, next: (value: T) => MaybeP
 }
 
 /**
+ * `run()`, with a synchronous throw turned into a rejected promise: for callers promised a
+ * rejection, never a throw, while a synchronous success stays synchronous.
+ */
+export function throwsAsRejection<T>(run: () => MaybePromise<T>): MaybePromise<T> {
+  try {
+    return run();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/**
  * Runs `steps`, a generator that yields what it would `await`, synchronously for as long as what
  * it yields is not a thenable (each value goes straight back in); from the first thenable on, as
  * an async function would (a rejection is thrown into the generator). Returns the generator's

@@ -1,6 +1,6 @@
 import type { ToolOptions } from "../../decorators/tool";
 import type { DtoClass } from "../../protocol/dto-class";
-import { andThen } from "../../protocol/maybe-async";
+import { andThen, throwsAsRejection } from "../../protocol/maybe-async";
 import type { JsonObject } from "../../protocol/wire-types";
 import { describeViolations, dtoValidator } from "../../schema/dto-validator";
 import type { ArgumentBinder, BoundArguments, ComponentDefinition, OutputCheck } from "../component-definition";
@@ -75,13 +75,7 @@ export function compileTool(component: DeclaredComponent, options: ToolOptions, 
     },
     declined: (key, action) => Result.error(`${endedQuestion(key, action)}; the operation ended.`),
     // A refusal is a rejection, as callers of shape() expect; a success may be synchronous.
-    shape(value) {
-      try {
-        return shapeToolResult(shapeOf, value);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    },
+    shape: (value) => throwsAsRejection(() => shapeToolResult(shapeOf, value)),
     // A ToolError speaks to the model; anything else it hears about only generically.
     recover(error, failure) {
       if (error instanceof OutputSchemaViolation) return undefined;
