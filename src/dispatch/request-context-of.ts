@@ -61,18 +61,12 @@ export function withRequestState(ctx: RequestContext, requestState: string | und
   const made = ctx as RequestContext & { readonly [SIGNAL_SOURCE]?: SignalSource };
   const source = made[SIGNAL_SOURCE];
   if (source === undefined || Object.getOwnPropertyDescriptor(ctx, "signal")?.get !== LAZY_SIGNAL.get) return Object.freeze({ ...ctx, requestState });
-  return withLazySignal({
-    requestMethod: made.requestMethod,
-    requestParams: made.requestParams,
-    principal: made.principal,
-    clientCapabilities: made.clientCapabilities,
-    protocolVersion: made.protocolVersion,
-    inputResponses: made.inputResponses,
-    requestState,
-    progress: made.progress,
-    log: made.log,
-    [SIGNAL_SOURCE]: source,
-  });
+  // Every field as `requestContextOf` wrote it, in its order, but the signal's getter (not read).
+  const fields: Record<string | symbol, unknown> = {};
+  for (const key of Object.keys(ctx)) if (key !== "signal") fields[key] = ctx[key as keyof RequestContext];
+  fields.requestState = requestState;
+  fields[SIGNAL_SOURCE] = source;
+  return withLazySignal(fields);
 }
 
 /** A malformed retry envelope is refused (-32602) before the component runs. */
