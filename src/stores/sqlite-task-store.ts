@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import { loadDriver, sqliteBindingError } from "./load-driver";
@@ -32,13 +32,16 @@ type Statements = ReturnType<typeof prepare>;
 /** SQLite result codes that mean the store cannot be used now, not a bug in a query. */
 const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|CORRUPT|NOTADB|PROTOCOL|PERM|AUTH)/;
 
+/** What opening the file may meet in the file system (access(2)). */
+const FILE_DENIED = /^(EACCES|EPERM|EROFS)$/;
+
 /** The driver's error as the store's: what is wrong with the file and the fix, the driver's error as the cause. */
 function translate(error: unknown, file: string): unknown {
   const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== "string" || !UNAVAILABLE.test(code)) return error;
+  if (typeof code !== "string" || !(UNAVAILABLE.test(code) || FILE_DENIED.test(code))) return error;
   const fault = code.startsWith("SQLITE_FULL")
     ? "its disk is full; free space on that file system"
-    : code.startsWith("SQLITE_READONLY")
+    : code.startsWith("SQLITE_READONLY") || FILE_DENIED.test(code)
       ? "the file, its folder or its file system is read-only for this process; make them writable"
       : code.startsWith("SQLITE_IOERR")
         ? "the disk reported an I/O error; check the disk and that the file system is mounted read-write"
@@ -102,7 +105,11 @@ export class SqliteTaskStore extends RowTaskStore {
     this.writes = new SqliteLane(this.busyTimeoutMs, timedOut);
     const Driver = loadDriver<typeof BetterSqlite3>("better-sqlite3", "SQLite");
     try {
-      if (this.file !== ":memory:") mkdirSync(path.dirname(path.resolve(this.file)), { recursive: true, mode: 0o700 });
+      if (this.file !== ":memory:") {
+        mkdirSync(path.dirname(path.resolve(this.file)), { recursive: true, mode: 0o700 });
+        // SQLite would open a file it cannot write read-only, for good: refused here, the next open (once fixed) succeeds.
+        if (existsSync(this.file)) accessSync(this.file, constants.R_OK | constants.W_OK);
+      }
       this.db = new Driver(this.file, { timeout: LOCK_PROBE_MS });
     } catch (error) {
       throw sqliteBindingError(error) ?? translate(error, this.file);
