@@ -55,7 +55,8 @@ function node(script: string, wrapper: string[] = []): Child {
   const proc = spawn(command[0]!, command.slice(1), { stdio: ["pipe", "pipe", "inherit"] });
   const exited = new Promise<number | null>((resolve, reject) => {
     proc.on("error", reject);
-    proc.on("exit", resolve);
+    // "close", not "exit": every line the child wrote has been read by then.
+    proc.on("close", resolve);
   });
   const waiting: ((line: string) => void)[] = [];
   const lines: string[] = [];
