@@ -4,8 +4,9 @@
  *   process's event loop (its delay stays under 50 ms while the lock is held): reads answer at
  *   once, and writes, cancels and the background sweeps (failAbandoned, reapExpired) wait, then
  *   succeed once the lock is released, logging nothing;
- * - an operation still locked out after busyTimeoutMs fails with a TaskStoreUnavailableError that
+ * - an operation still locked out after busyTimeoutMs (here given to openTaskStore) fails with a TaskStoreUnavailableError that
  *   says the file stayed locked, for how long, and what to do; the store works once the lock is gone;
+ * - closing the store fails at once the operations still waiting for the lock;
  * - a store opened while another process holds the lock on a new file opens without waiting, and
  *   its first operation waits for the lock;
  * - a full file system (a small tmpfs in a mount namespace): the write that does not fit fails with
@@ -25,7 +26,7 @@ import path from "node:path";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
-import { SqliteTaskStore, type StoreLogger } from "../../../src/stores";
+import { SqliteTaskStore, type StoreLogger, openTaskStore } from "../../../src/stores";
 import { taskInput } from "./task-store-contract";
 
 const DIST_STORES = path.resolve(__dirname, "../../../dist/src/stores/index.js");
@@ -140,7 +141,7 @@ describe("SqliteTaskStore under a lock another process holds", () => {
 
   it("fails an operation still locked out after busyTimeoutMs with an error saying so, without blocking, and works once the lock is gone", async () => {
     const file = path.join(folder, "deadline.sqlite");
-    const store = new SqliteTaskStore({ file, busyTimeoutMs: 300 });
+    const store = await openTaskStore(`sqlite:${file}`, { busyTimeoutMs: 300 });
     await store.create(taskInput());
     const holder = await holdLock(file, "BEGIN EXCLUSIVE");
     const delay = monitorEventLoopDelay({ resolution: 5 });
@@ -164,6 +165,23 @@ describe("SqliteTaskStore under a lock another process holds", () => {
     }
     await expect(store.create(taskInput())).resolves.toMatchObject({ task: { status: "working" } });
     await store.close();
+  });
+
+  it("fails the operations still waiting for the lock at once when the store closes", async () => {
+    const file = path.join(folder, "closing.sqlite");
+    const store = new SqliteTaskStore({ file });
+    await store.create(taskInput());
+    const holder = await holdLock(file, "BEGIN IMMEDIATE");
+    try {
+      const waiting = store.create(taskInput());
+      const closing = performance.now();
+      await store.close();
+      await expect(waiting).rejects.toMatchObject({ name: "TaskStoreUnavailableError", message: `The SQLite task store on ${file} is closed` });
+      // Well inside the 5 s it would otherwise wait.
+      expect(performance.now() - closing).toBeLessThan(1000);
+    } finally {
+      await holder.release();
+    }
   });
 
   it("opens a new file another process has locked without waiting; the first operation waits for the lock", async () => {
