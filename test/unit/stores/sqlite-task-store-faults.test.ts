@@ -12,9 +12,9 @@
  * - a full file system (a small tmpfs in a mount namespace): the write that does not fit fails with
  *   a TaskStoreUnavailableError naming the file and the full disk, every task acknowledged before
  *   it stays readable (also after reopening), and writes succeed again once there is room;
- * - a read-only file (its owner's write bit cleared, opened as a non-root user): opening fails
- *   with a TaskStoreUnavailableError saying so (never a store that silently cannot write), and
- *   opens once the file is writable again, with every task kept.
+ * - a read-only file (its owner's write bit cleared, opened as a non-root user) or file system (a
+ *   tmpfs remounted read-only): opening fails with a TaskStoreUnavailableError saying so (never
+ *   a store that silently cannot write), and opens once it is writable again, every task kept.
  * The last two run a child process under `unshare` (Linux user and mount namespaces, util-linux),
  * which needs no root: the mount lives and dies with the child. Children run the compiled store
  * (dist/), which `npm test` builds first.
@@ -206,6 +206,41 @@ describe("SqliteTaskStore on a file system that refuses writes", () => {
     });
     expect(out.readable).toBe(out.kept);
     expect(out.durable).toBe((out.kept as number) + 1);
+  });
+
+  it("refuses to open a file on a read-only file system with an error saying so, and opens it once the file system is writable", async () => {
+    const dir = path.join(folder, "mounted");
+    mkdirSync(dir);
+    const out = await inNamespace(
+      ["unshare", "--map-root-user", "--mount"],
+      dir,
+      `execFileSync("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", dir]);
+       const file = dir + "/tasks.sqlite";
+       const first = await stores.openTaskStore("sqlite:" + file);
+       const id = (await first.create(input())).task.id;
+       await first.close();
+       execFileSync("mount", ["-o", "remount,ro", dir]);
+       let refused;
+       await stores.openTaskStore("sqlite:" + file).then((store) => store.close(), (error) => { refused = failure(error); });
+       execFileSync("mount", ["-o", "remount,rw", dir]);
+       const store = await stores.openTaskStore("sqlite:" + file);
+       const kept = await store.get(id, "alice");
+       const created = await store.create(input());
+       await store.close();
+       report({ file, refused, kept: kept && kept.id === id, created: created.task.status });`,
+    );
+    expect(out).toEqual({
+      file: path.join(dir, "tasks.sqlite"),
+      refused: {
+        name: "TaskStoreUnavailableError",
+        code: "store-unavailable",
+        cause: "EROFS",
+        message: `The SQLite task store cannot use ${path.join(dir, "tasks.sqlite")} (EROFS): the file, its folder or its file system is read-only for this process; make them writable. Nothing was written.`,
+      },
+      kept: true,
+      created: "working",
+      alive: true,
+    });
   });
 
   it("refuses to open a read-only file with an error saying so, and opens it once it is writable, every task kept", async () => {
