@@ -23,6 +23,8 @@ export interface OpenTaskStoreOptions extends TaskStoreOptions {
   readonly dataDir?: string;
   /** The clock of the memory and SQLite stores (default `Date.now`); PostgreSQL always uses the database's. */
   readonly clock?: () => number;
+  /** How long a SQLite operation waits for another process's lock, without blocking, before it fails (default 5000 ms). */
+  readonly busyTimeoutMs?: number;
   /** The PostgreSQL schema holding the tables (default "public"). */
   readonly schema?: string;
 }
@@ -43,7 +45,7 @@ export async function openTaskStore(url: string, options: OpenTaskStoreOptions =
   if (url.startsWith("sqlite:")) {
     let file = url.slice("sqlite:".length);
     if (file.startsWith("//")) file = file.slice(2);
-    return new SqliteTaskStore({ ...common, clock: options.clock, file: file === "" ? path.join(options.dataDir ?? defaultDataDir(), DEFAULT_SQLITE_FILE) : file });
+    return new SqliteTaskStore({ ...common, clock: options.clock, busyTimeoutMs: options.busyTimeoutMs, file: file === "" ? path.join(options.dataDir ?? defaultDataDir(), DEFAULT_SQLITE_FILE) : file });
   }
   if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
     return PostgresTaskStore.open({ ...common, connectionString: url, schema: options.schema });

@@ -95,7 +95,8 @@ describe("SqliteTaskStore", () => {
     try {
       const blocked = store.create(taskInput());
       await expect(blocked).rejects.toThrow(TaskStoreUnavailableError);
-      await expect(blocked).rejects.toMatchObject({ code: "store-unavailable", message: "The SQLite task store is unavailable (SQLITE_BUSY)" });
+      await expect(blocked).rejects.toMatchObject({ code: "store-unavailable", cause: { code: "SQLITE_BUSY" } });
+      await expect(blocked).rejects.toThrow(/stayed locked by another connection \(SQLITE_BUSY\) for \d+ ms, longer than busyTimeoutMs \(20 ms\)/);
     } finally {
       other.exec("ROLLBACK");
       other.close();
