@@ -147,8 +147,13 @@ function checkWriter(row: TaskRow, lease: LeaseRef): void {
 export function claimChange(owner: string, leaseMs: number, token: string): RowChange {
   nonEmptyString(owner, "owner");
   checkLeaseMs(leaseMs);
-  return (row, now) =>
-    isClaimable(row, now) ? { ...row, attempt: row.attempt + 1, lease_owner: owner, lease_token: token, lease_expires_at: now + leaseMs } : undefined;
+  return (row, now) => {
+    if (!isClaimable(row, now)) return undefined;
+    const lease = { attempt: row.attempt + 1, lease_owner: owner, lease_token: token, lease_expires_at: now + leaseMs };
+    // The message follows the status: a working task's message was the lost attempt's progress, so the new
+    // attempt starts without one; an input_required task keeps the message of the questions still open.
+    return row.status === "working" && row.status_message !== null ? touched(row, now, { ...lease, status_message: null }) : { ...row, ...lease };
+  };
 }
 
 export function renewChange(lease: LeaseRef, leaseMs: number): RowChange {
@@ -197,12 +202,17 @@ export function requestInputChange(lease: LeaseRef, requests: JsonMap, statusMes
       status: "input_required",
       input_requests: JSON.stringify({ ...outstanding, ...asked }),
       input_keys: JSON.stringify([...used, ...keys]),
-      ...(statusMessage !== undefined && { status_message: String(statusMessage) }),
+      // The message follows the status: the questions' own, or none (never the progress message of before).
+      status_message: statusMessage === undefined ? null : String(statusMessage),
     });
   };
 }
 
-/** The end of a task: nothing stays outstanding and the worker's lease ends (cancel keeps it so its holder hears `TaskFinishedError`). */
+/**
+ * The end of a task: nothing stays outstanding and the worker's lease ends (cancel keeps it so its holder hears
+ * `TaskFinishedError`). `failed` and `cancelled` clear the status message (a failed task reads its error's
+ * message instead); `completed` keeps the worker's last one, written on its way to the result.
+ */
 function finished(row: TaskRow, now: number, changes: Partial<TaskRow>): TaskRow {
   return touched(row, now, { input_requests: "{}", ...changes });
 }
@@ -222,11 +232,11 @@ export function failChange(lease: LeaseRef, error: TaskError): RowChange {
   const text = jsonText(error.data === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, data: error.data }, "error");
   return (row, now) => {
     checkWriter(row, lease);
-    return finished(row, now, { status: "failed", error: text, lease_expires_at: now });
+    return finished(row, now, { status: "failed", error: text, status_message: null, lease_expires_at: now });
   };
 }
 
-export const cancelChange: RowChange = (row, now) => (isTerminal(row.status) ? undefined : finished(row, now, { status: "cancelled" }));
+export const cancelChange: RowChange = (row, now) => (isTerminal(row.status) ? undefined : finished(row, now, { status: "cancelled", status_message: null }));
 
 export function answerChange(responses: JsonMap, limits: TaskLimits): RowChange {
   const given = jsonMapText(responses, "responses");
@@ -250,4 +260,4 @@ export function answerChange(responses: JsonMap, limits: TaskLimits): RowChange 
 }
 
 export const abandonChange: RowChange = (row, now) =>
-  isAbandoned(row, now) ? finished(row, now, { status: "failed", error: JSON.stringify(abandonedError(row)) }) : undefined;
+  isAbandoned(row, now) ? finished(row, now, { status: "failed", error: JSON.stringify(abandonedError(row)), status_message: null }) : undefined;

@@ -11,6 +11,9 @@
  * - worker writes: progress and status message, input requests (keys unique for the task's
  *   life, also across answered keys), complete, fail; terminal is final for every write
  *   (TaskFinishedError) and a late result never resurrects a cancelled task;
+ * - the status message follows the status: failed and cancelled drop the progress message (completed
+ *   keeps the worker's last), asking sets the questions' message or none, a re-run of a working task
+ *   starts without the lost attempt's message (an input_required one keeps its questions');
  * - answers: partial answers, unknown and already-answered keys ignored (no change at all),
  *   back to `working` with the message cleared when nothing is outstanding;
  * - cancel: immediate and terminal, a no-op on a terminal task, scoped;
@@ -377,6 +380,51 @@ export function describeTaskStoreContract(name: string, options: ContractOptions
         await expect(store.complete("AAAAAAAAAAAAAAAAAAAAAA", lease, {})).rejects.toThrow(TaskNotFoundError);
         await expect(store.renewLease("AAAAAAAAAAAAAAAAAAAAAA", lease, LEASE_MS)).rejects.toMatchObject({ code: "task-not-found" });
         await expect(store.releaseLease("AAAAAAAAAAAAAAAAAAAAAA", lease)).resolves.toBe(false);
+      });
+    });
+
+    describe("status message follows the status", () => {
+      const progressed = async (overrides?: Partial<CreateTaskInput>) => {
+        const claimed = await create(overrides);
+        await store.reportProgress(claimed.task.id, claimed.lease, { statusMessage: "Computing a result", progress: { progress: 1, total: 2 } });
+        return claimed;
+      };
+
+      it("failed (by the worker or as worker-lost) and cancelled tasks drop the last progress message; completed keeps it", async () => {
+        const failed = await progressed();
+        expect((await store.fail(failed.task.id, failed.lease, { code: -32000, message: "boom" })).statusMessage).toBeUndefined();
+        const cancelled = await progressed();
+        expect((await store.cancel(cancelled.task.id, P))!.statusMessage).toBeUndefined();
+        const completed = await progressed();
+        expect((await store.complete(completed.task.id, completed.lease, {})).statusMessage).toBe("Computing a result");
+        const lost = await progressed();
+        db.advance(LEASE_MS);
+        expect(await store.failAbandoned()).toEqual([lost.task.id]);
+        const after = (await store.get(lost.task.id, P))!;
+        expect(after).toMatchObject({ status: "failed", error: { data: { reason: "worker-lost" } } });
+        expect(after.statusMessage).toBeUndefined();
+      });
+
+      it("asking without a message clears the progress message; asking with one sets it", async () => {
+        const { task, lease } = await progressed();
+        const asked = await store.requestInput(task.id, lease, { q: 1 });
+        expect(asked.status).toBe("input_required");
+        expect(asked.statusMessage).toBeUndefined();
+        const more = await store.requestInput(task.id, lease, { r: 2 }, { statusMessage: "Two questions" });
+        expect(more.statusMessage).toBe("Two questions");
+      });
+
+      it("a re-run starts without the lost attempt's progress message, but keeps the message of questions still open", async () => {
+        const working = await progressed({ retryPolicy: "rerun" });
+        const waiting = await progressed({ retryPolicy: "rerun" });
+        await store.requestInput(waiting.task.id, waiting.lease, { q: 1 }, { statusMessage: "Approve section 2?" });
+        db.advance(LEASE_MS);
+        const rerun = (await store.claim(working.task.id, "worker-b", LEASE_MS))!;
+        expect(rerun.task).toMatchObject({ status: "working", attempt: 2, revision: working.task.revision + 2 });
+        expect(rerun.task.statusMessage).toBeUndefined();
+        expect((await store.get(working.task.id, P))!.statusMessage).toBeUndefined();
+        const asking = (await store.claimNext("worker-b", LEASE_MS))!;
+        expect(asking.task).toMatchObject({ id: waiting.task.id, status: "input_required", statusMessage: "Approve section 2?", attempt: 2 });
       });
     });
 
