@@ -6,7 +6,7 @@ import { RowTaskStore, type TaskStoreOptions } from "./row-task-store";
 import { type BatchSelection, type ChangedRow, type RowAt, TASK_COLUMNS, TIME_COLUMNS, type TaskRow } from "./task-row";
 import { ACTIVE, notExpired, selectionSql } from "./task-sql";
 import { TaskStoreConfigError, TaskStoreError, TaskStoreUnavailableError } from "./task-store-errors";
-import { type NewTask, type RowChange, checkPrincipalCounts } from "./task-transitions";
+import { type NewTask, type RowChange, checkCreationKey, checkPrincipalCounts } from "./task-transitions";
 
 export interface PostgresTaskStoreOptions extends TaskStoreOptions {
   /** A `postgres://` URL; or give `pool`. */
@@ -150,9 +150,25 @@ export class PostgresTaskStore extends RowTaskStore {
   }
 
   protected async insertRow(task: NewTask): Promise<TaskRow> {
+    try {
+      return await this.insertLocked(task);
+    } catch (error) {
+      // The unique index is the last word (a writer that did not take the lock): the key's task exists.
+      if ((error as { code?: unknown }).code !== "23505" || task.creationKey === null) throw error;
+      const holder = atRow((await this.run(() => this.pool.query(this.sql.byCreationKey, [task.creationKey, this.clockParam()]))).rows[0]);
+      if (holder) checkCreationKey(holder.row, holder.now);
+      throw error;
+    }
+  }
+
+  private async insertLocked(task: NewTask): Promise<TaskRow> {
     return this.transaction(async (client) => {
       const scope = task.principal === null ? "anonymous" : `principal:${task.principal}`;
       await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`${this.channel}/${scope}`]);
+      if (task.creationKey !== null) {
+        const holder = atRow((await client.query(this.sql.byCreationKey, [task.creationKey, this.clockParam()])).rows[0]);
+        if (holder && checkCreationKey(holder.row, holder.now)) await client.query(this.sql.clearCreationKey, [task.creationKey]);
+      }
       const counts =
         task.principal === null
           ? await client.query(this.sql.countAnonymous, [this.clockParam()])
@@ -292,6 +308,8 @@ function statements(table: string) {
     read: `SELECT ${SELECT_ROW}, ${ms(clock("$2"))} AS now_ms FROM ${table} WHERE id = $1`,
     lock: `SELECT ${SELECT_ROW}, ${ms(clock("$2"))} AS now_ms FROM ${table} WHERE id = $1 FOR UPDATE`,
     watched: `SELECT ${SELECT_ROW}, ${ms(clock("$2"))} AS now_ms FROM ${table} WHERE id = ANY($1::text[])`,
+    byCreationKey: `SELECT ${SELECT_ROW}, ${ms(clock("$2"))} AS now_ms FROM ${table} WHERE creation_key = $1`,
+    clearCreationKey: `UPDATE ${table} SET creation_key = NULL WHERE creation_key = $1`,
     insert: `INSERT INTO ${table} (${TASK_COLUMNS.join(", ")}) VALUES (${params.join(", ")})`,
     update,
     updateAndNotify: `WITH u AS (${update} RETURNING id, revision) SELECT pg_notify($${TASK_COLUMNS.length + 1}, u.id || ' ' || u.revision) FROM u`,

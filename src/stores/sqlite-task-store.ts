@@ -7,7 +7,7 @@ import { SQLITE_MIGRATIONS } from "./sqlite-schema";
 import { type BatchSelection, type ChangedRow, type RowAt, TASK_COLUMNS, type TaskRow } from "./task-row";
 import { ACTIVE, notExpired, selectionSql } from "./task-sql";
 import { TaskStoreConfigError, TaskStoreUnavailableError } from "./task-store-errors";
-import { type NewTask, type RowChange, checkPrincipalCounts } from "./task-transitions";
+import { type NewTask, type RowChange, checkCreationKey, checkPrincipalCounts } from "./task-transitions";
 
 export interface SqliteTaskStoreOptions extends TaskStoreOptions {
   /** The database file; its folder is created (mode 0700) if missing. */
@@ -102,6 +102,9 @@ export class SqliteTaskStore extends RowTaskStore {
     return this.run(() =>
       this.immediate(() => {
         const now = this.clock();
+        if (task.creationKey !== null && checkCreationKey(this.statements.byCreationKey.get(task.creationKey) as TaskRow | undefined, now)) {
+          this.statements.clearCreationKey.run(task.creationKey);
+        }
         const counts = this.statements.count.get({ principal: task.principal, now }) as { total: number; active: number | null };
         checkPrincipalCounts({ total: counts.total, active: counts.active ?? 0 }, this.limits);
         const row = task.build(now);
@@ -207,6 +210,8 @@ export const SQLITE_QUERIES = (() => {
     abandoned: selectBatch("abandoned"),
     reap: "DELETE FROM roundtrip_tasks WHERE id IN (SELECT id FROM roundtrip_tasks WHERE expires_at <= @now ORDER BY expires_at LIMIT @limit) RETURNING id",
     watched: "SELECT * FROM roundtrip_tasks WHERE id IN (SELECT value FROM json_each(?))",
+    byCreationKey: "SELECT * FROM roundtrip_tasks WHERE creation_key = ?",
+    clearCreationKey: "UPDATE roundtrip_tasks SET creation_key = NULL WHERE creation_key = ?",
   };
 })();
 

@@ -1,4 +1,4 @@
-import type { TaskStatus } from "./task-record";
+import type { TaskRecord, TaskStatus } from "./task-record";
 
 /** Tells the store errors apart without `instanceof` (which breaks across duplicate installs). */
 export type TaskStoreErrorCode =
@@ -7,6 +7,7 @@ export type TaskStoreErrorCode =
   | "task-finished"
   | "input-key-reused"
   | "task-limit"
+  | "task-exists"
   | "store-unavailable"
   | "store-config";
 
@@ -76,6 +77,17 @@ export class TaskLimitError extends TaskStoreError {
     readonly max: number,
   ) {
     super(`Task limit reached: ${limit} (${max})`);
+  }
+}
+
+/**
+ * `create` was given a `creationKey` that a live (unexpired) task of the same principal already
+ * has: that task is not created again, and `task` is the one that exists, as it is now.
+ */
+export class TaskExistsError extends TaskStoreError {
+  readonly code = "task-exists";
+  constructor(readonly task: TaskRecord) {
+    super(`A task with this creation key already exists: ${task.id}`);
   }
 }
 

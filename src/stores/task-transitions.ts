@@ -7,9 +7,9 @@
 import type { JsonMap, JsonValue } from "./json-value";
 import type { CreateTaskInput, LeaseRef, ProgressUpdate, TaskError } from "./task-record";
 import { isTerminal } from "./task-record";
-import { TaskRow, isAbandoned, isClaimable } from "./task-row";
+import { TaskRow, isAbandoned, isClaimable, isExpired, rowToRecord, scopedCreationKey } from "./task-row";
 import type { TaskLimits } from "./task-store";
-import { InputKeyReusedError, StaleLeaseError, TaskFinishedError, TaskLimitError } from "./task-store-errors";
+import { InputKeyReusedError, StaleLeaseError, TaskExistsError, TaskFinishedError, TaskLimitError } from "./task-store-errors";
 import { randomId } from "./random-id";
 
 /** A change to one row: the new row, or undefined for no change. */
@@ -77,10 +77,26 @@ export function checkPrincipalCounts(counts: { total: number; active: number }, 
   if (counts.active >= limits.maxActiveTasksPerPrincipal) throw new TaskLimitError("activeTasksPerPrincipal", limits.maxActiveTasksPerPrincipal);
 }
 
+/** Longest client creation key. */
+export const MAX_CREATION_KEY_LENGTH = 256;
+
 /** A prepared `create`: what can be checked without the store, and the row it will insert. */
 export interface NewTask {
   readonly principal: string | null;
+  /** The creation_key column of the new row (principal and key), or null when the client gave none. */
+  readonly creationKey: string | null;
   build(now: number): TaskRow;
+}
+
+/**
+ * Checks the row already holding the new task's creation key, inside the create's atomic step: a
+ * live one is the task the client asked for (TaskExistsError carries it); an expired one is unknown
+ * to everyone, so its key is free again and the caller clears it (true) before inserting.
+ */
+export function checkCreationKey(holder: TaskRow | undefined, now: number): boolean {
+  if (holder === undefined) return false;
+  if (!isExpired(holder, now)) throw new TaskExistsError(rowToRecord(holder));
+  return true;
 }
 
 /** Validates a create request (throws TypeError/RangeError for programming mistakes, TaskLimitError for input size). */
@@ -96,6 +112,10 @@ export function prepareCreate(input: CreateTaskInput, limits: TaskLimits): NewTa
   const owner = nonEmptyString(input.lease?.owner, "lease.owner");
   const leaseMs = checkLeaseMs(input.lease?.durationMs);
   const idempotencyKey = input.idempotencyKey === undefined ? randomId() : nonEmptyString(input.idempotencyKey, "idempotencyKey");
+  if (input.creationKey !== undefined && (typeof input.creationKey !== "string" || input.creationKey.length === 0 || input.creationKey.length > MAX_CREATION_KEY_LENGTH)) {
+    throw new TypeError(`creationKey must be a string of 1 to ${MAX_CREATION_KEY_LENGTH} characters`);
+  }
+  const creationKey = input.creationKey === undefined ? null : scopedCreationKey(input.principal, input.creationKey);
   const statusMessage = input.statusMessage === undefined ? null : String(input.statusMessage);
   const inputText = jsonText(input.input, "input");
   checkInputBytes(inputText, limits);
@@ -103,6 +123,7 @@ export function prepareCreate(input: CreateTaskInput, limits: TaskLimits): NewTa
   const leaseToken = randomId();
   return {
     principal: input.principal,
+    creationKey,
     build: (now) => ({
       id,
       principal: input.principal,
@@ -129,6 +150,7 @@ export function prepareCreate(input: CreateTaskInput, limits: TaskLimits): NewTa
       lease_token: leaseToken,
       lease_expires_at: now + leaseMs,
       revision: 1,
+      creation_key: creationKey,
     }),
   };
 }

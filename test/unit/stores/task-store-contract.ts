@@ -4,6 +4,9 @@
  * - create: a `working` task born claimed (attempt 1, generation 1), 128-bit base64url ids,
  *   expiresAt = createdAt + ttlMs (or null), JSON input stored as JSON writes it, fresh copies;
  *   programming mistakes (bad ttl, lease, policy, non-JSON input) are TypeError/RangeError;
+ * - creation keys: a live task's key makes no second task (TaskExistsError naming it, as it is now),
+ *   per principal and anonymous scope, for the task's whole life (finished too), freed on expiry,
+ *   found before any limit refuses; racing creates with one key from two handles make one task;
  * - scoping: another principal's task, an unknown one and an expired one are all undefined;
  *   the anonymous scope (null) is a scope of its own;
  * - limits: tasks per principal, active tasks per principal, input bytes, answer bytes, each a
@@ -37,6 +40,7 @@ import {
   InputKeyReusedError,
   StaleLeaseError,
   TaskFinishedError,
+  TaskExistsError,
   TaskLimitError,
   TaskNotFoundError,
   type ClaimedTask,
@@ -206,6 +210,48 @@ export function describeTaskStoreContract(name: string, options: ContractOptions
         await expect(create({ toolName: "" })).rejects.toThrow(TypeError);
         await expect(create({ input: 10n as unknown as JsonValue })).rejects.toThrow(TypeError);
         await expect(create({ input: undefined as unknown as JsonValue })).rejects.toThrow(TypeError);
+      });
+    });
+
+    describe("creation keys", () => {
+      it("a second create with a live task's creation key creates nothing and names that task, as it is now", async () => {
+        const first = await create({ creationKey: "order-42" });
+        expect(first.task.creationKey).toBe("order-42");
+        await store.reportProgress(first.task.id, first.lease, { statusMessage: "halfway" });
+        const again = create({ creationKey: "order-42", input: { other: true } });
+        await expect(again).rejects.toThrow(TaskExistsError);
+        const existing = ((await again.catch((e: unknown) => e)) as TaskExistsError).task;
+        expect(existing).toMatchObject({ id: first.task.id, statusMessage: "halfway", revision: 2, creationKey: "order-42" });
+        expect((await create()).task.creationKey).toBeUndefined();
+      });
+
+      it("keys are per principal (the anonymous scope is one of its own), and kept for the task's whole life, finished or not", async () => {
+        const alice = await create({ creationKey: "k" });
+        const bob = await create({ creationKey: "k", principal: "bob" });
+        const anonymous = await create({ creationKey: "k", principal: null });
+        expect(new Set([alice.task.id, bob.task.id, anonymous.task.id]).size).toBe(3);
+        await expect(create({ creationKey: "k", principal: null })).rejects.toMatchObject({ code: "task-exists", task: { id: anonymous.task.id } });
+        await store.complete(alice.task.id, alice.lease, { done: true });
+        await expect(create({ creationKey: "k" })).rejects.toMatchObject({ task: { id: alice.task.id, status: "completed", result: { done: true } } });
+      });
+
+      it("an expired task frees its key, before it is reaped too", async () => {
+        const first = await create({ creationKey: "k", ttlMs: 1000 });
+        db.advance(1000);
+        const second = await create({ creationKey: "k" });
+        expect(second.task.id).not.toBe(first.task.id);
+        await expect(create({ creationKey: "k" })).rejects.toMatchObject({ task: { id: second.task.id } });
+        expect(await store.reapExpired()).toBe(1);
+        expect((await store.get(second.task.id, P))!.creationKey).toBe("k");
+      });
+
+      it("a retry at a limit still finds its task; a malformed key is a TypeError", async () => {
+        const small = (await open({ maxTasksPerPrincipal: 1 })).store;
+        const { task } = await small.create(taskInput({ creationKey: "k" }));
+        await expect(small.create(taskInput({ creationKey: "k" }))).rejects.toMatchObject({ code: "task-exists", task: { id: task.id } });
+        await expect(small.create(taskInput({ creationKey: "other" }))).rejects.toThrow(TaskLimitError);
+        for (const creationKey of ["", "x".repeat(257), 7 as unknown as string]) await expect(create({ creationKey })).rejects.toThrow(TypeError);
+        await expect(create({ creationKey: "x".repeat(256) })).resolves.toBeDefined();
       });
     });
 
@@ -791,6 +837,17 @@ export function describeTaskStoreContract(name: string, options: ContractOptions
         };
         await Promise.all([drain(store, "worker-a"), drain(other, "worker-b"), drain(store, "worker-c"), drain(other, "worker-d")]);
         expect(claimed.sort()).toEqual(ids.sort());
+      });
+
+      it("racing creates with one creation key, from two handles, make one task", async () => {
+        const other = await db.second();
+        for (let round = 0; round < 3; round++) {
+          const key = `retry-${round}`;
+          const results = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => (i % 2 ? other : store).create(taskInput({ creationKey: key }))));
+          const made = results.filter((r): r is PromiseFulfilledResult<ClaimedTask> => r.status === "fulfilled");
+          expect(made).toHaveLength(1);
+          for (const r of results) if (r.status === "rejected") expect(r.reason).toMatchObject({ code: "task-exists", task: { id: made[0].value.task.id } });
+        }
       });
 
       it("racing creates at the active limit never exceed it", async () => {
