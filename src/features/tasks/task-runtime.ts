@@ -13,6 +13,7 @@ import { MAX_CREATION_KEY_LENGTH } from "../../stores/task-transitions";
 import type { TaskStore } from "../../stores/task-store";
 import type { ComponentRunner, Invocation } from "../component-runner";
 import { inlineTaskContext } from "./inline-task-context";
+import { PendingOutcomes } from "./pending-outcomes";
 import type { TaskContext } from "./task-context";
 import { readTaskInput, taskInput, type TaskInput } from "./task-input";
 import { TaskRun } from "./task-run";
@@ -66,6 +67,8 @@ export class TaskRuntime {
   private timer?: NodeJS.Timeout;
   private recovering?: Promise<void>;
   private closed = false;
+  /** Outcomes the store could not take when their method ended, retried until it does. */
+  readonly outcomes: PendingOutcomes;
 
   constructor(
     private readonly settings: TasksSettings,
@@ -73,6 +76,7 @@ export class TaskRuntime {
     private readonly logger: AppLogger,
   ) {
     this.byName = new Map([...tools].map((tool) => [tool.name, tool]));
+    this.outcomes = new PendingOutcomes(settings.pendingOutcomes, logger);
     this.instanceId = settings.instanceId ?? `${os.hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   }
 
@@ -149,12 +153,13 @@ export class TaskRuntime {
     await this.recovering;
     await Promise.all([...this.runs.values()].map((run) => run.shutdown()));
     this.runs.clear();
+    await this.outcomes.close();
     if (this.opened) await (await this.opened.catch(() => undefined))?.close();
   }
 
   /** Runs one attempt in the background: watch and lease first, then the method, then its outcome. */
   private launch(store: TaskStore, claimed: ClaimedTask, tool: TaskTool, input: TaskInput, prepare: (ctx: TaskContext) => Promise<Invocation>): void {
-    const run = new TaskRun(store, claimed, tool, input, this.settings.leaseMs, this.logger);
+    const run = new TaskRun(store, claimed, tool, input, this.settings.leaseMs, this.logger, this.outcomes);
     this.runs.set(run.id, run);
     void (async () => {
       try {
@@ -184,6 +189,8 @@ export class TaskRuntime {
   private async recover(): Promise<void> {
     try {
       const store = await this.store();
+      // A result kept in memory is written before recovery could fail its task as worker-lost.
+      await this.outcomes.flush();
       await store.failAbandoned();
       while (!this.closed && this.runs.size < this.settings.maxRunning) {
         const claimed = await store.claimNext(this.instanceId, this.settings.leaseMs);
