@@ -48,7 +48,7 @@ export class MemoryTaskStore extends RowTaskStore {
       total++;
       if (isActive(row)) active++;
     }
-    checkPrincipalCounts({ total, active }, this.limits);
+    checkPrincipalCounts({ total, active }, this.limits, task.principal);
     const row = task.build(now);
     this.rows.set(row.id, row);
     return row;

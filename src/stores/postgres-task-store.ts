@@ -174,7 +174,7 @@ export class PostgresTaskStore extends RowTaskStore {
           ? await client.query(this.sql.countAnonymous, [this.clockParam()])
           : await client.query(this.sql.count, [this.clockParam(), task.principal]);
       const { total, active, now_ms } = counts.rows[0] as { total: number; active: number; now_ms: number };
-      checkPrincipalCounts({ total, active }, this.limits);
+      checkPrincipalCounts({ total, active }, this.limits, task.principal);
       const row = task.build(now_ms);
       await client.query(this.sql.insert, TASK_COLUMNS.map((c) => row[c]));
       return row;

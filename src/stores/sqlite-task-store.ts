@@ -106,7 +106,7 @@ export class SqliteTaskStore extends RowTaskStore {
           this.statements.clearCreationKey.run(task.creationKey);
         }
         const counts = this.statements.count.get({ principal: task.principal, now }) as { total: number; active: number | null };
-        checkPrincipalCounts({ total: counts.total, active: counts.active ?? 0 }, this.limits);
+        checkPrincipalCounts({ total: counts.total, active: counts.active ?? 0 }, this.limits, task.principal);
         const row = task.build(now);
         this.statements.insert.run(row);
         return row;

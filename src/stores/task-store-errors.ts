@@ -64,7 +64,7 @@ export class InputKeyReusedError extends TaskStoreError {
 }
 
 /** Which documented limit a request hit. */
-export type TaskLimitName = "tasksPerPrincipal" | "activeTasksPerPrincipal" | "inputBytes";
+export type TaskLimitName = "tasksPerPrincipal" | "activeTasksPerPrincipal" | "anonymousTasks" | "activeAnonymousTasks" | "inputBytes";
 
 /**
  * A per-principal limit refused the write. The runtime maps it to a client error; the message
@@ -76,7 +76,11 @@ export class TaskLimitError extends TaskStoreError {
     readonly limit: TaskLimitName,
     readonly max: number,
   ) {
-    super(`Task limit reached: ${limit} (${max})`);
+    super(
+      limit === "anonymousTasks" || limit === "activeAnonymousTasks"
+        ? `Task limit reached: ${limit} (${max}), shared by every caller without an identity`
+        : `Task limit reached: ${limit} (${max})`,
+    );
   }
 }
 

@@ -71,8 +71,13 @@ export function checkBatchLimit(limit: number | undefined, fallback: number): nu
   return positiveInteger(limit ?? fallback, "limit", 10_000);
 }
 
-/** Refuses a new task for a principal at a limit, given its unexpired tasks. */
-export function checkPrincipalCounts(counts: { total: number; active: number }, limits: TaskLimits): void {
+/** Refuses a new task for a principal (null: the anonymous scope, with its own limits) at a limit, given its unexpired tasks. */
+export function checkPrincipalCounts(counts: { total: number; active: number }, limits: TaskLimits, principal: string | null): void {
+  if (principal === null) {
+    if (counts.total >= limits.maxAnonymousTasks) throw new TaskLimitError("anonymousTasks", limits.maxAnonymousTasks);
+    if (counts.active >= limits.maxActiveAnonymousTasks) throw new TaskLimitError("activeAnonymousTasks", limits.maxActiveAnonymousTasks);
+    return;
+  }
   if (counts.total >= limits.maxTasksPerPrincipal) throw new TaskLimitError("tasksPerPrincipal", limits.maxTasksPerPrincipal);
   if (counts.active >= limits.maxActiveTasksPerPrincipal) throw new TaskLimitError("activeTasksPerPrincipal", limits.maxActiveTasksPerPrincipal);
 }

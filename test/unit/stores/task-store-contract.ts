@@ -10,7 +10,9 @@
  * - scoping: another principal's task, an unknown one and an expired one are all undefined;
  *   the anonymous scope (null) is a scope of its own;
  * - limits: tasks per principal, active tasks per principal, input bytes, answer bytes, each a
- *   TaskLimitError naming the limit; expired tasks do not count; other principals unaffected;
+ *   TaskLimitError naming the limit; expired tasks do not count; other principals unaffected; the
+ *   anonymous scope has limits of its own (its message says the scope is shared); no finished task
+ *   (completed, failed, worker-lost, cancelled) counts against an active limit;
  * - worker writes: progress and status message, input requests (keys unique for the task's
  *   life, also across answered keys), complete, fail; terminal is final for every write
  *   (TaskFinishedError) and a late result never resurrects a cancelled task;
@@ -278,7 +280,40 @@ export function describeTaskStoreContract(name: string, options: ContractOptions
 
     describe("limits", () => {
       it("has documented defaults", () => {
-        expect(store.limits).toEqual({ maxTasksPerPrincipal: 10_000, maxActiveTasksPerPrincipal: 100, maxInputBytes: 262_144 });
+        expect(store.limits).toEqual({ maxTasksPerPrincipal: 10_000, maxActiveTasksPerPrincipal: 100, maxAnonymousTasks: 50_000, maxActiveAnonymousTasks: 500, maxInputBytes: 262_144 });
+      });
+
+      it("gives the anonymous scope limits of its own, apart from any principal's", async () => {
+        const small = (await open({ maxTasksPerPrincipal: 1, maxActiveTasksPerPrincipal: 1, maxAnonymousTasks: 3, maxActiveAnonymousTasks: 2 })).store;
+        const anonymous = taskInput({ principal: null });
+        const first = await small.create(anonymous);
+        await small.create(anonymous);
+        const active = small.create(anonymous);
+        await expect(active).rejects.toMatchObject({ code: "task-limit", limit: "activeAnonymousTasks", max: 2 });
+        await expect(active).rejects.toThrow("Task limit reached: activeAnonymousTasks (2), shared by every caller without an identity");
+        await small.complete(first.task.id, first.lease, {});
+        await small.create(anonymous);
+        await expect(small.create(anonymous)).rejects.toMatchObject({ limit: "anonymousTasks", max: 3 });
+        await small.create(taskInput());
+        await expect(small.create(taskInput())).rejects.toMatchObject({ limit: "tasksPerPrincipal", max: 1 });
+      });
+
+      it("counts no finished task against the active limits: completed, failed, worker-lost or cancelled", async () => {
+        for (const principal of [P, null]) {
+          const small = (await open({ maxActiveTasksPerPrincipal: 1, maxActiveAnonymousTasks: 1 })).store;
+          const make = () => small.create(taskInput({ principal }));
+          const completed = await make();
+          await small.complete(completed.task.id, completed.lease, {});
+          const failed = await make();
+          await small.fail(failed.task.id, failed.lease, { code: -32000, message: "no" });
+          const cancelled = await make();
+          await small.cancel(cancelled.task.id, principal);
+          const lost = await small.create(taskInput({ principal, lease: { owner: "doomed", durationMs: 1 } }));
+          await expect(make()).rejects.toThrow(TaskLimitError);
+          opened.at(-1)!.advance(1);
+          expect(await small.failAbandoned()).toEqual([lost.task.id]);
+          await expect(make()).resolves.toBeDefined();
+        }
       });
 
       it("refuses a principal's task beyond maxTasksPerPrincipal; expired ones do not count", async () => {
