@@ -11,7 +11,9 @@
 // - store failures: a limit is -32602 naming it; an unavailable store is -32603 "Internal error"
 //   with the cause in the app logger only;
 // - listen() without an authenticator, on an app with a task tool, warns once that every caller
-//   shares the anonymous scope, naming its limits; nothing with an authenticator or no task tool.
+//   shares the anonymous scope, naming its limits; nothing with an authenticator or no task tool;
+// - of concurrent conflicting tasks/update answers to one key, exactly one ack reads as taken
+//   (the one the task holds), the others "already-answered".
 import "reflect-metadata";
 import { createTestClient, MemoryLogger } from "roundtrip-mcp/testing";
 import { McpApp, MemoryTaskStore, RegistrationError, Tool, TaskStoreUnavailableError, tasks, type ClaimedTask, type CreateTaskInput, type TaskRecord, type TasksOptions } from "../../../../src/index";
@@ -201,5 +203,28 @@ describe("anonymous callers over HTTP", () => {
     const other = await app({ store: "memory:" }, plain, [NoTasks]).listen({ host: "127.0.0.1", port: 0 });
     await other.close();
     expect(warnings(plain)).toEqual([]);
+  });
+});
+
+describe("what an ack says under races", () => {
+  it("of four concurrent conflicting answers to one key, exactly one reads as taken, and it is the one the task got", async () => {
+    const store = new MemoryTaskStore();
+    const client = await createTestClient(app({ store }), { capabilities: DECLARING });
+    const created = await client.raw("tools/call", { name: "approve", arguments: { item: "invoice 9" } });
+    const taskId = created.result!.taskId as string;
+    await new Promise<void>((resolve) => {
+      const watching = store.watch(taskId, null, (task) => task?.status === "input_required" && void watching.then((w) => (w.close(), resolve())));
+    });
+    const notes = ["a", "b", "c", "d"];
+    const acks = await Promise.all(
+      notes.map((note) => client.raw("tasks/update", { taskId, inputResponses: { approval: { action: "accept", content: { approve: true, note } } } })),
+    );
+    const effects = acks.map((a) => (a.result!._meta as Record<string, { applied: boolean; ignored: Record<string, string> }>)["roundtrip-mcp/effect"]);
+    const taken = effects.flatMap((e, i) => (e.applied ? [notes[i]] : []));
+    expect(taken).toHaveLength(1);
+    for (const effect of effects.filter((e) => !e.applied)) expect(effect.ignored).toEqual({ approval: "already-answered" });
+    const stored = (await store.get(taskId, null))!.inputResponses.approval as { content: { note: string } };
+    expect(stored.content.note).toBe(taken[0]);
+    await client.close();
   });
 });
