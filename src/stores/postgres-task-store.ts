@@ -150,21 +150,10 @@ export class PostgresTaskStore extends RowTaskStore {
   }
 
   protected async insertRow(task: NewTask): Promise<TaskRow> {
-    try {
-      return await this.insertLocked(task);
-    } catch (error) {
-      // The unique index is the last word (a writer that did not take the lock): the key's task exists.
-      if ((error as { code?: unknown }).code !== "23505" || task.creationKey === null) throw error;
-      const holder = atRow((await this.run(() => this.pool.query(this.sql.byCreationKey, [task.creationKey, this.clockParam()]))).rows[0]);
-      if (holder) checkCreationKey(holder.row, holder.now);
-      throw error;
-    }
-  }
-
-  private async insertLocked(task: NewTask): Promise<TaskRow> {
     return this.transaction(async (client) => {
       const scope = task.principal === null ? "anonymous" : `principal:${task.principal}`;
       await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`${this.channel}/${scope}`]);
+      // Under the principal's lock, so two instances creating with one key make one task (the unique index backs it).
       if (task.creationKey !== null) {
         const holder = atRow((await client.query(this.sql.byCreationKey, [task.creationKey, this.clockParam()])).rows[0]);
         if (holder && checkCreationKey(holder.row, holder.now)) await client.query(this.sql.clearCreationKey, [task.creationKey]);
