@@ -62,7 +62,9 @@ export interface TaskStore {
 
   /**
    * Creates a `working` task, born claimed by its creator (attempt 1, lease generation 1).
-   * Throws `TaskLimitError` when the principal is at a limit or the input is too large.
+   * Throws `TaskLimitError` when the principal is at a limit or the input is too large, and
+   * `TaskExistsError` (carrying that task, before any limit is checked) when `creationKey` is
+   * given and an unexpired task of the same principal already has it.
    */
   create(input: CreateTaskInput): Promise<ClaimedTask>;
 
