@@ -13,7 +13,7 @@
 //   invalid answer is -32602 naming the key, an unknown key is ignored, a valid answer completes
 //   the task; sampling asked the same way;
 // - outcomes: isError -> completed with the result; McpError -> failed with that error and no
-//   result; a crash, an unserializable result or input_required from a task -> failed with a
+//   result, its message as the statusMessage (not the progress message reported before); a crash, an unserializable result or input_required from a task -> failed with a
 //   generic -32603 and an error id (never the exception's text);
 // - cancel: an empty ack, the task reads cancelled, a second cancel (terminal task) the same ack;
 //   every tasks/update and tasks/cancel ack says in _meta["roundtrip-mcp/effect"] whether it took
@@ -195,6 +195,11 @@ describe.each(KIT_BOUNDARIES)("the tasks extension over %s", (boundary) => {
       ack({ applied: false, status: "cancelled", accepted: [], ignored: { late: "task-finished" } }),
     );
     expect((await get(taskId as string)).status).toBe("cancelled");
+  });
+
+  it("shows a failed task's error message as its status, never the progress message it had", async () => {
+    const { taskId } = await created("progress_then_fail");
+    expect(await settled(taskId as string)).toMatchObject({ status: "failed", statusMessage: "Upstream gone", error: { code: -33002, message: "Upstream gone" } });
   });
 
   it("says when a cancel came too late: the task had completed, and stays completed", async () => {
