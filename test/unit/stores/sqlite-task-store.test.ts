@@ -6,7 +6,7 @@
  * - a file whose schema is newer than this code is refused with TaskStoreConfigError;
  * - a write that waits longer than busyTimeoutMs for another connection's transaction fails
  *   with TaskStoreUnavailableError (cause SQLITE_BUSY), not a raw driver error;
- * - the hot queries use the indexes (principal counts, lapsed leases, expiry);
+ * - the hot queries use the indexes (principal counts, lapsed leases, expiry, creation keys);
  * - several processes on one file: two child processes draining claimNext in parallel claim
  *   every lapsed task exactly once, and a watcher here sees another process's cancel;
  * - a process killed with SIGKILL mid-task leaves a consistent file: after its lease lapses the
@@ -147,6 +147,9 @@ describe("SqliteTaskStore", () => {
     expect(plan(SQLITE_QUERIES.abandoned)).toMatch(/SEARCH roundtrip_tasks USING INDEX roundtrip_tasks_by_lease \(lease_expires_at<\?\)/);
     expect(plan(SQLITE_QUERIES.reap)).toMatch(/SEARCH roundtrip_tasks USING INDEX roundtrip_tasks_by_expiry \(expires_at<\?\)/);
     expect(plan(SQLITE_QUERIES.read, "id")).toMatch(/SEARCH roundtrip_tasks USING INDEX sqlite_autoindex_roundtrip_tasks_1 \(id=\?\)/);
+    for (const query of [SQLITE_QUERIES.byCreationKey, SQLITE_QUERIES.clearCreationKey]) {
+      expect(plan(query, '["p","k"]')).toMatch(/SEARCH roundtrip_tasks USING (COVERING )?INDEX roundtrip_tasks_by_creation_key \(creation_key=\?\)/);
+    }
     raw.close();
   });
 
