@@ -60,6 +60,9 @@ export class PendingOutcomes {
 
   /** Keeps an outcome `write` could not store; false (and logged) when it does not fit the bounds. */
   hold(taskId: string, bytes: number, write: () => Promise<unknown>, cause: unknown): boolean {
+    // A later attempt at the same task (this instance took it over) supersedes an earlier one's outcome.
+    const earlier = this.pending.get(taskId);
+    if (earlier) this.forget(earlier);
     if (this.closed || this.pending.size >= this.limits.maxOutcomes || this.bytes + bytes > this.limits.maxBytes) {
       this.logger.error("task outcome could not be written and is not kept (the in-memory buffer is full); the task is recovered when its lease lapses", {
         taskId,

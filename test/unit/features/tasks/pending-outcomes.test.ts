@@ -5,7 +5,7 @@
 // - it is dropped, and never written, once the task moved on without it: cancelled meanwhile, or
 //   taken over by another claim after its lease lapsed; the log says so;
 // - the buffer is bounded by count and by bytes: an outcome beyond either is not kept, and the log
-//   says the task is left to recovery;
+//   says the task is left to recovery; one outcome per task (a later attempt's supersedes);
 // - close() makes one last try for each, and logs each one it drops;
 // - the runtime's recovery pass writes kept outcomes before failAbandoned, so a task whose result
 //   this instance holds is never failed as worker-lost once its lease lapsed;
@@ -161,6 +161,17 @@ describe("an outcome the store cannot take", () => {
     expect(byBytes.heldBytes).toBeLessThanOrEqual(200);
     await byCount.close();
     await byBytes.close();
+  });
+
+  it("keeps one outcome per task: a later attempt's supersedes an earlier one's, and the bytes follow", async () => {
+    const kept = outcomes();
+    const write = () => Promise.reject(new TaskStoreUnavailableError("down"));
+    expect(kept.hold("t1", 100, write, "down")).toBe(true);
+    expect(kept.hold("t1", 30, write, "down")).toBe(true);
+    expect(kept.size).toBe(1);
+    expect(kept.heldBytes).toBe(30);
+    await kept.close();
+    expect(kept.heldBytes).toBe(0);
   });
 
   it("gets one last try at close, and each one still refused is logged as dropped", async () => {
