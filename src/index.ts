@@ -66,6 +66,8 @@ export type { FeatureModule } from "./features/feature-module";
 // Tasks (SEP-2663): the feature, what a task tool's method receives, the stores
 export { tasks } from "./features/tasks/tasks-feature";
 export type { TasksOptions } from "./features/tasks/tasks-options";
+export { IDEMPOTENCY_KEY_META } from "./features/tasks/task-runtime";
+export { TASK_EFFECT_META, type IgnoredAnswer } from "./features/tasks/task-methods";
 export type { TaskContext, TaskAnswers } from "./features/tasks/task-context";
 export {
   openTaskStore,
@@ -100,6 +102,7 @@ export {
   TaskFinishedError,
   InputKeyReusedError,
   TaskLimitError,
+  TaskExistsError,
   type TaskLimitName,
   TaskStoreUnavailableError,
   TaskStoreConfigError,

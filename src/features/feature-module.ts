@@ -67,6 +67,18 @@ export interface CompiledFeature {
   start?(runner: ComponentRunner): void;
   /** Frees what it holds (timers, stores) when the app closes. */
   close?(): Promise<void>;
+  /**
+   * Told each time the app starts serving over HTTP (`listen()`), and whether that listener
+   * authenticates its callers: the tasks feature warns when every caller would share one scope.
+   */
+  serving?(facts: ServingFacts): void;
+}
+
+/** What a feature learns when the app starts serving. */
+export interface ServingFacts {
+  readonly transport: "http";
+  /** False when `listen()` was given no `authenticate`: every caller is anonymous (principal null). */
+  readonly authenticated: boolean;
 }
 
 /**

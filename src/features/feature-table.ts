@@ -6,7 +6,7 @@ import type { JsonObject, ListCacheHint } from "../protocol/wire-types";
 import { ComponentCompiler, type DeclaredComponent } from "./component-compiler";
 import type { ComponentDefinition } from "./component-definition";
 import type { ComponentRunner, ExecutionStrategy } from "./component-runner";
-import type { CompiledFeature, FeatureMethod, FeatureModule } from "./feature-module";
+import type { CompiledFeature, FeatureMethod, FeatureModule, ServingFacts } from "./feature-module";
 import { RegistrationError } from "./registration-error";
 
 export interface FeatureTableOptions {
@@ -88,6 +88,11 @@ export class FeatureTable {
   /** Lets every feature start its background work, once the app is built. */
   start(runner: ComponentRunner): void {
     for (const feature of this.features) feature.start?.(runner);
+  }
+
+  /** Tells every feature the app started serving (see CompiledFeature.serving). */
+  serving(facts: ServingFacts): void {
+    for (const feature of this.features) feature.serving?.(facts);
   }
 
   /** Lets every feature free what it holds. */

@@ -240,6 +240,7 @@ export class McpApp {
       throw error;
     }
     this.listeners.add(listener);
+    this.features.serving({ transport: "http", authenticated: options.authenticate !== undefined });
     return {
       url: listener.url,
       port: listener.port,

@@ -25,11 +25,12 @@ export {
   TaskFinishedError,
   InputKeyReusedError,
   TaskLimitError,
+  TaskExistsError,
   type TaskLimitName,
   TaskStoreUnavailableError,
   TaskStoreConfigError,
 } from "./task-store-errors";
-export { MAX_LEASE_MS, MAX_TTL_MS, MAX_ATTEMPTS, DEFAULT_RERUN_ATTEMPTS } from "./task-transitions";
+export { MAX_LEASE_MS, MAX_TTL_MS, MAX_ATTEMPTS, DEFAULT_RERUN_ATTEMPTS, MAX_CREATION_KEY_LENGTH } from "./task-transitions";
 export type { TaskStoreOptions } from "./row-task-store";
 export { MemoryTaskStore, type MemoryTaskStoreOptions } from "./memory-task-store";
 export { SqliteTaskStore, type SqliteTaskStoreOptions } from "./sqlite-task-store";

@@ -1,6 +1,6 @@
 import { RowTaskStore, type TaskStoreOptions } from "./row-task-store";
 import { type BatchSelection, type ChangedRow, type RowAt, type TaskRow, isActive, isAbandoned, isClaimable, isExpired } from "./task-row";
-import { type NewTask, type RowChange, checkPrincipalCounts } from "./task-transitions";
+import { type NewTask, type RowChange, checkCreationKey, checkPrincipalCounts } from "./task-transitions";
 
 export interface MemoryTaskStoreOptions extends TaskStoreOptions {
   /** The clock in milliseconds since the epoch (default `Date.now`); inject it in tests. */
@@ -37,6 +37,10 @@ export class MemoryTaskStore extends RowTaskStore {
 
   protected async insertRow(task: NewTask): Promise<TaskRow> {
     const now = this.clock();
+    if (task.creationKey !== null) {
+      const holder = [...this.rows.values()].find((row) => row.creation_key === task.creationKey);
+      if (holder && checkCreationKey(holder, now)) this.rows.set(holder.id, { ...holder, creation_key: null });
+    }
     let total = 0;
     let active = 0;
     for (const row of this.rows.values()) {
@@ -44,7 +48,7 @@ export class MemoryTaskStore extends RowTaskStore {
       total++;
       if (isActive(row)) active++;
     }
-    checkPrincipalCounts({ total, active }, this.limits);
+    checkPrincipalCounts({ total, active }, this.limits, task.principal);
     const row = task.build(now);
     this.rows.set(row.id, row);
     return row;

@@ -6,7 +6,7 @@ import { RowTaskStore, type TaskStoreOptions } from "./row-task-store";
 import { type BatchSelection, type ChangedRow, type RowAt, TASK_COLUMNS, TIME_COLUMNS, type TaskRow } from "./task-row";
 import { ACTIVE, notExpired, selectionSql } from "./task-sql";
 import { TaskStoreConfigError, TaskStoreError, TaskStoreUnavailableError } from "./task-store-errors";
-import { type NewTask, type RowChange, checkPrincipalCounts } from "./task-transitions";
+import { type NewTask, type RowChange, checkCreationKey, checkPrincipalCounts } from "./task-transitions";
 
 export interface PostgresTaskStoreOptions extends TaskStoreOptions {
   /** A `postgres://` URL; or give `pool`. */
@@ -153,12 +153,17 @@ export class PostgresTaskStore extends RowTaskStore {
     return this.transaction(async (client) => {
       const scope = task.principal === null ? "anonymous" : `principal:${task.principal}`;
       await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`${this.channel}/${scope}`]);
+      // Under the principal's lock, so two instances creating with one key make one task (the unique index backs it).
+      if (task.creationKey !== null) {
+        const holder = atRow((await client.query(this.sql.byCreationKey, [task.creationKey, this.clockParam()])).rows[0]);
+        if (holder && checkCreationKey(holder.row, holder.now)) await client.query(this.sql.clearCreationKey, [task.creationKey]);
+      }
       const counts =
         task.principal === null
           ? await client.query(this.sql.countAnonymous, [this.clockParam()])
           : await client.query(this.sql.count, [this.clockParam(), task.principal]);
       const { total, active, now_ms } = counts.rows[0] as { total: number; active: number; now_ms: number };
-      checkPrincipalCounts({ total, active }, this.limits);
+      checkPrincipalCounts({ total, active }, this.limits, task.principal);
       const row = task.build(now_ms);
       await client.query(this.sql.insert, TASK_COLUMNS.map((c) => row[c]));
       return row;
@@ -292,6 +297,8 @@ function statements(table: string) {
     read: `SELECT ${SELECT_ROW}, ${ms(clock("$2"))} AS now_ms FROM ${table} WHERE id = $1`,
     lock: `SELECT ${SELECT_ROW}, ${ms(clock("$2"))} AS now_ms FROM ${table} WHERE id = $1 FOR UPDATE`,
     watched: `SELECT ${SELECT_ROW}, ${ms(clock("$2"))} AS now_ms FROM ${table} WHERE id = ANY($1::text[])`,
+    byCreationKey: `SELECT ${SELECT_ROW}, ${ms(clock("$2"))} AS now_ms FROM ${table} WHERE creation_key = $1`,
+    clearCreationKey: `UPDATE ${table} SET creation_key = NULL WHERE creation_key = $1`,
     insert: `INSERT INTO ${table} (${TASK_COLUMNS.join(", ")}) VALUES (${params.join(", ")})`,
     update,
     updateAndNotify: `WITH u AS (${update} RETURNING id, revision) SELECT pg_notify($${TASK_COLUMNS.length + 1}, u.id || ' ' || u.revision) FROM u`,

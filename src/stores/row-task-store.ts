@@ -117,11 +117,14 @@ export abstract class RowTaskStore implements TaskStore {
   async claim(taskId: string, owner: string, leaseMs: number): Promise<ClaimedTask | undefined> {
     const token = randomId();
     const claimed = await this.changeRow(taskId, claimChange(owner, leaseMs, token));
-    return claimed?.changed ? { task: rowToRecord(claimed.row), lease: leaseOf(claimed.row) } : undefined;
+    if (!claimed?.changed) return undefined;
+    this.watchers.deliver(taskId, claimed); // told only when the claim cleared the message (a new revision)
+    return { task: rowToRecord(claimed.row), lease: leaseOf(claimed.row) };
   }
 
   async claimNext(owner: string, leaseMs: number): Promise<ClaimedTask | undefined> {
     const [claimed] = await this.changeBatch("claimable", 1, claimChange(owner, leaseMs, randomId()));
+    if (claimed) this.watchers.deliver(claimed.row.id, claimed);
     return claimed && { task: rowToRecord(claimed.row), lease: leaseOf(claimed.row) };
   }
 

@@ -30,4 +30,7 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   CREATE INDEX roundtrip_tasks_by_principal ON roundtrip_tasks (principal, status, expires_at);
   CREATE INDEX roundtrip_tasks_by_lease ON roundtrip_tasks (lease_expires_at) WHERE status IN ('working', 'input_required');
   CREATE INDEX roundtrip_tasks_by_expiry ON roundtrip_tasks (expires_at) WHERE expires_at IS NOT NULL;`,
+  // 2: a client's creation key, unique per principal (the column holds both) among the tasks that keep it.
+  `ALTER TABLE roundtrip_tasks ADD COLUMN creation_key TEXT;
+  CREATE UNIQUE INDEX roundtrip_tasks_by_creation_key ON roundtrip_tasks (creation_key) WHERE creation_key IS NOT NULL;`,
 ];

@@ -8,7 +8,7 @@ import { SQLITE_MIGRATIONS } from "./sqlite-schema";
 import { type BatchSelection, type ChangedRow, type RowAt, TASK_COLUMNS, type TaskRow } from "./task-row";
 import { ACTIVE, notExpired, selectionSql } from "./task-sql";
 import { TaskStoreConfigError, TaskStoreUnavailableError } from "./task-store-errors";
-import { type NewTask, type RowChange, checkPrincipalCounts } from "./task-transitions";
+import { type NewTask, type RowChange, checkCreationKey, checkPrincipalCounts } from "./task-transitions";
 
 export interface SqliteTaskStoreOptions extends TaskStoreOptions {
   /** The database file; its folder is created (mode 0700) if missing. */
@@ -154,8 +154,11 @@ export class SqliteTaskStore extends RowTaskStore {
     const statements = this.statements ?? (await this.opened());
     return this.write(() => {
       const now = this.clock();
+      if (task.creationKey !== null && checkCreationKey(statements.byCreationKey.get(task.creationKey) as TaskRow | undefined, now)) {
+        statements.clearCreationKey.run(task.creationKey);
+      }
       const counts = statements.count.get({ principal: task.principal, now }) as { total: number; active: number | null };
-      checkPrincipalCounts({ total: counts.total, active: counts.active ?? 0 }, this.limits);
+      checkPrincipalCounts({ total: counts.total, active: counts.active ?? 0 }, this.limits, task.principal);
       const row = task.build(now);
       statements.insert.run(row);
       return row;
@@ -306,6 +309,8 @@ export const SQLITE_QUERIES = (() => {
     abandoned: selectBatch("abandoned"),
     reap: "DELETE FROM roundtrip_tasks WHERE id IN (SELECT id FROM roundtrip_tasks WHERE expires_at <= @now ORDER BY expires_at LIMIT @limit) RETURNING id",
     watched: "SELECT * FROM roundtrip_tasks WHERE id IN (SELECT value FROM json_each(?))",
+    byCreationKey: "SELECT * FROM roundtrip_tasks WHERE creation_key = ?",
+    clearCreationKey: "UPDATE roundtrip_tasks SET creation_key = NULL WHERE creation_key = ?",
   };
 })();
 

@@ -88,6 +88,8 @@ export interface TaskRecord {
   readonly attempt: number;
   /** Stable across attempts: give it to side effects that must happen once. */
   readonly idempotencyKey: string;
+  /** The client's key the task was created with (`CreateTaskInput.creationKey`), if any. */
+  readonly creationKey?: string;
   /** The latest lease, without its token; `expiresAt` in the past means nobody holds it. */
   readonly lease: Omit<TaskLease, "token">;
   /** Counts the changes `lastUpdatedAt` counts; watchers compare it. */
@@ -115,6 +117,12 @@ export interface CreateTaskInput {
   readonly maxAttempts?: number;
   /** Default: 128 random bits. */
   readonly idempotencyKey?: string;
+  /**
+   * A key the client chose for this creation (1 to 256 characters): while a task of the same
+   * principal with this key has not expired, `create` makes no other and throws
+   * `TaskExistsError` carrying it, so a client's retry finds the task its first try made.
+   */
+  readonly creationKey?: string;
   /** The task is born claimed by its creator, so no other instance can take it before it starts. */
   readonly lease: { readonly owner: string; readonly durationMs: number };
 }

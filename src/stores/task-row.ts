@@ -32,6 +32,8 @@ export interface TaskRow {
   readonly lease_token: string;
   readonly lease_expires_at: number;
   readonly revision: number;
+  /** The principal and the client's creation key as JSON `[principal, key]` (unique among rows), or null. */
+  readonly creation_key: string | null;
 }
 
 /** A row as read at the store's `now`. */
@@ -75,6 +77,7 @@ export const TASK_COLUMNS = [
   "lease_token",
   "lease_expires_at",
   "revision",
+  "creation_key",
 ] as const satisfies readonly (keyof TaskRow)[];
 
 /** Columns holding milliseconds since the epoch (timestamptz in PostgreSQL). */
@@ -106,9 +109,22 @@ export function rowToRecord(row: TaskRow): TaskRecord {
     maxAttempts: row.max_attempts,
     attempt: row.attempt,
     idempotencyKey: row.idempotency_key,
+    ...(row.creation_key !== null && { creationKey: creationKeyOf(row.creation_key) }),
     lease: { owner: row.lease_owner, generation: row.attempt, expiresAt: iso(row.lease_expires_at) },
     revision: row.revision,
   };
+}
+
+/**
+ * The value of the creation_key column: principal and key together, so one unique index keeps a key
+ * to one task per principal (the anonymous scope, null, included: NULLs never collide in an index).
+ */
+export function scopedCreationKey(principal: string | null, key: string): string {
+  return JSON.stringify([principal, key]);
+}
+
+function creationKeyOf(column: string): string {
+  return (JSON.parse(column) as [string | null, string])[1];
 }
 
 /** Expired tasks are unknown to every operation, reaped or not. */

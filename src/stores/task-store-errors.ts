@@ -1,4 +1,4 @@
-import type { TaskStatus } from "./task-record";
+import type { TaskRecord, TaskStatus } from "./task-record";
 
 /** Tells the store errors apart without `instanceof` (which breaks across duplicate installs). */
 export type TaskStoreErrorCode =
@@ -7,6 +7,7 @@ export type TaskStoreErrorCode =
   | "task-finished"
   | "input-key-reused"
   | "task-limit"
+  | "task-exists"
   | "store-unavailable"
   | "store-config";
 
@@ -63,7 +64,7 @@ export class InputKeyReusedError extends TaskStoreError {
 }
 
 /** Which documented limit a request hit. */
-export type TaskLimitName = "tasksPerPrincipal" | "activeTasksPerPrincipal" | "inputBytes";
+export type TaskLimitName = "tasksPerPrincipal" | "activeTasksPerPrincipal" | "anonymousTasks" | "activeAnonymousTasks" | "inputBytes";
 
 /**
  * A per-principal limit refused the write. The runtime maps it to a client error; the message
@@ -75,7 +76,22 @@ export class TaskLimitError extends TaskStoreError {
     readonly limit: TaskLimitName,
     readonly max: number,
   ) {
-    super(`Task limit reached: ${limit} (${max})`);
+    super(
+      limit === "anonymousTasks" || limit === "activeAnonymousTasks"
+        ? `Task limit reached: ${limit} (${max}), shared by every caller without an identity`
+        : `Task limit reached: ${limit} (${max})`,
+    );
+  }
+}
+
+/**
+ * `create` was given a `creationKey` that a live (unexpired) task of the same principal already
+ * has: that task is not created again, and `task` is the one that exists, as it is now.
+ */
+export class TaskExistsError extends TaskStoreError {
+  readonly code = "task-exists";
+  constructor(readonly task: TaskRecord) {
+    super(`A task with this creation key already exists: ${task.id}`);
   }
 }
 

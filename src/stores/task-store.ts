@@ -11,20 +11,32 @@ import type {
   TaskWatch,
 } from "./task-record";
 
-/** Per-principal limits every store enforces. */
+/**
+ * Per-principal limits every store enforces. The anonymous scope (principal null: every caller
+ * without an authenticator) is one scope shared by all of them, with limits of its own.
+ */
 export interface TaskLimits {
   /** Unexpired tasks one principal may hold, terminal ones included. */
   readonly maxTasksPerPrincipal: number;
-  /** Unexpired `working` or `input_required` tasks one principal may hold. */
+  /** Unexpired `working` or `input_required` tasks one principal may hold (finished ones never count). */
   readonly maxActiveTasksPerPrincipal: number;
+  /** Unexpired tasks the anonymous scope may hold, all anonymous callers together. */
+  readonly maxAnonymousTasks: number;
+  /** Unexpired `working` or `input_required` tasks the anonymous scope may hold, all anonymous callers together. */
+  readonly maxActiveAnonymousTasks: number;
   /** Bytes of JSON (UTF-8) for a task's input, and again for all its answers together. */
   readonly maxInputBytes: number;
 }
 
-/** The defaults: 10,000 tasks, 100 active, 256 KiB of input per task. */
+/**
+ * The defaults: 10,000 tasks and 100 active per principal; 50,000 tasks and 500 active for the
+ * anonymous scope that every unauthenticated caller shares; 256 KiB of input per task.
+ */
 export const DEFAULT_TASK_LIMITS: TaskLimits = Object.freeze({
   maxTasksPerPrincipal: 10_000,
   maxActiveTasksPerPrincipal: 100,
+  maxAnonymousTasks: 50_000,
+  maxActiveAnonymousTasks: 500,
   maxInputBytes: 256 * 1024,
 });
 
@@ -50,7 +62,9 @@ export interface TaskStore {
 
   /**
    * Creates a `working` task, born claimed by its creator (attempt 1, lease generation 1).
-   * Throws `TaskLimitError` when the principal is at a limit or the input is too large.
+   * Throws `TaskLimitError` when the principal is at a limit or the input is too large, and
+   * `TaskExistsError` (carrying that task, before any limit is checked) when `creationKey` is
+   * given and an unexpired task of the same principal already has it.
    */
   create(input: CreateTaskInput): Promise<ClaimedTask>;
 

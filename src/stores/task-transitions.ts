@@ -7,9 +7,9 @@
 import type { JsonMap, JsonValue } from "./json-value";
 import type { CreateTaskInput, LeaseRef, ProgressUpdate, TaskError } from "./task-record";
 import { isTerminal } from "./task-record";
-import { TaskRow, isAbandoned, isClaimable } from "./task-row";
+import { TaskRow, isAbandoned, isClaimable, isExpired, rowToRecord, scopedCreationKey } from "./task-row";
 import type { TaskLimits } from "./task-store";
-import { InputKeyReusedError, StaleLeaseError, TaskFinishedError, TaskLimitError } from "./task-store-errors";
+import { InputKeyReusedError, StaleLeaseError, TaskExistsError, TaskFinishedError, TaskLimitError } from "./task-store-errors";
 import { randomId } from "./random-id";
 
 /** A change to one row: the new row, or undefined for no change. */
@@ -71,16 +71,37 @@ export function checkBatchLimit(limit: number | undefined, fallback: number): nu
   return positiveInteger(limit ?? fallback, "limit", 10_000);
 }
 
-/** Refuses a new task for a principal at a limit, given its unexpired tasks. */
-export function checkPrincipalCounts(counts: { total: number; active: number }, limits: TaskLimits): void {
+/** Refuses a new task for a principal (null: the anonymous scope, with its own limits) at a limit, given its unexpired tasks. */
+export function checkPrincipalCounts(counts: { total: number; active: number }, limits: TaskLimits, principal: string | null): void {
+  if (principal === null) {
+    if (counts.total >= limits.maxAnonymousTasks) throw new TaskLimitError("anonymousTasks", limits.maxAnonymousTasks);
+    if (counts.active >= limits.maxActiveAnonymousTasks) throw new TaskLimitError("activeAnonymousTasks", limits.maxActiveAnonymousTasks);
+    return;
+  }
   if (counts.total >= limits.maxTasksPerPrincipal) throw new TaskLimitError("tasksPerPrincipal", limits.maxTasksPerPrincipal);
   if (counts.active >= limits.maxActiveTasksPerPrincipal) throw new TaskLimitError("activeTasksPerPrincipal", limits.maxActiveTasksPerPrincipal);
 }
 
+/** Longest client creation key. */
+export const MAX_CREATION_KEY_LENGTH = 256;
+
 /** A prepared `create`: what can be checked without the store, and the row it will insert. */
 export interface NewTask {
   readonly principal: string | null;
+  /** The creation_key column of the new row (principal and key), or null when the client gave none. */
+  readonly creationKey: string | null;
   build(now: number): TaskRow;
+}
+
+/**
+ * Checks the row already holding the new task's creation key, inside the create's atomic step: a
+ * live one is the task the client asked for (TaskExistsError carries it); an expired one is unknown
+ * to everyone, so its key is free again and the caller clears it (true) before inserting.
+ */
+export function checkCreationKey(holder: TaskRow | undefined, now: number): boolean {
+  if (holder === undefined) return false;
+  if (!isExpired(holder, now)) throw new TaskExistsError(rowToRecord(holder));
+  return true;
 }
 
 /** Validates a create request (throws TypeError/RangeError for programming mistakes, TaskLimitError for input size). */
@@ -96,6 +117,10 @@ export function prepareCreate(input: CreateTaskInput, limits: TaskLimits): NewTa
   const owner = nonEmptyString(input.lease?.owner, "lease.owner");
   const leaseMs = checkLeaseMs(input.lease?.durationMs);
   const idempotencyKey = input.idempotencyKey === undefined ? randomId() : nonEmptyString(input.idempotencyKey, "idempotencyKey");
+  if (input.creationKey !== undefined && (typeof input.creationKey !== "string" || input.creationKey.length === 0 || input.creationKey.length > MAX_CREATION_KEY_LENGTH)) {
+    throw new TypeError(`creationKey must be a string of 1 to ${MAX_CREATION_KEY_LENGTH} characters`);
+  }
+  const creationKey = input.creationKey === undefined ? null : scopedCreationKey(input.principal, input.creationKey);
   const statusMessage = input.statusMessage === undefined ? null : String(input.statusMessage);
   const inputText = jsonText(input.input, "input");
   checkInputBytes(inputText, limits);
@@ -103,6 +128,7 @@ export function prepareCreate(input: CreateTaskInput, limits: TaskLimits): NewTa
   const leaseToken = randomId();
   return {
     principal: input.principal,
+    creationKey,
     build: (now) => ({
       id,
       principal: input.principal,
@@ -129,6 +155,7 @@ export function prepareCreate(input: CreateTaskInput, limits: TaskLimits): NewTa
       lease_token: leaseToken,
       lease_expires_at: now + leaseMs,
       revision: 1,
+      creation_key: creationKey,
     }),
   };
 }
@@ -147,8 +174,13 @@ function checkWriter(row: TaskRow, lease: LeaseRef): void {
 export function claimChange(owner: string, leaseMs: number, token: string): RowChange {
   nonEmptyString(owner, "owner");
   checkLeaseMs(leaseMs);
-  return (row, now) =>
-    isClaimable(row, now) ? { ...row, attempt: row.attempt + 1, lease_owner: owner, lease_token: token, lease_expires_at: now + leaseMs } : undefined;
+  return (row, now) => {
+    if (!isClaimable(row, now)) return undefined;
+    const lease = { attempt: row.attempt + 1, lease_owner: owner, lease_token: token, lease_expires_at: now + leaseMs };
+    // The message follows the status: a working task's message was the lost attempt's progress, so the new
+    // attempt starts without one; an input_required task keeps the message of the questions still open.
+    return row.status === "working" && row.status_message !== null ? touched(row, now, { ...lease, status_message: null }) : { ...row, ...lease };
+  };
 }
 
 export function renewChange(lease: LeaseRef, leaseMs: number): RowChange {
@@ -197,12 +229,17 @@ export function requestInputChange(lease: LeaseRef, requests: JsonMap, statusMes
       status: "input_required",
       input_requests: JSON.stringify({ ...outstanding, ...asked }),
       input_keys: JSON.stringify([...used, ...keys]),
-      ...(statusMessage !== undefined && { status_message: String(statusMessage) }),
+      // The message follows the status: the questions' own, or none (never the progress message of before).
+      status_message: statusMessage === undefined ? null : String(statusMessage),
     });
   };
 }
 
-/** The end of a task: nothing stays outstanding and the worker's lease ends (cancel keeps it so its holder hears `TaskFinishedError`). */
+/**
+ * The end of a task: nothing stays outstanding and the worker's lease ends (cancel keeps it so its holder hears
+ * `TaskFinishedError`). `failed` and `cancelled` clear the status message (a failed task reads its error's
+ * message instead); `completed` keeps the worker's last one, written on its way to the result.
+ */
 function finished(row: TaskRow, now: number, changes: Partial<TaskRow>): TaskRow {
   return touched(row, now, { input_requests: "{}", ...changes });
 }
@@ -222,11 +259,11 @@ export function failChange(lease: LeaseRef, error: TaskError): RowChange {
   const text = jsonText(error.data === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, data: error.data }, "error");
   return (row, now) => {
     checkWriter(row, lease);
-    return finished(row, now, { status: "failed", error: text, lease_expires_at: now });
+    return finished(row, now, { status: "failed", error: text, status_message: null, lease_expires_at: now });
   };
 }
 
-export const cancelChange: RowChange = (row, now) => (isTerminal(row.status) ? undefined : finished(row, now, { status: "cancelled" }));
+export const cancelChange: RowChange = (row, now) => (isTerminal(row.status) ? undefined : finished(row, now, { status: "cancelled", status_message: null }));
 
 export function answerChange(responses: JsonMap, limits: TaskLimits): RowChange {
   const given = jsonMapText(responses, "responses");
@@ -250,4 +287,4 @@ export function answerChange(responses: JsonMap, limits: TaskLimits): RowChange 
 }
 
 export const abandonChange: RowChange = (row, now) =>
-  isAbandoned(row, now) ? finished(row, now, { status: "failed", error: JSON.stringify(abandonedError(row)) }) : undefined;
+  isAbandoned(row, now) ? finished(row, now, { status: "failed", error: JSON.stringify(abandonedError(row)), status_message: null }) : undefined;

@@ -13,9 +13,14 @@
 //   invalid answer is -32602 naming the key, an unknown key is ignored, a valid answer completes
 //   the task; sampling asked the same way;
 // - outcomes: isError -> completed with the result; McpError -> failed with that error and no
-//   result; a crash, an unserializable result or input_required from a task -> failed with a
+//   result, its message as the statusMessage (not the progress message reported before); a crash, an unserializable result or input_required from a task -> failed with a
 //   generic -32603 and an error id (never the exception's text);
 // - cancel: an empty ack, the task reads cancelled, a second cancel (terminal task) the same ack;
+//   every tasks/update and tasks/cancel ack says in _meta["roundtrip-mcp/effect"] whether it took
+//   effect and the task's status: a cancel too late for a completed task, an answer to a key not
+//   asked (yet), already answered differently, or to an ended task; a retried answer reads as taken;
+// - a tools/call retried with the same _meta["roundtrip-mcp/idempotencyKey"] answers the task the
+//   first try made, as it is now; the key used for another call, or malformed, is -32602;
 // - tasks/result and tasks/list are -32601; tasks/* without the extension -32021; an unknown task
 //   -32602, and another principal's task exactly the same error (in-process and HTTP);
 // - malformed tasks/* params are -32602; a legacy `task` param on tools/call is ignored;
@@ -29,8 +34,10 @@ import { TASK_APP_SECRET, createTaskApp } from "./fixtures/task-app";
 const TASKS = { extensions: { "io.modelcontextprotocol/tasks": {} } };
 const DECLARING = { elicitation: {}, sampling: {}, ...TASKS };
 const TERMINAL = ["completed", "failed", "cancelled"];
-/** The empty acknowledgement (the SDK stamps serverInfo on every result). */
-const ACK = { resultType: "complete", _meta: { "io.modelcontextprotocol/serverInfo": { name: "task-app", version: "1.0.0" } } };
+const SERVER_INFO = { "io.modelcontextprotocol/serverInfo": { name: "task-app", version: "1.0.0" } };
+const IDEMPOTENCY_KEY = "roundtrip-mcp/idempotencyKey";
+/** The empty acknowledgement (the SDK stamps serverInfo on every result), saying in `_meta` what it did. */
+const ack = (effect: JsonObject) => ({ resultType: "complete", _meta: { ...SERVER_INFO, "roundtrip-mcp/effect": effect } });
 
 type Response = { result?: JsonObject; error?: { code: number; message: string; data?: JsonObject } };
 
@@ -142,10 +149,15 @@ describe.each(KIT_BOUNDARIES)("the tasks extension over %s", (boundary) => {
     const invalid = await send("tasks/update", { taskId, inputResponses: { approval: { action: "accept", content: { approve: "yes" } } } });
     expect(invalid.error).toMatchObject({ code: -32602, message: "Invalid elicitation response", data: { key: "approval" } });
     const ignored = await send("tasks/update", { taskId, inputResponses: { "unknown-key": { ignored: true } } });
-    expect(ignored.result).toEqual(ACK);
+    expect(ignored.result).toEqual(ack({ applied: false, status: "input_required", accepted: [], ignored: { "unknown-key": "not-asked" } }));
     expect((await get(taskId as string)).status).toBe("input_required");
-    const ack = await send("tasks/update", { taskId, inputResponses: { approval: { action: "accept", content: { approve: true, note: "ok by me" } } } });
-    expect(ack.result).toEqual(ACK);
+    const answer = { action: "accept", content: { approve: true, note: "ok by me" } };
+    const taken = await send("tasks/update", { taskId, inputResponses: { approval: answer } });
+    expect(taken.result).toMatchObject(ack({ applied: true, accepted: ["approval"], ignored: {} }));
+    // A retry of the same answer (its ack lost) reads as taken; a different answer to the same key does not.
+    expect((await send("tasks/update", { taskId, inputResponses: { approval: answer } })).result).toMatchObject(ack({ applied: true, accepted: ["approval"] }));
+    const conflicting = await send("tasks/update", { taskId, inputResponses: { approval: { action: "decline" } } });
+    expect(conflicting.result).toMatchObject(ack({ applied: false, accepted: [], ignored: { approval: "already-answered" } }));
     const done = await settled(taskId as string);
     expect(done).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "invoice 7: approved (ok by me)" }] } });
     expect(done).not.toHaveProperty("inputRequests");
@@ -174,12 +186,57 @@ describe.each(KIT_BOUNDARIES)("the tasks extension over %s", (boundary) => {
 
   it("cancels with an empty ack, settles cancelled, and acks a cancel of a finished task alike", async () => {
     const { taskId } = await created("wait_for_cancel");
-    const ack = await send("tasks/cancel", { taskId });
-    expect(ack.result).toEqual(ACK);
+    const cancelled = await send("tasks/cancel", { taskId });
+    expect(cancelled.result).toEqual(ack({ applied: true, status: "cancelled" }));
     expect((await get(taskId as string)).status).toBe("cancelled");
-    expect((await send("tasks/cancel", { taskId })).result).toEqual(ACK);
-    expect((await send("tasks/update", { taskId, inputResponses: {} })).result).toEqual(ACK);
+    expect((await send("tasks/cancel", { taskId })).result).toEqual(ack({ applied: true, status: "cancelled" }));
+    expect((await send("tasks/update", { taskId, inputResponses: {} })).result).toEqual(ack({ applied: true, status: "cancelled", accepted: [], ignored: {} }));
+    expect((await send("tasks/update", { taskId, inputResponses: { late: 1 } })).result).toEqual(
+      ack({ applied: false, status: "cancelled", accepted: [], ignored: { late: "task-finished" } }),
+    );
     expect((await get(taskId as string)).status).toBe("cancelled");
+  });
+
+  it("shows a failed task's error message as its status, never the progress message it had", async () => {
+    const { taskId } = await created("progress_then_fail");
+    expect(await settled(taskId as string)).toMatchObject({ status: "failed", statusMessage: "Upstream gone", error: { code: -33002, message: "Upstream gone" } });
+  });
+
+  it("says when a cancel came too late: the task had completed, and stays completed", async () => {
+    const { taskId } = await created("count", { to: 1 });
+    await settled(taskId as string);
+    expect((await send("tasks/cancel", { taskId })).result).toEqual(ack({ applied: false, status: "completed" }));
+    expect((await get(taskId as string)).status).toBe("completed");
+  });
+
+  it("says an answer sent before its question was not taken, so the client sends it again once asked", async () => {
+    const { taskId } = await created("wait_for_cancel");
+    const early = await send("tasks/update", { taskId, inputResponses: { approval: { action: "accept", content: { approve: true } } } });
+    expect(early.result).toEqual(ack({ applied: false, status: "working", accepted: [], ignored: { approval: "not-asked" } }));
+    const task = await get(taskId as string);
+    expect(task.status).toBe("working");
+    await send("tasks/cancel", { taskId });
+  });
+
+  it("answers a retried create with the same idempotency key with the task the first try made", async () => {
+    const key = `order-${boundary}-${Date.now()}`;
+    const call = (name: string, args: JsonObject, idempotencyKey: unknown) =>
+      send("tools/call", { name, arguments: args, _meta: { ...client.meta({ capabilities: DECLARING }), [IDEMPOTENCY_KEY]: idempotencyKey } });
+    const first = await call("count", { to: 2 }, key);
+    expect(first.result).toMatchObject({ resultType: "task", status: "working" });
+    const done = await settled(first.result!.taskId as string);
+    const retry = await call("count", { to: 2 }, key);
+    expect(retry.result).toMatchObject({ resultType: "task", taskId: first.result!.taskId, status: "completed", createdAt: first.result!.createdAt });
+    expect(retry.result!.lastUpdatedAt).toBe(done.lastUpdatedAt);
+    const fresh = await call("count", { to: 2 }, `${key}-2`);
+    expect(fresh.result!.taskId).not.toBe(first.result!.taskId);
+    for (const [name, args] of [["count", { to: 3 }], ["quick", {}]] as const) {
+      const misused = await call(name, args, key);
+      expect(misused.error).toMatchObject({ code: -32602, message: expect.stringContaining("already used for another call") });
+    }
+    for (const bad of [7, "", "x".repeat(257)]) {
+      expect((await call("count", { to: 1 }, bad)).error).toMatchObject({ code: -32602, message: expect.stringContaining(IDEMPOTENCY_KEY) });
+    }
   });
 
   it("refuses removed methods, non-declaring clients, unknown tasks and malformed params", async () => {

@@ -3,7 +3,8 @@
  * - every time is the database's clock: with the app's Date.now far in the past, createdAt,
  *   expiry and lease times still follow the database;
  * - opening is idempotent and safe when several instances open a fresh schema at once (one
- *   schema version row); a schema newer than this code is refused with TaskStoreConfigError;
+ *   schema version row per migration); a version-1 schema (before creation keys) is migrated in
+ *   place, its tasks kept, and the creation key is a unique index; a schema newer than this code is refused with TaskStoreConfigError;
  * - a pool the app gives is not ended by close();
  * - claimNext skips a row another transaction holds locked (FOR UPDATE SKIP LOCKED) instead
  *   of waiting for it;
@@ -12,6 +13,7 @@
  * - a database that does not exist is TaskStoreUnavailableError (3D000), as is a closed port.
  */
 import { Client, Pool } from "pg";
+import { postgresMigrations } from "../../src/stores/postgres-schema";
 import { PostgresTaskStore, type StoreLogger, type TaskRecord, TaskStoreConfigError, TaskStoreUnavailableError } from "../../src/stores";
 import { taskInput } from "../unit/stores/task-store-contract";
 import { freshSchema, postgresUrl, sql } from "./postgres-database";
@@ -50,7 +52,33 @@ describe("PostgresTaskStore", () => {
     const schema = freshSchema();
     await Promise.all([open({ schema }), open({ schema }), open({ schema })]);
     await open({ schema });
-    expect(await sql(`SELECT version FROM ${schema}.roundtrip_schema_version`)).toEqual([{ version: PostgresTaskStore.SCHEMA_VERSION }]);
+    expect(await sql(`SELECT version FROM ${schema}.roundtrip_schema_version ORDER BY version`)).toEqual(
+      Array.from({ length: PostgresTaskStore.SCHEMA_VERSION }, (_, i) => ({ version: i + 1 })),
+    );
+  });
+
+  it("migrates a version-1 schema in place: its tasks are kept, without a creation key, and new tasks take keys", async () => {
+    const schema = freshSchema();
+    schemas.push(schema);
+    await sql(`CREATE SCHEMA ${schema}`);
+    await sql(`CREATE TABLE ${schema}.roundtrip_schema_version (version integer NOT NULL PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+    await sql(postgresMigrations(schema)[0]);
+    await sql(`INSERT INTO ${schema}.roundtrip_schema_version (version) VALUES (1)`);
+    await sql(
+      `INSERT INTO ${schema}.roundtrip_tasks (id, principal, tool_name, input, status, created_at, last_updated_at, ttl_ms, expires_at, input_requests, input_responses,
+        input_keys, retry_policy, max_attempts, attempt, idempotency_key, lease_owner, lease_token, lease_expires_at, revision)
+       VALUES ('old-task-id-0000000000', 'alice', 'slow_compute', '{}', 'working', now(), now(), 60000, now() + interval '1 minute', '{}', '{}', '[]', 'fail', 1, 1,
+        'k', 'w', 't', now() + interval '30 seconds', 1)`,
+    );
+    const [one, two] = await Promise.all([open({ schema }), open({ schema })]);
+    const kept = await one.get("old-task-id-0000000000", "alice");
+    expect(kept).toMatchObject({ id: "old-task-id-0000000000", status: "working" });
+    expect(kept!.creationKey).toBeUndefined();
+    const { task } = await one.create(taskInput({ creationKey: "retry-1" }));
+    await expect(two.create(taskInput({ creationKey: "retry-1" }))).rejects.toMatchObject({ code: "task-exists", task: { id: task.id } });
+    expect(await sql(`SELECT max(version) AS v FROM ${schema}.roundtrip_schema_version`)).toEqual([{ v: PostgresTaskStore.SCHEMA_VERSION }]);
+    const [index] = await sql<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname = 'roundtrip_tasks_by_creation_key'`, [schema]);
+    expect(index.indexdef).toMatch(/^CREATE UNIQUE INDEX/);
   });
 
   it("refuses a schema newer than this code", async () => {

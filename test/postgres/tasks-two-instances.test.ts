@@ -6,6 +6,8 @@
  * - cancelled on B, the cancellation reaches the method running on A within a second, and the
  *   task stays cancelled;
  * - a task is scoped by principal on every instance: another principal gets -32602 on B;
+ * - the same create sent to A and B at once with one idempotency key makes one task, and both
+ *   answer it (the key's unique index and the principal's lock span the instances);
  * - A killed with SIGKILL mid-task: B takes the "rerun" task over once A's lease lapses and runs
  *   it again (attempt 2, same idempotency key), and fails the "fail" one (worker-lost).
  * Latencies (from sending the request to B until A's method saw it) are printed; the one-second
@@ -15,7 +17,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { taskEventsIn } from "../e2e/fixtures/task-events";
-import { call, eventually, startTaskServer, taskReaches, type TaskServer } from "../support/task-server";
+import { meta, rpc } from "../support/raw-http";
+import { DECLARING, call, eventually, startTaskServer, taskReaches, type TaskServer } from "../support/task-server";
+import { validateServerMessage } from "../support/wire-schema";
 import { freshSchema, postgresUrl, sql } from "./postgres-database";
 
 const schema = freshSchema();
@@ -66,6 +70,19 @@ describe("two app processes on one PostgreSQL database", () => {
     const taskId = (await call(a.url, "tools/call", { name: "count", arguments: { to: 1 } }, "alice")).result!.taskId as string;
     expect((await call(b.url, "tasks/get", { taskId }, "alice")).result!.taskId).toBe(taskId);
     expect((await call(b.url, "tasks/get", { taskId }, "mallory")).error).toEqual({ code: -32602, message: "Task not found" });
+  });
+
+  it("makes one task of the same create sent to A and B at once with one idempotency key", async () => {
+    for (let round = 0; round < 3; round++) {
+      const params = { name: "count", arguments: { to: 1 }, _meta: { ...meta(DECLARING), "roundtrip-mcp/idempotencyKey": `two-instances-${round}` } };
+      const answers = await Promise.all([a, b, a, b].map(async (server) => (await rpc(server.url, "tools/call", params, { headers: { "x-test-principal": "alice" } })).body));
+      for (const answer of answers) validateServerMessage(answer, "tools/call");
+      const ids = new Set(answers.map((answer) => (answer as { result: { taskId: string } }).result.taskId));
+      expect(ids.size).toBe(1);
+      const [taskId] = [...ids];
+      expect(await sql(`SELECT count(*)::int AS n FROM ${schema}.roundtrip_tasks WHERE creation_key = $1`, [JSON.stringify(["alice", `two-instances-${round}`])])).toEqual([{ n: 1 }]);
+      expect((await taskReaches(b.url, taskId, ["completed"], "alice")).status).toBe("completed");
+    }
   });
 
   it("recovers on B what A was running when it was killed", async () => {

@@ -1,9 +1,10 @@
 import type { AppLogger } from "../../protocol/app-logger";
+import { canonicalJson } from "../../protocol/canonical-json";
 import { ErrorCode, McpError } from "../../protocol/errors";
 import type { InboundRequest } from "../../protocol/inbound-request";
 import { isPlainObject } from "../../protocol/plain-object";
 import type { JsonObject } from "../../protocol/wire-types";
-import type { TaskRecord } from "../../stores/task-record";
+import { isTerminal, type TaskRecord } from "../../stores/task-record";
 import type { TaskStore } from "../../stores/task-store";
 import type { FeatureMethod } from "../feature-module";
 import { outstandingAnswers } from "./task-answers";
@@ -13,8 +14,39 @@ import { declaresTasks, tasksCapabilityMissing } from "./tasks-extension";
 
 /** Unknown, expired and another principal's task: one answer for all three. */
 const UNKNOWN_TASK = "Task not found";
-/** The empty acknowledgement of tasks/update and tasks/cancel. */
-const ACK: JsonObject = Object.freeze({ resultType: "complete" });
+/**
+ * The `_meta` key of the tasks/update and tasks/cancel acknowledgements that says what the request
+ * did. The extension's ack is an empty `{resultType: "complete"}` whatever happened (an answer to a
+ * key not outstanding is ignored, a cancel of an ended task acknowledged alike), so whether it took
+ * effect is told in `_meta`, where a client that does not know the key loses nothing.
+ */
+export const TASK_EFFECT_META = "roundtrip-mcp/effect";
+
+/** Why an answer of a tasks/update was not taken. */
+export type IgnoredAnswer = "already-answered" | "not-asked" | "task-finished";
+
+/** The empty acknowledgement, with what the request did under TASK_EFFECT_META. */
+function ack(effect: JsonObject): JsonObject {
+  return { resultType: "complete", _meta: { [TASK_EFFECT_META]: effect } };
+}
+
+/**
+ * What a tasks/update did, key by key, read from the task after it: a key is `accepted` when the
+ * task holds exactly this answer (taken now, or by an identical earlier answer: a retry is safe);
+ * otherwise it is ignored, with the reason. `applied` is true when every key given was accepted.
+ */
+function updateEffect(task: TaskRecord, responses: Readonly<Record<string, unknown>>): JsonObject {
+  const accepted: string[] = [];
+  const ignored: Record<string, IgnoredAnswer> = {};
+  for (const key of Object.keys(responses)) {
+    const held = Object.hasOwn(task.inputResponses, key);
+    if (held && canonicalJson(task.inputResponses[key]) === canonicalJson(responses[key])) accepted.push(key);
+    else if (held) ignored[key] = "already-answered";
+    else if (isTerminal(task.status)) ignored[key] = "task-finished";
+    else ignored[key] = "not-asked";
+  }
+  return { applied: Object.keys(ignored).length === 0, status: task.status, accepted, ignored };
+}
 
 const TASK_ID = { type: "string", minLength: 1, maxLength: 256 };
 
@@ -51,8 +83,8 @@ export function taskMethods(store: () => Promise<TaskStore>, logger: AppLogger):
       // reserved field), so the schema names taskId only; the answers come as received.
       paramsSchema: { type: "object", properties: { taskId: TASK_ID }, required: ["taskId"] },
       async handle(request) {
-        await withTask(request, "update", async (s, id) => {
-          const responses = request.inputResponses;
+        const responses = request.inputResponses;
+        const after = await withTask(request, "update", async (s, id) => {
           if (!isPlainObject(responses)) throw new McpError(ErrorCode.InvalidParams, "Invalid params for tasks/update: inputResponses must be an object");
           const task = await s.get(id, request.principal);
           if (task === undefined) return undefined;
@@ -60,7 +92,7 @@ export function taskMethods(store: () => Promise<TaskStore>, logger: AppLogger):
           const answers = outstandingAnswers(task.inputRequests, responses);
           return Object.keys(answers).length === 0 ? task : ((await s.recordAnswers(id, request.principal, answers)) ?? task);
         });
-        return ACK;
+        return ack(updateEffect(after, responses as Readonly<Record<string, unknown>>));
       },
     },
     {
@@ -68,8 +100,9 @@ export function taskMethods(store: () => Promise<TaskStore>, logger: AppLogger):
       method: "tasks/cancel",
       paramsSchema: { type: "object", properties: { taskId: TASK_ID }, required: ["taskId"] },
       async handle(request) {
-        await withTask(request, "cancel", (s, id) => s.cancel(id, request.principal));
-        return ACK;
+        const after = await withTask(request, "cancel", (s, id) => s.cancel(id, request.principal));
+        // Cancelled now or before: the request's aim holds. Completed or failed: the cancel came too late.
+        return ack({ applied: after.status === "cancelled", status: after.status });
       },
     },
   ];

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
 import { missingCapabilities } from "../../elicitation/capabilities";
 import { assertInputRequest } from "../../elicitation/input-request-shape";
 import type { AppLogger } from "../../protocol/app-logger";
@@ -15,6 +14,7 @@ import { isReask } from "../result";
 import type { Invocation } from "../component-runner";
 import type { TaskAnswers, TaskContext } from "./task-context";
 import type { TaskInput } from "./task-input";
+import { DEFAULT_PENDING_OUTCOME_LIMITS, PendingOutcomes } from "./pending-outcomes";
 import { ProgressWriter, stopReasonOf, TaskStopped, type StopReason } from "./task-stop";
 import type { TaskTool } from "./task-tool";
 
@@ -52,6 +52,8 @@ export class TaskRun {
     private readonly input: TaskInput,
     private readonly leaseMs: number,
     private readonly logger: AppLogger,
+    /** Where an outcome the store cannot take now waits (the runtime's, shared by its runs). */
+    private readonly outcomes: PendingOutcomes = new PendingOutcomes(DEFAULT_PENDING_OUTCOME_LIMITS, logger),
   ) {
     this.latest = claimed.task;
     this.lease = { token: claimed.lease.token, generation: claimed.lease.generation };
@@ -127,28 +129,25 @@ export class TaskRun {
   }
 
   /**
-   * Writes the outcome. A store that is briefly unavailable is tried again (after 0.1, 0.5 and
-   * 2 s); an outcome JSON cannot hold (a cycle, a bigint in a result or in an error's data) is
-   * written as a crash instead. What still cannot be written is left to recovery: the lease
-   * lapses once this attempt closes.
+   * Writes the outcome. An outcome JSON cannot hold (a cycle, a bigint in a result or in an error's
+   * data) is written as a crash instead. One the store cannot take now (unavailable) is kept in
+   * memory (PendingOutcomes, bounded) and written again with backoff until the store takes it or the
+   * task moves on without it (ended, taken over, expired); what does not fit is left to recovery.
    */
   private async settle(outcome: { result: JsonValue } | { error: TaskError }, fallback = true): Promise<void> {
     this.settled = true;
     await this.progress.drain();
-    for (const delayMs of [100, 500, 2000, undefined]) {
-      try {
-        if ("result" in outcome) await this.store.complete(this.id, this.lease, outcome.result);
-        else await this.store.fail(this.id, this.lease, outcome.error);
+    const write = () => ("result" in outcome ? this.store.complete(this.id, this.lease, outcome.result) : this.store.fail(this.id, this.lease, outcome.error));
+    try {
+      await write();
+    } catch (error) {
+      if (stopReasonOf(error) !== undefined) return; // cancelled, taken over or expired meanwhile: nothing to write
+      if (error instanceof TypeError && fallback) return this.settle({ error: this.crash(error) }, false);
+      if ((error as { code?: string }).code !== "store-unavailable") {
+        this.logger.error("task outcome could not be written; the task is recovered when its lease lapses", { taskId: this.id, error: describe(error) });
         return;
-      } catch (error) {
-        if (stopReasonOf(error) !== undefined) return; // cancelled, taken over or expired meanwhile: nothing to write
-        if (error instanceof TypeError && fallback) return this.settle({ error: this.crash(error) }, false);
-        if (delayMs === undefined || (error as { code?: string }).code !== "store-unavailable") {
-          this.logger.error("task outcome could not be written; the task is recovered when its lease lapses", { taskId: this.id, error: describe(error) });
-          return;
-        }
-        await sleep(delayMs);
       }
+      this.outcomes.hold(this.id, Buffer.byteLength(JSON.stringify(outcome), "utf8"), write, error);
     }
   }
 

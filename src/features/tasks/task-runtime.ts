@@ -1,14 +1,19 @@
 import os from "node:os";
 import { randomBytes } from "node:crypto";
 import type { AppLogger } from "../../protocol/app-logger";
+import { canonicalJson } from "../../protocol/canonical-json";
 import { ErrorCode, McpError } from "../../protocol/errors";
+import { isPlainObject } from "../../protocol/plain-object";
 import type { JsonObject } from "../../protocol/wire-types";
 import type { JsonValue } from "../../stores/json-value";
 import { openTaskStore } from "../../stores/open-task-store";
-import type { ClaimedTask, TaskError } from "../../stores/task-record";
+import type { ClaimedTask, TaskError, TaskRecord } from "../../stores/task-record";
+import type { TaskExistsError } from "../../stores/task-store-errors";
+import { MAX_CREATION_KEY_LENGTH } from "../../stores/task-transitions";
 import type { TaskStore } from "../../stores/task-store";
 import type { ComponentRunner, Invocation } from "../component-runner";
 import { inlineTaskContext } from "./inline-task-context";
+import { PendingOutcomes } from "./pending-outcomes";
 import type { TaskContext } from "./task-context";
 import { readTaskInput, taskInput, type TaskInput } from "./task-input";
 import { TaskRun } from "./task-run";
@@ -17,6 +22,30 @@ import type { TaskTool } from "./task-tool";
 import { createTaskResult } from "./task-wire";
 import { receivesTasks, tasksCapabilityMissing } from "./tasks-extension";
 import type { TasksSettings } from "./tasks-options";
+
+/**
+ * The `_meta` key of a task-creating `tools/call` that names the creation, chosen by the client: a
+ * retry with the same key (same principal, while the task lives) answers the task the first try
+ * made instead of creating another.
+ */
+export const IDEMPOTENCY_KEY_META = "roundtrip-mcp/idempotencyKey";
+
+/** The request's idempotency key, if it sent one; a malformed one is the client's mistake (-32602). */
+function idempotencyKeyOf(params: Readonly<JsonObject>): string | undefined {
+  const meta = params._meta;
+  if (!isPlainObject(meta) || !Object.hasOwn(meta, IDEMPOTENCY_KEY_META)) return undefined;
+  const key = meta[IDEMPOTENCY_KEY_META];
+  if (typeof key !== "string" || key.length === 0 || key.length > MAX_CREATION_KEY_LENGTH) {
+    throw new McpError(ErrorCode.InvalidParams, `Invalid params: _meta["${IDEMPOTENCY_KEY_META}"] must be a string of 1 to ${MAX_CREATION_KEY_LENGTH} characters`);
+  }
+  return key;
+}
+
+/** The task a retry finds must be the same call: the same tool and arguments. */
+function sameCall(task: TaskRecord, toolName: string, input: TaskInput): boolean {
+  const stored = readTaskInput(task.input);
+  return task.toolName === toolName && stored !== undefined && canonicalJson(stored.arguments) === canonicalJson(input.arguments);
+}
 
 /** Ends a task that an instance claimed but cannot run: no tool of that name is registered here. */
 function unknownToolError(name: string): TaskError {
@@ -38,6 +67,8 @@ export class TaskRuntime {
   private timer?: NodeJS.Timeout;
   private recovering?: Promise<void>;
   private closed = false;
+  /** Outcomes the store could not take when their method ended, retried until it does. */
+  readonly outcomes: PendingOutcomes;
 
   constructor(
     private readonly settings: TasksSettings,
@@ -45,6 +76,7 @@ export class TaskRuntime {
     private readonly logger: AppLogger,
   ) {
     this.byName = new Map([...tools].map((tool) => [tool.name, tool]));
+    this.outcomes = new PendingOutcomes(settings.pendingOutcomes, logger);
     this.instanceId = settings.instanceId ?? `${os.hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   }
 
@@ -82,10 +114,12 @@ export class TaskRuntime {
     }
     if (this.closed) throw new McpError(ErrorCode.InternalError, "Internal error");
     const input = taskInput(invocation.recorded, invocation.clientCapabilities, invocation.ctx.protocolVersion);
+    const creationKey = idempotencyKeyOf(invocation.ctx.requestParams);
     let claimed: ClaimedTask;
     try {
       const store = await this.store();
       claimed = await store.create({
+        ...(creationKey !== undefined && { creationKey }),
         principal: invocation.ctx.principal,
         toolName: tool.name,
         input: input as unknown as JsonValue,
@@ -96,10 +130,20 @@ export class TaskRuntime {
         lease: { owner: this.instanceId, durationMs: this.settings.leaseMs },
       });
     } catch (error) {
+      if ((error as { code?: string } | null)?.code === "task-exists") return this.retried((error as TaskExistsError).task, tool, input);
       throw storeFailure(error, this.logger, "create");
     }
     this.launch(await this.store(), claimed, tool, input, async () => invocation);
     return { kind: "handover", result: createTaskResult(claimed.task) };
+  }
+
+  /** A retry of a create that already made its task: that task as it is now, unless the key was used for another call. */
+  private retried(task: TaskRecord, tool: TaskTool, input: TaskInput): { kind: "handover"; result: JsonObject } {
+    if (!sameCall(task, tool.name, input)) {
+      throw new McpError(ErrorCode.InvalidParams, `Invalid params: _meta["${IDEMPOTENCY_KEY_META}"] was already used for another call (another tool or other arguments); use a new key for a new call`);
+    }
+    this.logger.info("task create retried: answered the existing task", { taskId: task.id, tool: tool.name });
+    return { kind: "handover", result: createTaskResult(task) };
   }
 
   /** Closes: no more recovery; running tasks are handed over or failed; a store opened from a URL is closed. */
@@ -109,12 +153,13 @@ export class TaskRuntime {
     await this.recovering;
     await Promise.all([...this.runs.values()].map((run) => run.shutdown()));
     this.runs.clear();
+    await this.outcomes.close();
     if (this.opened) await (await this.opened.catch(() => undefined))?.close();
   }
 
   /** Runs one attempt in the background: watch and lease first, then the method, then its outcome. */
   private launch(store: TaskStore, claimed: ClaimedTask, tool: TaskTool, input: TaskInput, prepare: (ctx: TaskContext) => Promise<Invocation>): void {
-    const run = new TaskRun(store, claimed, tool, input, this.settings.leaseMs, this.logger);
+    const run = new TaskRun(store, claimed, tool, input, this.settings.leaseMs, this.logger, this.outcomes);
     this.runs.set(run.id, run);
     void (async () => {
       try {
@@ -144,6 +189,8 @@ export class TaskRuntime {
   private async recover(): Promise<void> {
     try {
       const store = await this.store();
+      // A result kept in memory is written before recovery could fail its task as worker-lost.
+      await this.outcomes.flush();
       await store.failAbandoned();
       while (!this.closed && this.runs.size < this.settings.maxRunning) {
         const claimed = await store.claimNext(this.instanceId, this.settings.leaseMs);

@@ -1,3 +1,4 @@
+import { DEFAULT_TASK_LIMITS, type TaskLimits } from "../../stores/task-store";
 import type { FeatureModule } from "../feature-module";
 import { taskMethods } from "./task-methods";
 import { TaskRuntime } from "./task-runtime";
@@ -21,6 +22,7 @@ export function tasks(options: TasksOptions = {}): FeatureModule {
     compile({ components, declarations, logger }) {
       const tools = compileTaskTools(components, declarations, settings);
       const runtime = new TaskRuntime(settings, tools.values(), logger);
+      let warned = false;
       return {
         // Advertised (modern era only) as long as the feature is listed, even with no task tool:
         // tasks/get of a task created by another instance still works here.
@@ -35,8 +37,24 @@ export function tasks(options: TasksOptions = {}): FeatureModule {
           execute: (invocation) => runtime.execute(tools.get(invocation.component)!, invocation),
         },
         start: (runner) => runtime.start(runner),
+        serving({ authenticated }) {
+          if (authenticated || tools.size === 0 || warned) return;
+          warned = true;
+          // Limits protect one caller from another only when callers have identities.
+          logger.warn(anonymousTasksWarning(typeof settings.store === "string" ? settings.storeOptions.limits : settings.store.limits));
+        },
         close: () => runtime.close(),
       };
     },
   };
+}
+
+/** The start-up warning for task tools served over HTTP with no authenticator. */
+function anonymousTasksWarning(configured: Partial<TaskLimits> | undefined): string {
+  const limits = { ...DEFAULT_TASK_LIMITS, ...configured };
+  return (
+    "task tools are served over HTTP without an authenticator: every caller shares the anonymous task scope and its limits " +
+    `(maxAnonymousTasks ${limits.maxAnonymousTasks}, maxActiveAnonymousTasks ${limits.maxActiveAnonymousTasks}), so one caller can use them up for all; ` +
+    "give listen() an authenticate function so each caller gets limits of its own, or size the shared ones with tasks({ storeOptions: { limits } })"
+  );
 }

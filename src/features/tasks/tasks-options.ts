@@ -2,6 +2,7 @@ import type { OpenTaskStoreOptions } from "../../stores/open-task-store";
 import type { TaskStore } from "../../stores/task-store";
 import { MAX_LEASE_MS, MAX_TTL_MS } from "../../stores/task-transitions";
 import { RegistrationError } from "../registration-error";
+import { DEFAULT_PENDING_OUTCOME_LIMITS, type PendingOutcomeLimits } from "./pending-outcomes";
 
 /** Options of the tasks feature (`features: [tasks(options)]`); every one has a default. */
 export interface TasksOptions {
@@ -29,6 +30,13 @@ export interface TasksOptions {
   maxRunning?: number;
   /** Names this instance in the leases it holds, for diagnostics: `<host>:<pid>:<random>` by default. */
   instanceId?: string;
+  /**
+   * Finished outcomes this instance keeps in memory while the store cannot take them (it retries
+   * with backoff, 0.1 s doubling to 5 s, until the store takes them or the task moved on):
+   * `maxOutcomes` 1000, `maxBytes` 64 MiB of their JSON. One beyond the bounds is not kept: its task
+   * is recovered when its lease lapses.
+   */
+  pendingOutcomes?: Partial<PendingOutcomeLimits>;
 }
 
 /** The options with every default filled in. */
@@ -41,6 +49,7 @@ export interface TasksSettings {
   readonly recoveryIntervalMs: number;
   readonly maxRunning: number;
   readonly instanceId?: string;
+  readonly pendingOutcomes: PendingOutcomeLimits;
 }
 
 export const DEFAULT_TASK_TTL_MS = 60 * 60 * 1000;
@@ -65,6 +74,10 @@ export function tasksSettings(options: TasksOptions): TasksSettings {
     recoveryIntervalMs: checkInteger(options.recoveryIntervalMs ?? DEFAULT_RECOVERY_INTERVAL_MS, `${where}: recoveryIntervalMs`, MAX_LEASE_MS),
     maxRunning: checkInteger(options.maxRunning ?? DEFAULT_MAX_RUNNING, `${where}: maxRunning`, 1_000_000),
     ...(options.instanceId !== undefined && { instanceId: checkName(options.instanceId, `${where}: instanceId`) }),
+    pendingOutcomes: Object.freeze({
+      maxOutcomes: checkInteger(options.pendingOutcomes?.maxOutcomes ?? DEFAULT_PENDING_OUTCOME_LIMITS.maxOutcomes, `${where}: pendingOutcomes.maxOutcomes`, 1_000_000),
+      maxBytes: checkInteger(options.pendingOutcomes?.maxBytes ?? DEFAULT_PENDING_OUTCOME_LIMITS.maxBytes, `${where}: pendingOutcomes.maxBytes`, Number.MAX_SAFE_INTEGER),
+    }),
   };
 }
 

@@ -2,10 +2,11 @@
  * What the SQLite store adds to the contract (task-store-contract.ts):
  * - opening creates the missing folders (mode 0700) and the file, in WAL mode, with the schema
  *   version recorded once; reopening keeps every task and migrates nothing;
+ * - a version-1 file (before creation keys) is migrated in place, its tasks kept;
  * - a file whose schema is newer than this code is refused with TaskStoreConfigError;
  * - a write that waits longer than busyTimeoutMs for another connection's transaction fails
  *   with TaskStoreUnavailableError (cause SQLITE_BUSY), not a raw driver error;
- * - the hot queries use the indexes (principal counts, lapsed leases, expiry);
+ * - the hot queries use the indexes (principal counts, lapsed leases, expiry, creation keys);
  * - several processes on one file: two child processes draining claimNext in parallel claim
  *   every lapsed task exactly once, and a watcher here sees another process's cancel;
  * - a process killed with SIGKILL mid-task leaves a consistent file: after its lease lapses the
@@ -18,6 +19,7 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { SqliteTaskStore, TaskStoreConfigError, TaskStoreUnavailableError, type TaskRecord } from "../../../src/stores";
+import { SQLITE_MIGRATIONS } from "../../../src/stores/sqlite-schema";
 import { SQLITE_QUERIES } from "../../../src/stores/sqlite-task-store";
 import { taskInput } from "./task-store-contract";
 
@@ -66,15 +68,45 @@ describe("SqliteTaskStore", () => {
 
     const raw = new Database(file, { readonly: true });
     expect(raw.pragma("journal_mode", { simple: true })).toBe("wal");
-    expect(raw.prepare("SELECT version FROM roundtrip_schema_version").all()).toEqual([{ version: SqliteTaskStore.SCHEMA_VERSION }]);
+    expect(raw.prepare("SELECT version FROM roundtrip_schema_version ORDER BY version").all()).toEqual(
+      Array.from({ length: SqliteTaskStore.SCHEMA_VERSION }, (_, i) => ({ version: i + 1 })),
+    );
     raw.close();
 
     const reopened = new SqliteTaskStore({ file });
     expect(await reopened.get(task.id, "alice")).toEqual(task);
     await reopened.close();
     const again = new Database(file, { readonly: true });
-    expect(again.prepare("SELECT count(*) AS n FROM roundtrip_schema_version").get()).toEqual({ n: 1 });
+    expect(again.prepare("SELECT count(*) AS n FROM roundtrip_schema_version").get()).toEqual({ n: SqliteTaskStore.SCHEMA_VERSION });
     again.close();
+  });
+
+  it("migrates a version-1 file in place: its tasks are kept, without a creation key, and new tasks take keys", async () => {
+    const file = path.join(folder, "v1.sqlite");
+    const v1 = new Database(file);
+    v1.exec("CREATE TABLE roundtrip_schema_version (version INTEGER NOT NULL PRIMARY KEY, applied_at INTEGER NOT NULL)");
+    v1.exec(SQLITE_MIGRATIONS[0]);
+    v1.prepare("INSERT INTO roundtrip_schema_version (version, applied_at) VALUES (1, 0)").run();
+    const columns = (v1.prepare("SELECT name FROM pragma_table_info('roundtrip_tasks') ORDER BY cid").all() as { name: string }[]).map((c) => c.name);
+    expect(columns).not.toContain("creation_key");
+    const now = Date.now();
+    const old = { id: "old-task-id-0000000000", principal: "alice", tool_name: "slow_compute", input: "{}", status: "working", status_message: null, progress: null,
+      created_at: now, last_updated_at: now, ttl_ms: 60_000, expires_at: now + 60_000, poll_interval_ms: null, result: null, error: null, input_requests: "{}",
+      input_responses: "{}", input_keys: "[]", retry_policy: "fail", max_attempts: 1, attempt: 1, idempotency_key: "k", lease_owner: "w", lease_token: "t",
+      lease_expires_at: now + 30_000, revision: 1 };
+    v1.prepare(`INSERT INTO roundtrip_tasks (${Object.keys(old).join(", ")}) VALUES (${Object.keys(old).map((c) => `@${c}`).join(", ")})`).run(old);
+    v1.close();
+
+    const store = new SqliteTaskStore({ file });
+    const kept = await store.get(old.id, "alice");
+    expect(kept).toMatchObject({ id: old.id, status: "working" });
+    expect(kept!.creationKey).toBeUndefined();
+    const { task } = await store.create(taskInput({ creationKey: "retry-1" }));
+    await expect(store.create(taskInput({ creationKey: "retry-1" }))).rejects.toMatchObject({ code: "task-exists", task: { id: task.id } });
+    await store.close();
+    const raw = new Database(file, { readonly: true });
+    expect(raw.prepare("SELECT max(version) AS v FROM roundtrip_schema_version").get()).toEqual({ v: SqliteTaskStore.SCHEMA_VERSION });
+    raw.close();
   });
 
   it("refuses a file whose schema is newer than this code", () => {
@@ -116,6 +148,9 @@ describe("SqliteTaskStore", () => {
     expect(plan(SQLITE_QUERIES.abandoned)).toMatch(/SEARCH roundtrip_tasks USING INDEX roundtrip_tasks_by_lease \(lease_expires_at<\?\)/);
     expect(plan(SQLITE_QUERIES.reap)).toMatch(/SEARCH roundtrip_tasks USING INDEX roundtrip_tasks_by_expiry \(expires_at<\?\)/);
     expect(plan(SQLITE_QUERIES.read, "id")).toMatch(/SEARCH roundtrip_tasks USING INDEX sqlite_autoindex_roundtrip_tasks_1 \(id=\?\)/);
+    for (const query of [SQLITE_QUERIES.byCreationKey, SQLITE_QUERIES.clearCreationKey]) {
+      expect(plan(query, '["p","k"]')).toMatch(/SEARCH roundtrip_tasks USING (COVERING )?INDEX roundtrip_tasks_by_creation_key \(creation_key=\?\)/);
+    }
     raw.close();
   });
 
@@ -178,10 +213,13 @@ describe("SqliteTaskStore", () => {
       expect(existsSync(`${file}-wal`)).toBe(true);
 
       const later = new SqliteTaskStore({ file, clock: () => Date.now() + 120_000 });
-      expect(await later.claimNext("survivor", 60_000)).toMatchObject({
-        task: { id, status: "input_required", attempt: 2, statusMessage: "step 1 of 3", inputRequests: { confirm: { method: "elicitation/create" } } },
+      const claimed = await later.claimNext("survivor", 60_000);
+      expect(claimed).toMatchObject({
+        task: { id, status: "input_required", attempt: 2, progress: { progress: 1, total: 3 }, inputRequests: { confirm: { method: "elicitation/create" } } },
         lease: { owner: "survivor", generation: 2 },
       });
+      // Asked without a message: the task waits with none, never the progress message of before.
+      expect(claimed!.task.statusMessage).toBeUndefined();
       await later.close();
     });
   });

@@ -4,13 +4,21 @@
  * - create: a `working` task born claimed (attempt 1, generation 1), 128-bit base64url ids,
  *   expiresAt = createdAt + ttlMs (or null), JSON input stored as JSON writes it, fresh copies;
  *   programming mistakes (bad ttl, lease, policy, non-JSON input) are TypeError/RangeError;
+ * - creation keys: a live task's key makes no second task (TaskExistsError naming it, as it is now),
+ *   per principal and anonymous scope, for the task's whole life (finished too), freed on expiry,
+ *   found before any limit refuses; racing creates with one key from two handles make one task;
  * - scoping: another principal's task, an unknown one and an expired one are all undefined;
  *   the anonymous scope (null) is a scope of its own;
  * - limits: tasks per principal, active tasks per principal, input bytes, answer bytes, each a
- *   TaskLimitError naming the limit; expired tasks do not count; other principals unaffected;
+ *   TaskLimitError naming the limit; expired tasks do not count; other principals unaffected; the
+ *   anonymous scope has limits of its own (its message says the scope is shared); no finished task
+ *   (completed, failed, worker-lost, cancelled) counts against an active limit;
  * - worker writes: progress and status message, input requests (keys unique for the task's
  *   life, also across answered keys), complete, fail; terminal is final for every write
  *   (TaskFinishedError) and a late result never resurrects a cancelled task;
+ * - the status message follows the status: failed and cancelled drop the progress message (completed
+ *   keeps the worker's last), asking sets the questions' message or none, a re-run of a working task
+ *   starts without the lost attempt's message (an input_required one keeps its questions');
  * - answers: partial answers, unknown and already-answered keys ignored (no change at all),
  *   back to `working` with the message cleared when nothing is outstanding;
  * - cancel: immediate and terminal, a no-op on a terminal task, scoped;
@@ -34,6 +42,7 @@ import {
   InputKeyReusedError,
   StaleLeaseError,
   TaskFinishedError,
+  TaskExistsError,
   TaskLimitError,
   TaskNotFoundError,
   type ClaimedTask,
@@ -206,6 +215,48 @@ export function describeTaskStoreContract(name: string, options: ContractOptions
       });
     });
 
+    describe("creation keys", () => {
+      it("a second create with a live task's creation key creates nothing and names that task, as it is now", async () => {
+        const first = await create({ creationKey: "order-42" });
+        expect(first.task.creationKey).toBe("order-42");
+        await store.reportProgress(first.task.id, first.lease, { statusMessage: "halfway" });
+        const again = create({ creationKey: "order-42", input: { other: true } });
+        await expect(again).rejects.toThrow(TaskExistsError);
+        const existing = ((await again.catch((e: unknown) => e)) as TaskExistsError).task;
+        expect(existing).toMatchObject({ id: first.task.id, statusMessage: "halfway", revision: 2, creationKey: "order-42" });
+        expect((await create()).task.creationKey).toBeUndefined();
+      });
+
+      it("keys are per principal (the anonymous scope is one of its own), and kept for the task's whole life, finished or not", async () => {
+        const alice = await create({ creationKey: "k" });
+        const bob = await create({ creationKey: "k", principal: "bob" });
+        const anonymous = await create({ creationKey: "k", principal: null });
+        expect(new Set([alice.task.id, bob.task.id, anonymous.task.id]).size).toBe(3);
+        await expect(create({ creationKey: "k", principal: null })).rejects.toMatchObject({ code: "task-exists", task: { id: anonymous.task.id } });
+        await store.complete(alice.task.id, alice.lease, { done: true });
+        await expect(create({ creationKey: "k" })).rejects.toMatchObject({ task: { id: alice.task.id, status: "completed", result: { done: true } } });
+      });
+
+      it("an expired task frees its key, before it is reaped too", async () => {
+        const first = await create({ creationKey: "k", ttlMs: 1000 });
+        db.advance(1000);
+        const second = await create({ creationKey: "k" });
+        expect(second.task.id).not.toBe(first.task.id);
+        await expect(create({ creationKey: "k" })).rejects.toMatchObject({ task: { id: second.task.id } });
+        expect(await store.reapExpired()).toBe(1);
+        expect((await store.get(second.task.id, P))!.creationKey).toBe("k");
+      });
+
+      it("a retry at a limit still finds its task; a malformed key is a TypeError", async () => {
+        const small = (await open({ maxTasksPerPrincipal: 1 })).store;
+        const { task } = await small.create(taskInput({ creationKey: "k" }));
+        await expect(small.create(taskInput({ creationKey: "k" }))).rejects.toMatchObject({ code: "task-exists", task: { id: task.id } });
+        await expect(small.create(taskInput({ creationKey: "other" }))).rejects.toThrow(TaskLimitError);
+        for (const creationKey of ["", "x".repeat(257), 7 as unknown as string]) await expect(create({ creationKey })).rejects.toThrow(TypeError);
+        await expect(create({ creationKey: "x".repeat(256) })).resolves.toBeDefined();
+      });
+    });
+
     describe("scoping", () => {
       it("another principal's task, an unknown one and an expired one all look the same: undefined", async () => {
         const { task } = await create({ ttlMs: 1000 });
@@ -229,7 +280,40 @@ export function describeTaskStoreContract(name: string, options: ContractOptions
 
     describe("limits", () => {
       it("has documented defaults", () => {
-        expect(store.limits).toEqual({ maxTasksPerPrincipal: 10_000, maxActiveTasksPerPrincipal: 100, maxInputBytes: 262_144 });
+        expect(store.limits).toEqual({ maxTasksPerPrincipal: 10_000, maxActiveTasksPerPrincipal: 100, maxAnonymousTasks: 50_000, maxActiveAnonymousTasks: 500, maxInputBytes: 262_144 });
+      });
+
+      it("gives the anonymous scope limits of its own, apart from any principal's", async () => {
+        const small = (await open({ maxTasksPerPrincipal: 1, maxActiveTasksPerPrincipal: 1, maxAnonymousTasks: 3, maxActiveAnonymousTasks: 2 })).store;
+        const anonymous = taskInput({ principal: null });
+        const first = await small.create(anonymous);
+        await small.create(anonymous);
+        const active = small.create(anonymous);
+        await expect(active).rejects.toMatchObject({ code: "task-limit", limit: "activeAnonymousTasks", max: 2 });
+        await expect(active).rejects.toThrow("Task limit reached: activeAnonymousTasks (2), shared by every caller without an identity");
+        await small.complete(first.task.id, first.lease, {});
+        await small.create(anonymous);
+        await expect(small.create(anonymous)).rejects.toMatchObject({ limit: "anonymousTasks", max: 3 });
+        await small.create(taskInput());
+        await expect(small.create(taskInput())).rejects.toMatchObject({ limit: "tasksPerPrincipal", max: 1 });
+      });
+
+      it("counts no finished task against the active limits: completed, failed, worker-lost or cancelled", async () => {
+        for (const principal of [P, null]) {
+          const small = (await open({ maxActiveTasksPerPrincipal: 1, maxActiveAnonymousTasks: 1 })).store;
+          const make = () => small.create(taskInput({ principal }));
+          const completed = await make();
+          await small.complete(completed.task.id, completed.lease, {});
+          const failed = await make();
+          await small.fail(failed.task.id, failed.lease, { code: -32000, message: "no" });
+          const cancelled = await make();
+          await small.cancel(cancelled.task.id, principal);
+          const lost = await small.create(taskInput({ principal, lease: { owner: "doomed", durationMs: 1 } }));
+          await expect(make()).rejects.toThrow(TaskLimitError);
+          opened.at(-1)!.advance(1);
+          expect(await small.failAbandoned()).toEqual([lost.task.id]);
+          await expect(make()).resolves.toBeDefined();
+        }
       });
 
       it("refuses a principal's task beyond maxTasksPerPrincipal; expired ones do not count", async () => {
@@ -377,6 +461,51 @@ export function describeTaskStoreContract(name: string, options: ContractOptions
         await expect(store.complete("AAAAAAAAAAAAAAAAAAAAAA", lease, {})).rejects.toThrow(TaskNotFoundError);
         await expect(store.renewLease("AAAAAAAAAAAAAAAAAAAAAA", lease, LEASE_MS)).rejects.toMatchObject({ code: "task-not-found" });
         await expect(store.releaseLease("AAAAAAAAAAAAAAAAAAAAAA", lease)).resolves.toBe(false);
+      });
+    });
+
+    describe("status message follows the status", () => {
+      const progressed = async (overrides?: Partial<CreateTaskInput>) => {
+        const claimed = await create(overrides);
+        await store.reportProgress(claimed.task.id, claimed.lease, { statusMessage: "Computing a result", progress: { progress: 1, total: 2 } });
+        return claimed;
+      };
+
+      it("failed (by the worker or as worker-lost) and cancelled tasks drop the last progress message; completed keeps it", async () => {
+        const failed = await progressed();
+        expect((await store.fail(failed.task.id, failed.lease, { code: -32000, message: "boom" })).statusMessage).toBeUndefined();
+        const cancelled = await progressed();
+        expect((await store.cancel(cancelled.task.id, P))!.statusMessage).toBeUndefined();
+        const completed = await progressed();
+        expect((await store.complete(completed.task.id, completed.lease, {})).statusMessage).toBe("Computing a result");
+        const lost = await progressed();
+        db.advance(LEASE_MS);
+        expect(await store.failAbandoned()).toEqual([lost.task.id]);
+        const after = (await store.get(lost.task.id, P))!;
+        expect(after).toMatchObject({ status: "failed", error: { data: { reason: "worker-lost" } } });
+        expect(after.statusMessage).toBeUndefined();
+      });
+
+      it("asking without a message clears the progress message; asking with one sets it", async () => {
+        const { task, lease } = await progressed();
+        const asked = await store.requestInput(task.id, lease, { q: 1 });
+        expect(asked.status).toBe("input_required");
+        expect(asked.statusMessage).toBeUndefined();
+        const more = await store.requestInput(task.id, lease, { r: 2 }, { statusMessage: "Two questions" });
+        expect(more.statusMessage).toBe("Two questions");
+      });
+
+      it("a re-run starts without the lost attempt's progress message, but keeps the message of questions still open", async () => {
+        const working = await progressed({ retryPolicy: "rerun" });
+        const waiting = await progressed({ retryPolicy: "rerun" });
+        await store.requestInput(waiting.task.id, waiting.lease, { q: 1 }, { statusMessage: "Approve section 2?" });
+        db.advance(LEASE_MS);
+        const rerun = (await store.claim(working.task.id, "worker-b", LEASE_MS))!;
+        expect(rerun.task).toMatchObject({ status: "working", attempt: 2, revision: working.task.revision + 2 });
+        expect(rerun.task.statusMessage).toBeUndefined();
+        expect((await store.get(working.task.id, P))!.statusMessage).toBeUndefined();
+        const asking = (await store.claimNext("worker-b", LEASE_MS))!;
+        expect(asking.task).toMatchObject({ id: waiting.task.id, status: "input_required", statusMessage: "Approve section 2?", attempt: 2 });
       });
     });
 
@@ -743,6 +872,17 @@ export function describeTaskStoreContract(name: string, options: ContractOptions
         };
         await Promise.all([drain(store, "worker-a"), drain(other, "worker-b"), drain(store, "worker-c"), drain(other, "worker-d")]);
         expect(claimed.sort()).toEqual(ids.sort());
+      });
+
+      it("racing creates with one creation key, from two handles, make one task", async () => {
+        const other = await db.second();
+        for (let round = 0; round < 3; round++) {
+          const key = `retry-${round}`;
+          const results = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => (i % 2 ? other : store).create(taskInput({ creationKey: key }))));
+          const made = results.filter((r): r is PromiseFulfilledResult<ClaimedTask> => r.status === "fulfilled");
+          expect(made).toHaveLength(1);
+          for (const r of results) if (r.status === "rejected") expect(r.reason).toMatchObject({ code: "task-exists", task: { id: made[0].value.task.id } });
+        }
       });
 
       it("racing creates at the active limit never exceed it", async () => {

@@ -5,7 +5,7 @@
 //   crash or input_required fails it with -32603 "Internal error" and an error id, the details
 //   in the app logger only; a finish() that throws an McpError fails it with that error; an error
 //   whose data JSON cannot hold fails it as a crash; a store briefly unavailable for the outcome
-//   is tried again;
+//   is tried again (pending-outcomes.test.ts pins how);
 // - progress and status: coalesced (a tight loop of reports costs far fewer writes), the last
 //   message wins;
 // - ask: input_required with the requests and the status message, partial answers keep it
@@ -137,7 +137,7 @@ describe("TaskRun", () => {
     const real = store.complete.bind(store);
     jest.spyOn(store, "complete").mockRejectedValueOnce(new TaskStoreUnavailableError("The SQLite task store is unavailable (SQLITE_BUSY)")).mockImplementation(real);
     await run.execute(invocation(() => "eventually"));
-    expect(await read(flaky.task.id)).toMatchObject({ status: "completed", result: { content: [{ text: "eventually" }] } });
+    expect(await reaches(flaky.task.id, (task) => task.status === "completed")).toMatchObject({ result: { content: [{ text: "eventually" }] } });
   });
 
   it("coalesces progress writes and keeps the last message", async () => {

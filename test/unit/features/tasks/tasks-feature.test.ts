@@ -9,7 +9,11 @@
 // - close(): a running "rerun" task is handed over (claimable at once), a "fail" one fails with
 //   the shutdown error; a store the app was given stays open, one opened from a URL is closed;
 // - store failures: a limit is -32602 naming it; an unavailable store is -32603 "Internal error"
-//   with the cause in the app logger only.
+//   with the cause in the app logger only;
+// - listen() without an authenticator, on an app with a task tool, warns once that every caller
+//   shares the anonymous scope, naming its limits; nothing with an authenticator or no task tool;
+// - of concurrent conflicting tasks/update answers to one key, exactly one ack reads as taken
+//   (the one the task holds), the others "already-answered".
 import "reflect-metadata";
 import { createTestClient, MemoryLogger } from "roundtrip-mcp/testing";
 import { McpApp, MemoryTaskStore, RegistrationError, Tool, TaskStoreUnavailableError, tasks, type ClaimedTask, type CreateTaskInput, type TaskRecord, type TasksOptions } from "../../../../src/index";
@@ -141,10 +145,17 @@ describe("close()", () => {
 
 describe("store failures", () => {
   it("answers a limit with -32602 naming it", async () => {
-    const store = new MemoryTaskStore({ limits: { maxActiveTasksPerPrincipal: 1 } });
+    const store = new MemoryTaskStore({ limits: { maxActiveTasksPerPrincipal: 1, maxActiveAnonymousTasks: 2 } });
     const client = await createTestClient(app({ store }), { capabilities: DECLARING });
-    expect((await client.raw("tools/call", { name: "wait_for_cancel", arguments: {} })).result).toMatchObject({ resultType: "task" });
-    expect((await client.raw("tools/call", { name: "wait_for_cancel", arguments: {} })).error).toEqual({ code: -32602, message: "Task limit reached: activeTasksPerPrincipal (1)" });
+    const ada = client.as("ada");
+    expect((await ada.raw("tools/call", { name: "wait_for_cancel", arguments: {} })).result).toMatchObject({ resultType: "task" });
+    expect((await ada.raw("tools/call", { name: "wait_for_cancel", arguments: {} })).error).toEqual({ code: -32602, message: "Task limit reached: activeTasksPerPrincipal (1)" });
+    // The anonymous scope (the in-process client here) has limits of its own, and says it is shared.
+    for (let i = 0; i < 2; i++) expect((await client.raw("tools/call", { name: "wait_for_cancel", arguments: {} })).result).toMatchObject({ resultType: "task" });
+    expect((await client.raw("tools/call", { name: "wait_for_cancel", arguments: {} })).error).toEqual({
+      code: -32602,
+      message: "Task limit reached: activeAnonymousTasks (2), shared by every caller without an identity",
+    });
     await client.close();
   });
 
@@ -159,5 +170,61 @@ describe("store failures", () => {
     );
     await client.close();
     await store.close();
+  });
+});
+
+describe("anonymous callers over HTTP", () => {
+  const WARNING = /task tools are served over HTTP without an authenticator: every caller shares the anonymous task scope/;
+  const warnings = (logger: MemoryLogger) => logger.entries.filter((e) => e.level === "warn" && WARNING.test(e.message));
+
+  it("warns once at listen() without an authenticator, naming the shared scope's limits", async () => {
+    const logger = new MemoryLogger();
+    const served = app({ store: new MemoryTaskStore({ limits: { maxActiveAnonymousTasks: 7 } }) }, logger);
+    const first = await served.listen({ host: "127.0.0.1", port: 0 });
+    const second = await served.listen({ host: "127.0.0.1", port: 0 });
+    expect(warnings(logger)).toHaveLength(1);
+    expect(warnings(logger)[0].message).toContain("(maxAnonymousTasks 50000, maxActiveAnonymousTasks 7)");
+    await first.close();
+    await second.close();
+  });
+
+  it("says nothing when the listener authenticates, or when no tool runs as a task", async () => {
+    const authenticated = new MemoryLogger();
+    const listener = await app({ store: "memory:" }, authenticated).listen({ host: "127.0.0.1", port: 0, authenticate: async () => "ada" });
+    await listener.close();
+    expect(warnings(authenticated)).toEqual([]);
+    class NoTasks {
+      @Tool({ description: "plain" })
+      plain() {
+        return "plain";
+      }
+    }
+    const plain = new MemoryLogger();
+    const other = await app({ store: "memory:" }, plain, [NoTasks]).listen({ host: "127.0.0.1", port: 0 });
+    await other.close();
+    expect(warnings(plain)).toEqual([]);
+  });
+});
+
+describe("what an ack says under races", () => {
+  it("of four concurrent conflicting answers to one key, exactly one reads as taken, and it is the one the task got", async () => {
+    const store = new MemoryTaskStore();
+    const client = await createTestClient(app({ store }), { capabilities: DECLARING });
+    const created = await client.raw("tools/call", { name: "approve", arguments: { item: "invoice 9" } });
+    const taskId = created.result!.taskId as string;
+    await new Promise<void>((resolve) => {
+      const watching = store.watch(taskId, null, (task) => task?.status === "input_required" && void watching.then((w) => (w.close(), resolve())));
+    });
+    const notes = ["a", "b", "c", "d"];
+    const acks = await Promise.all(
+      notes.map((note) => client.raw("tasks/update", { taskId, inputResponses: { approval: { action: "accept", content: { approve: true, note } } } })),
+    );
+    const effects = acks.map((a) => (a.result!._meta as Record<string, { applied: boolean; ignored: Record<string, string> }>)["roundtrip-mcp/effect"]);
+    const taken = effects.flatMap((e, i) => (e.applied ? [notes[i]] : []));
+    expect(taken).toHaveLength(1);
+    for (const effect of effects.filter((e) => !e.applied)) expect(effect.ignored).toEqual({ approval: "already-answered" });
+    const stored = (await store.get(taskId, null))!.inputResponses.approval as { content: { note: string } };
+    expect(stored.content.note).toBe(taken[0]);
+    await client.close();
   });
 });
