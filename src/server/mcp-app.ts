@@ -15,7 +15,7 @@ import { ChangeNotifier } from "./change-notifier";
 import { buildComponents } from "./component-instances";
 import { ConnectionTransport } from "./connection-transport";
 import { httpEntry } from "./http-entry";
-import { startHttpListener, type HttpListener, type ListenOptions } from "./http-listener";
+import { startHttpListener, type CloseOptions, type HttpListener, type ListenOptions } from "./http-listener";
 import { InboundChecks } from "./inbound-checks";
 import { resolveRequestLimits, type RequestLimits } from "./request-limits";
 import { StdioLineTransport } from "./stdio-line-transport";
@@ -232,7 +232,7 @@ export class McpApp {
     const lane = fastLaneEnabled(options.fastLane ?? this.options.fastLane) ? this.lane : undefined;
     let listener: HttpListener;
     try {
-      listener = await startHttpListener(handler, options, this.checks, (e) => this.reportError(e), lane);
+      listener = await startHttpListener(handler, options, this.checks, this.logger, (e) => this.reportError(e), lane);
     } catch (error) {
       this.handlers.get(handler)?.();
       this.handlers.delete(handler);
@@ -243,11 +243,13 @@ export class McpApp {
     return {
       url: listener.url,
       port: listener.port,
-      close: async () => {
+      close: async (closeOptions?: CloseOptions) => {
+        // A close refused for its options leaves the listener open, and the app's to close.
+        await listener.close(closeOptions);
         this.listeners.delete(listener);
+        // Listen streams hear of changes until the drain ends them.
         this.handlers.get(handler)?.();
         this.handlers.delete(handler);
-        await listener.close();
       },
     };
   }
@@ -273,9 +275,14 @@ export class McpApp {
     return handler;
   }
 
-  /** Closes every listener and connection this app opened, then lets its features free what they hold. */
-  async close(): Promise<void> {
-    await Promise.all([...this.listeners].map((l) => l.close()));
+  /**
+   * Closes gracefully: every listener and connection this app opened stops taking requests and
+   * lets those in flight finish (up to `drainTimeoutMs`, default each listener's own, 10,000; see
+   * `HttpListener.close`), then the features free what they hold: the tasks feature hands its
+   * running tasks over (their leases released, so another instance claims them at once).
+   */
+  async close(options?: CloseOptions): Promise<void> {
+    await Promise.all([...this.listeners].map((l) => l.close(options)));
     await Promise.all([...this.connections].map((c) => c.close()));
     await Promise.all([...this.handlers].map(([h, detach]) => (detach(), h.close())));
     this.listeners.clear();
