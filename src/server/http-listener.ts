@@ -86,6 +86,9 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   return value;
 }
 
+/** How long a close lets requests in flight finish unless told otherwise, in milliseconds. */
+export const DEFAULT_DRAIN_MS = 10_000;
+
 /** A drain deadline: 0 or more milliseconds. */
 export function drainDeadline(value: number | undefined, fallback: number, where: string): number {
   if (value === undefined) return fallback;
@@ -126,7 +129,7 @@ export async function startHttpListener(
   if (headersTimeout > requestTimeout) throw new RangeError("listen: headersTimeoutMs must not exceed requestTimeoutMs");
   const keepAliveTimeout = positive(options.keepAliveTimeoutMs, 5_000, "keepAliveTimeoutMs");
   const maxConnections = positive(options.maxConnections, 1_000, "maxConnections");
-  const drainTimeout = drainDeadline(options.drainTimeoutMs, 10_000, "listen");
+  const drainTimeout = drainDeadline(options.drainTimeoutMs, DEFAULT_DRAIN_MS, "listen");
   const maxBody = checks.limits.maxBodyBytes;
 
   const server: NodeServer = createServer(
@@ -300,14 +303,10 @@ export async function startHttpListener(
       server.closeAllConnections();
       gate.destroyAll();
     });
-    logger.info("HTTP listener closed", {
-      url,
-      ...report,
-      refusedRequests: flights.refused,
-      refusedConnections: gate.counts.closing,
-      drainTimeoutMs: deadline,
-      durationMs: Date.now() - started,
-    });
+    const counts = { ...report, refusedRequests: flights.refused, refusedConnections: gate.counts.closing };
+    // A close that had nothing to drain is a debug line; one that drained something is reported.
+    const busy = Object.values(counts).some((count) => count > 0);
+    logger[busy ? "info" : "debug"]("HTTP listener closed", { url, ...counts, drainTimeoutMs: deadline, durationMs: Date.now() - started });
   }
   return {
     url,

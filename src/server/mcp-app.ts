@@ -15,7 +15,7 @@ import { ChangeNotifier } from "./change-notifier";
 import { buildComponents } from "./component-instances";
 import { ConnectionTransport } from "./connection-transport";
 import { httpEntry } from "./http-entry";
-import { startHttpListener, type CloseOptions, type HttpListener, type ListenOptions } from "./http-listener";
+import { DEFAULT_DRAIN_MS, drainDeadline, startHttpListener, type CloseOptions, type HttpListener, type ListenOptions } from "./http-listener";
 import { InboundChecks } from "./inbound-checks";
 import { resolveRequestLimits, type RequestLimits } from "./request-limits";
 import { StdioLineTransport } from "./stdio-line-transport";
@@ -97,9 +97,14 @@ export interface ServeOptions {
   fastLane?: boolean;
 }
 
-/** One connection being served; `close()` ends it and closes its transport. */
+/** One connection being served. */
 export interface ServedConnection {
-  close(): Promise<void>;
+  /**
+   * Closes gracefully: new requests are answered -32000 ("shutting down") with their id, those in
+   * flight are answered (up to `drainTimeoutMs`, default 10,000; then they are dropped), then the
+   * transport closes.
+   */
+  close(options?: CloseOptions): Promise<void>;
 }
 
 /**
@@ -198,9 +203,12 @@ export class McpApp {
       onerror: (e) => this.reportError(e),
     });
     const served: ServedConnection = {
-      close: async () => {
+      close: async (closeOptions: CloseOptions = {}) => {
+        const deadline = drainDeadline(closeOptions.drainTimeoutMs, DEFAULT_DRAIN_MS, "close");
         this.connections.delete(served);
+        const drained = await connection.drain(deadline);
         await handle.close();
+        if (drained.inFlight > 0 || drained.unfinished > 0) this.logger.info("connection closed", { ...drained, drainTimeoutMs: deadline });
       },
     };
     this.connections.add(served);
@@ -283,7 +291,7 @@ export class McpApp {
    */
   async close(options?: CloseOptions): Promise<void> {
     await Promise.all([...this.listeners].map((l) => l.close(options)));
-    await Promise.all([...this.connections].map((c) => c.close()));
+    await Promise.all([...this.connections].map((c) => c.close(options)));
     await Promise.all([...this.handlers].map(([h, detach]) => (detach(), h.close())));
     this.listeners.clear();
     this.connections.clear();
