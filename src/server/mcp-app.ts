@@ -290,8 +290,8 @@ export class McpApp {
    * running tasks over (their leases released, so another instance claims them at once).
    */
   async close(options?: CloseOptions): Promise<void> {
-    await Promise.all([...this.listeners].map((l) => l.close(options)));
-    await Promise.all([...this.connections].map((c) => c.close(options)));
+    // Every transport drains at the same time: the close takes one deadline, not one per transport.
+    await Promise.all([...[...this.listeners].map((l) => l.close(options)), ...[...this.connections].map((c) => c.close(options))]);
     await Promise.all([...this.handlers].map(([h, detach]) => (detach(), h.close())));
     this.listeners.clear();
     this.connections.clear();
