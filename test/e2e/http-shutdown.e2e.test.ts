@@ -1,7 +1,7 @@
 // Pins the graceful close of the HTTP listener (listener.close() and app.close()), with the fast
 // lane on and off, over a real listener on 127.0.0.1:
-// - a tool call in flight when close() begins gets its whole answer (200, its result), and close()
-//   resolves only after it;
+// - a tool call in flight when close() begins gets its whole answer (200, its result, with
+//   Connection: close), and close() resolves only after it;
 // - during the drain a new connection is answered 503 with Retry-After and Connection: close, and
 //   so is a new request on a keep-alive connection opened before; once closed, a connection is refused;
 // - a call that never finishes is ended by the drain deadline: 503 with Retry-After, its JSON-RPC
@@ -113,6 +113,7 @@ describe.each([
     release();
     const answer = await inFlight;
     expect(answer.status).toBe(200);
+    expect(answer.headers.get("connection")).toBe("close");
     expect(answer.body).toMatchObject({ id: 7, result: { content: [{ type: "text", text: "slow answer" }] } });
     await closing;
     expect(await refused(port)).toBe("ECONNREFUSED");
