@@ -124,6 +124,6 @@ export { StateTooLargeError } from "./state/state-too-large-error";
 
 // Server
 export { McpApp, type McpAppOptions, type ServeOptions, type ServedConnection } from "./server/mcp-app";
-export type { ListenOptions, HttpListener, Authenticator } from "./server/http-listener";
+export type { ListenOptions, HttpListener, Authenticator, CloseOptions } from "./server/http-listener";
 export { DEFAULT_REQUEST_LIMITS, type RequestLimits } from "./server/request-limits";
 export { ChangeNotifier } from "./server/change-notifier";

@@ -8,7 +8,20 @@ async function main(): Promise<void> {
   const app = createPreferencesApp();
   const listener = await app.listen({ host: "127.0.0.1", port, path: "/mcp" });
   console.log(`preferences sample listening on ${listener.url}`);
-  const stop = (): void => void app.close().then(() => process.exit(0));
+  // SIGTERM / SIGINT: a graceful close (new requests get 503, those in flight are answered, running
+  // tasks handed over), then exit 0; a second signal ends the process at once.
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(`close failed: ${error instanceof Error ? error.message : String(error)}`);
+        process.exit(1);
+      },
+    );
+  };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
 }

@@ -6,6 +6,13 @@ import { errorResponse } from "./error-response";
 import type { FastLane, LaneRequest } from "./fast-lane";
 import { echoedId, isRequest, type InboundChecks } from "./inbound-checks";
 
+const SHUTTING_DOWN = { code: -32000, message: "Service unavailable: the server is shutting down; send the request again once it is back" };
+
+function isCancellation(message: JSONRPCMessage): message is JSONRPCMessage & { params: { requestId: unknown } } {
+  const m = message as { method?: unknown; params?: unknown };
+  return m.method === "notifications/cancelled" && isPlainObject(m.params);
+}
+
 /** A transport that can write one pre-serialized JSON-RPC message as a line (stdio). */
 export interface LineWriter {
   sendLine(json: string): Promise<void>;
@@ -39,6 +46,11 @@ export class ConnectionTransport implements Transport {
    * connection pinned to 2025.
    */
   private era: "unpinned" | "modern" | "legacy" = "unpinned";
+  /** Ids of the requests not answered yet, on either path: what a drain waits for. */
+  private readonly open = new Set<string | number>();
+  /** Set once a drain begins: new requests are refused. */
+  private draining = false;
+  private changed?: () => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
@@ -48,13 +60,28 @@ export class ConnectionTransport implements Transport {
     checks: InboundChecks,
     private readonly lane?: ConnectionLane,
   ) {
-    inner.onclose = () => this.onclose?.();
+    inner.onclose = () => {
+      // Nothing more can be answered: a drain has nothing left to wait for.
+      this.open.clear();
+      this.changed?.();
+      this.onclose?.();
+    };
     inner.onerror = (error) => this.onerror?.(error);
     inner.onmessage = (message, extra) => {
       const rejection = checks.value(message) ?? checks.message(message) ?? checks.connection(message);
       if (rejection) {
         inner.send(errorResponse(rejection, echoedId(message)) as JSONRPCMessage).catch((error: unknown) => this.onerror?.(error as Error));
         return;
+      }
+      if (isRequest(message)) {
+        if (this.draining) {
+          inner.send(errorResponse(SHUTTING_DOWN, message.id) as JSONRPCMessage).catch((error: unknown) => this.onerror?.(error as Error));
+          return;
+        }
+        this.open.add(message.id);
+      } else if (isCancellation(message)) {
+        // A cancelled request gets no answer: the drain does not wait for one.
+        this.settle(message.params.requestId);
       }
       if (this.lane !== undefined && this.takeByLane(this.lane, message)) return;
       if (isRequest(message) && message.params && typeof message.params === "object") this.inflight.set(message.id, message.params as JsonObject);
@@ -96,7 +123,7 @@ export class ConnectionTransport implements Transport {
       this.laneInflight.delete(taken.id);
     }
     // A cancelled request gets no response (as the SDK path: nothing is written once it aborted).
-    if (controller.signal.aborted) return;
+    if (controller.signal.aborted) return this.settle(taken.id);
     if (answer.kind === "render") {
       this.inflight.set(taken.id, taken.params);
       this.settled.set(taken.id, answer.outcome);
@@ -105,6 +132,7 @@ export class ConnectionTransport implements Transport {
       return;
     }
     await (this.inner as unknown as LineWriter).sendLine(answer.text).catch((error: unknown) => this.onerror?.(error as Error));
+    this.settle(taken.id);
   }
 
   /** The outcome the lane settled for the in-flight request with this id, for the SDK path to encode. */
@@ -130,8 +158,37 @@ export class ConnectionTransport implements Transport {
     if (m.id !== undefined && m.method === undefined) {
       this.inflight.delete(m.id);
       this.settled.delete(m.id);
+      try {
+        return await this.inner.send(message, options);
+      } finally {
+        this.settle(m.id);
+      }
     }
     return this.inner.send(message, options);
+  }
+
+  /**
+   * Stops taking requests (each new one is answered -32000, "shutting down", with its id) and
+   * resolves once every request in flight was answered or cancelled, or after `deadlineMs`: the
+   * requests in flight then, and how many were still open at the end.
+   */
+  drain(deadlineMs: number): Promise<{ inFlight: number; unfinished: number }> {
+    this.draining = true;
+    const inFlight = this.open.size;
+    return new Promise((resolve) => {
+      const finish = () => {
+        clearTimeout(timer);
+        this.changed = undefined;
+        resolve({ inFlight, unfinished: this.open.size });
+      };
+      const timer = setTimeout(finish, deadlineMs);
+      this.changed = () => void (this.open.size === 0 && finish());
+      this.changed();
+    });
+  }
+
+  private settle(id: unknown): void {
+    if (this.open.delete(id as string | number)) this.changed?.();
   }
 
   close(): Promise<void> {

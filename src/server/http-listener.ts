@@ -2,10 +2,15 @@ import { createServer, type IncomingMessage, type Server as NodeServer, type Ser
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { isJsonContentType, validateHostHeader, validateOriginHeader, type McpHttpHandler } from "@modelcontextprotocol/server";
+import type { AppLogger } from "../protocol/app-logger";
 import { ErrorCode } from "../protocol/errors";
+import { ConnectionGate, refusalMessage, RETRY_AFTER_SECONDS } from "./connection-gate";
 import { errorResponse } from "./error-response";
+import { readBody, refuseBody, send } from "./http-body";
+import { InFlightRequests, type Flight } from "./http-drain";
 import type { FastLane, PrecomputedOutcome } from "./fast-lane";
-import type { InboundChecks, Rejection } from "./inbound-checks";
+import type { InboundChecks } from "./inbound-checks";
+import { VerdictCache } from "./verdict-cache";
 
 /** Maps an HTTP request to a principal; return null to reject it with 401. */
 export type Authenticator = (request: IncomingMessage) => Promise<string | null> | string | null;
@@ -32,8 +37,17 @@ export interface ListenOptions {
   requestTimeoutMs?: number;
   /** How long an idle keep-alive connection stays open, in milliseconds. Default 5,000. */
   keepAliveTimeoutMs?: number;
-  /** Most connections open at once; a connection over the cap is closed as soon as it opens. Default 1,000. */
+  /**
+   * Most connections open at once. A connection over the cap is answered `503` with
+   * `Retry-After: 1` and `Connection: close` as soon as it opens, then closed. Default 1,000.
+   */
   maxConnections?: number;
+  /**
+   * How long `close()` lets the requests in flight finish, in milliseconds; each one still running
+   * then is answered 503 (or cut, when its answer had begun). `close({ drainTimeoutMs })`
+   * overrides it per call. Default 10,000.
+   */
+  drainTimeoutMs?: number;
   /**
    * Answer well-formed modern requests straight from the dispatcher (the fast lane, same bytes as
    * the SDK path). Default: the app's `fastLane` option, else on unless `ROUNDTRIP_FAST_LANE=off`.
@@ -41,12 +55,23 @@ export interface ListenOptions {
   fastLane?: boolean;
 }
 
+/** Options of a graceful close (`HttpListener.close`, `McpApp.close`, `ServedConnection.close`). */
+export interface CloseOptions {
+  /** How long requests in flight may take to finish, in milliseconds (0: end them at once). Default: the listener's `drainTimeoutMs`, 10,000. */
+  drainTimeoutMs?: number;
+}
+
 /** A running HTTP listener. */
 export interface HttpListener {
   readonly url: string;
   readonly port: number;
-  /** Ends in-flight requests and open streams, and frees the port. */
-  close(): Promise<void>;
+  /**
+   * Closes gracefully: new requests and connections are answered 503 with `Retry-After`, requests
+   * in flight finish (up to the drain deadline; the rest are answered 503 or cut), open listen
+   * streams end with their final result, then the port is freed. The app's logger gets one line
+   * with the counts. Calling it again returns the same promise.
+   */
+  close(options?: CloseOptions): Promise<void>;
 }
 
 const LOCALHOST = ["localhost", "127.0.0.1", "[::1]"];
@@ -54,8 +79,6 @@ const LOCALHOST = ["localhost", "127.0.0.1", "[::1]"];
 const HOST_SYNTAX = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(?::[0-9]{1,5})?$/;
 /** Methods a web Request can carry (fetch forbids CONNECT, TRACE and TRACK); the SDK answers all but POST with 405. */
 const WEB_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
-/** What a refused body may still send before its connection is cut instead of closed cleanly. */
-const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
 
 function positive(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
@@ -63,9 +86,14 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   return value;
 }
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const payload = JSON.stringify(body);
-  res.writeHead(status, { ...headers, "content-type": "application/json", "content-length": String(Buffer.byteLength(payload)) }).end(payload);
+/** How long a close lets requests in flight finish unless told otherwise, in milliseconds. */
+export const DEFAULT_DRAIN_MS = 10_000;
+
+/** A drain deadline: 0 or more milliseconds. */
+export function drainDeadline(value: number | undefined, fallback: number, where: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${where}: drainTimeoutMs must be an integer of 0 or more milliseconds, got ${String(value)}`);
+  return value;
 }
 
 /** One request header as the fetch `Headers` of the SDK path would read it (repeated ones joined). */
@@ -78,67 +106,6 @@ function jsonError(res: ServerResponse, status: number, code: number, message: s
   send(res, status, errorResponse({ code, message }));
 }
 
-/** Most distinct header values whose verdicts a listener keeps; past it, the cache starts over. */
-const MAX_VERDICTS = 256;
-
-/** Verdicts of a pure check on a header value (undefined: accepted; else the refusal), kept per value. */
-class VerdictCache<V extends string | undefined> {
-  private readonly verdicts = new Map<V, string | undefined>();
-  constructor(private readonly check: (value: V) => string | undefined) {}
-
-  get(value: V): string | undefined {
-    if (this.verdicts.has(value)) return this.verdicts.get(value);
-    const verdict = this.check(value);
-    if (this.verdicts.size >= MAX_VERDICTS) this.verdicts.clear();
-    this.verdicts.set(value, verdict);
-    return verdict;
-  }
-}
-
-type BodyRead = { kind: "body"; text: string } | { kind: "too-large" } | { kind: "aborted" };
-
-/** Reads a body up to `max` bytes; a declared Content-Length over it is refused before reading. */
-function readBody(req: IncomingMessage, max: number): Promise<BodyRead> {
-  if (Number(req.headers["content-length"]) > max) return Promise.resolve({ kind: "too-large" });
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const finish = (outcome: BodyRead) => {
-      req.off("data", onData).off("end", onEnd).off("error", onAbort).off("close", onAbort);
-      resolve(outcome);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > max) finish({ kind: "too-large" });
-      else chunks.push(chunk);
-    };
-    const onEnd = () => finish({ kind: "body", text: Buffer.concat(chunks, size).toString("utf8") });
-    const onAbort = () => finish({ kind: "aborted" });
-    req.on("data", onData).on("end", onEnd).on("error", onAbort).on("close", onAbort);
-  });
-}
-
-/**
- * Answers 413 now, with `Connection: close`, and closes the connection in two steps once the
- * answer is out: the write side at once (Node's "destroy soon" becomes a half-close), the whole
- * connection when the client has sent what it declared. Destroying it while the client still
- * writes would reset it, and a reset can destroy the answer before the client reads it. A client
- * that sends more than DRAIN_LIMIT_BYTES, or for longer than requestTimeoutMs, is cut off.
- */
-function refuseBody(req: IncomingMessage, res: ServerResponse, rejection: Rejection): void {
-  const socket = req.socket;
-  socket.destroySoon = () => socket.end();
-  send(res, rejection.status, errorResponse(rejection), { connection: "close" });
-  let drained = 0;
-  req.on("data", (chunk: Buffer) => {
-    drained += chunk.length;
-    if (drained > DRAIN_LIMIT_BYTES) socket.destroy();
-  });
-  req.on("end", () => socket.destroy());
-  req.on("error", () => socket.destroy());
-  req.resume();
-}
-
 /**
  * Serves the app's fetch-shaped handler on node:http, with what only a listener can check in front
  * of it: the path, Host and Origin, authentication, the body size (refused before reading when
@@ -149,6 +116,7 @@ export async function startHttpListener(
   handler: McpHttpHandler,
   options: ListenOptions,
   checks: InboundChecks,
+  logger: AppLogger,
   onerror: (error: Error) => void,
   lane?: FastLane,
 ): Promise<HttpListener> {
@@ -161,6 +129,7 @@ export async function startHttpListener(
   if (headersTimeout > requestTimeout) throw new RangeError("listen: headersTimeoutMs must not exceed requestTimeoutMs");
   const keepAliveTimeout = positive(options.keepAliveTimeoutMs, 5_000, "keepAliveTimeoutMs");
   const maxConnections = positive(options.maxConnections, 1_000, "maxConnections");
+  const drainTimeout = drainDeadline(options.drainTimeoutMs, DEFAULT_DRAIN_MS, "listen");
   const maxBody = checks.limits.maxBodyBytes;
 
   const server: NodeServer = createServer(
@@ -173,7 +142,9 @@ export async function startHttpListener(
     },
     (req, res) => handle(req, res),
   );
-  server.maxConnections = maxConnections;
+  // Over the cap, and while closing, a new connection is answered 503 instead of reset.
+  const gate = new ConnectionGate(server, maxConnections, Math.min(headersTimeout, 2_000));
+  const flights = new InFlightRequests();
   // A client that asks before sending its body (Expect: 100-continue) is refused before it sends it.
   server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
     if (!(Number(req.headers["content-length"]) > maxBody)) res.writeContinue();
@@ -181,7 +152,12 @@ export async function startHttpListener(
   });
 
   function handle(req: IncomingMessage, res: ServerResponse): void {
-    serve(req, res).catch((error: unknown) => {
+    if (flights.closing) {
+      flights.refused++;
+      return refuseBody(req, res, { status: 503, code: -32000, message: refusalMessage("closing") }, { "retry-after": String(RETRY_AFTER_SECONDS) });
+    }
+    const flight = flights.track(res);
+    serve(req, res, flight).catch((error: unknown) => {
       onerror(error instanceof Error ? error : new Error(String(error)));
       if (!res.headersSent && !res.destroyed) jsonError(res, 500, ErrorCode.InternalError, "Internal server error");
       else res.destroy();
@@ -199,7 +175,7 @@ export async function startHttpListener(
     return check.ok ? undefined : check.message;
   });
 
-  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function serve(req: IncomingMessage, res: ServerResponse, flight: Flight): Promise<void> {
     // The request target as parsed (the common exact `/mcp` needs no URL object).
     const target = req.url ?? "/";
     const url = target === path ? undefined : new URL(target, "http://localhost");
@@ -231,15 +207,23 @@ export async function startHttpListener(
       const checked = bodyText.length > 0 ? checks.text(bodyText, false) : undefined;
       if (checked?.kind === "rejected") return send(res, checked.rejection.status, errorResponse(checked.rejection, checked.id));
       if (checked?.kind === "parsed") body = checked.value;
+      const message = body as { id?: unknown; method?: unknown } | undefined;
+      flight.id = message?.id;
+      flight.listen = message?.method === "subscriptions/listen";
     }
     // Made when something first reads the signal: "close" also fires after a completed response;
     // only a client that went away (before or after the signal was made) cancels.
+    // The drain's deadline ending the request aborts it too.
     let controller: AbortController | undefined;
+    const gone = () => flight.stopped || (res.destroyed && !res.writableFinished);
     const signal = (): AbortSignal => {
       if (controller === undefined) {
         const made = (controller = new AbortController());
-        if (res.destroyed && !res.writableFinished) made.abort();
-        else res.once("close", () => res.writableFinished || made.abort());
+        if (gone()) made.abort();
+        else {
+          res.once("close", () => res.writableFinished || made.abort());
+          flight.onStop = () => made.abort();
+        }
       }
       return controller.signal;
     };
@@ -248,9 +232,9 @@ export async function startHttpListener(
       const taken = lane.admit(body, (name) => headerOf(req, name));
       if (taken !== undefined) {
         // The body was parsed here, for this request alone: its params may be frozen in place.
-        const answer = await lane.answer(taken, principal, { signal, cancelled: () => res.destroyed && !res.writableFinished }, true);
+        const answer = await lane.answer(taken, principal, { signal, cancelled: gone }, true);
         if (answer.kind === "bytes") {
-          if (res.destroyed) return;
+          if (res.destroyed || flight.stopped) return;
           if (answer.kept === undefined) {
             res.writeHead(answer.status, { "content-type": "application/json", "content-length": String(Buffer.byteLength(answer.text)) }).end(answer.text);
           } else {
@@ -283,11 +267,13 @@ export async function startHttpListener(
       // The lane already looked at this request (and may have dispatched it): the entry does not again.
       authInfo: { token: "", clientId: principal ?? "anonymous", scopes: [], extra: { principal, laneDone: lane !== undefined, precomputed } },
     });
+    if (flight.stopped) return void response.body?.cancel().catch(() => undefined);
     const outHeaders = Object.fromEntries(response.headers);
     if (!response.body) return void res.writeHead(response.status, outHeaders).end();
     if (!response.headers.get("content-type")?.includes("text/event-stream")) {
       // A plain JSON answer goes out in one write with its length (no chunked stream).
       const payload = Buffer.from(await response.arrayBuffer());
+      if (flight.stopped || res.destroyed) return;
       res.writeHead(response.status, { ...outHeaders, "content-length": String(payload.length) }).end(payload);
       return;
     }
@@ -304,15 +290,34 @@ export async function startHttpListener(
   });
   const port = (server.address() as AddressInfo).port;
   const shownHost = host.includes(":") ? `[${host}]` : host;
+  const url = `http://${shownHost}:${port}${path}`;
+
+  let closing: Promise<void> | undefined;
+  async function drain(deadline: number): Promise<void> {
+    const started = Date.now();
+    gate.close();
+    // The SDK handler's close ends its listen streams with their final result.
+    const report = await flights.drain(deadline, () => handler.close());
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+      gate.destroyAll();
+    });
+    const counts = { ...report, refusedRequests: flights.refused, refusedConnections: gate.counts.closing };
+    // A close that had nothing to drain is a debug line; one that drained something is reported.
+    const busy = Object.values(counts).some((count) => count > 0);
+    logger[busy ? "info" : "debug"]("HTTP listener closed", { url, ...counts, drainTimeoutMs: deadline, durationMs: Date.now() - started });
+  }
   return {
-    url: `http://${shownHost}:${port}${path}`,
+    url,
     port,
-    close: async () => {
-      await handler.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+    close: (closeOptions: CloseOptions = {}) => {
+      try {
+        const deadline = drainDeadline(closeOptions.drainTimeoutMs, drainTimeout, "close");
+        return (closing ??= drain(deadline));
+      } catch (error) {
+        return Promise.reject(error as Error);
+      }
     },
   };
 }

@@ -15,7 +15,7 @@ import { ChangeNotifier } from "./change-notifier";
 import { buildComponents } from "./component-instances";
 import { ConnectionTransport } from "./connection-transport";
 import { httpEntry } from "./http-entry";
-import { startHttpListener, type HttpListener, type ListenOptions } from "./http-listener";
+import { DEFAULT_DRAIN_MS, drainDeadline, startHttpListener, type CloseOptions, type HttpListener, type ListenOptions } from "./http-listener";
 import { InboundChecks } from "./inbound-checks";
 import { resolveRequestLimits, type RequestLimits } from "./request-limits";
 import { StdioLineTransport } from "./stdio-line-transport";
@@ -97,9 +97,14 @@ export interface ServeOptions {
   fastLane?: boolean;
 }
 
-/** One connection being served; `close()` ends it and closes its transport. */
+/** One connection being served. */
 export interface ServedConnection {
-  close(): Promise<void>;
+  /**
+   * Closes gracefully: new requests are answered -32000 ("shutting down") with their id, those in
+   * flight are answered (up to `drainTimeoutMs`, default 10,000; then they are dropped), then the
+   * transport closes.
+   */
+  close(options?: CloseOptions): Promise<void>;
 }
 
 /**
@@ -198,9 +203,12 @@ export class McpApp {
       onerror: (e) => this.reportError(e),
     });
     const served: ServedConnection = {
-      close: async () => {
+      close: async (closeOptions: CloseOptions = {}) => {
+        const deadline = drainDeadline(closeOptions.drainTimeoutMs, DEFAULT_DRAIN_MS, "close");
         this.connections.delete(served);
+        const drained = await connection.drain(deadline);
         await handle.close();
+        if (drained.inFlight > 0 || drained.unfinished > 0) this.logger.info("connection closed", { ...drained, drainTimeoutMs: deadline });
       },
     };
     this.connections.add(served);
@@ -232,7 +240,7 @@ export class McpApp {
     const lane = fastLaneEnabled(options.fastLane ?? this.options.fastLane) ? this.lane : undefined;
     let listener: HttpListener;
     try {
-      listener = await startHttpListener(handler, options, this.checks, (e) => this.reportError(e), lane);
+      listener = await startHttpListener(handler, options, this.checks, this.logger, (e) => this.reportError(e), lane);
     } catch (error) {
       this.handlers.get(handler)?.();
       this.handlers.delete(handler);
@@ -244,11 +252,13 @@ export class McpApp {
     return {
       url: listener.url,
       port: listener.port,
-      close: async () => {
+      close: async (closeOptions?: CloseOptions) => {
+        // A close refused for its options leaves the listener open, and the app's to close.
+        await listener.close(closeOptions);
         this.listeners.delete(listener);
+        // Listen streams hear of changes until the drain ends them.
         this.handlers.get(handler)?.();
         this.handlers.delete(handler);
-        await listener.close();
       },
     };
   }
@@ -274,10 +284,15 @@ export class McpApp {
     return handler;
   }
 
-  /** Closes every listener and connection this app opened, then lets its features free what they hold. */
-  async close(): Promise<void> {
-    await Promise.all([...this.listeners].map((l) => l.close()));
-    await Promise.all([...this.connections].map((c) => c.close()));
+  /**
+   * Closes gracefully: every listener and connection this app opened stops taking requests and
+   * lets those in flight finish (up to `drainTimeoutMs`, default each listener's own, 10,000; see
+   * `HttpListener.close`), then the features free what they hold: the tasks feature hands its
+   * running tasks over (their leases released, so another instance claims them at once).
+   */
+  async close(options?: CloseOptions): Promise<void> {
+    // Every transport drains at the same time: the close takes one deadline, not one per transport.
+    await Promise.all([...[...this.listeners].map((l) => l.close(options)), ...[...this.connections].map((c) => c.close(options))]);
     await Promise.all([...this.handlers].map(([h, detach]) => (detach(), h.close())));
     this.listeners.clear();
     this.connections.clear();

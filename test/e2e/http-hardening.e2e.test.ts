@@ -11,14 +11,15 @@
 // - Expect: 100-continue with a declared body over the cap is refused before the body is sent;
 // - a stalled body (1 MiB declared, 20 bytes sent) ends with 408 and a closed connection after
 //   requestTimeoutMs, not after Node's default 300 s; the options are checked when listening;
-// - maxConnections: a connection over the cap is closed at once, the others keep working;
+// - maxConnections: every connection over the cap reads a whole 503 with Retry-After: 1 and
+//   Connection: close (no reset), the connections under it keep working, and a freed one makes room;
 // - the structural limits are checked on the raw body before it is parsed: 400, -32602, the id echoed;
 // - an id with a fraction is 400 -32600 without the id, never echoed (MCP ids are strings or integers);
 // - a mounted httpHandler() applies the same limits: on a body it reads (413 over maxBodyBytes,
 //   400 -32602 over a structural limit) and on a parsedBody its host hands it.
 import { Agent, request } from "node:http";
 import { createFeatureApp } from "./fixtures/feature-app";
-import { exchange, filler } from "../support/raw-socket";
+import { exchange, filler, keepAlive } from "../support/raw-socket";
 import { meta } from "../support/raw-http";
 import { DEFAULT_REQUEST_LIMITS, type HttpListener, type McpApp } from "../../src/index";
 
@@ -155,20 +156,40 @@ describe("HTTP listener timeouts and connection cap", () => {
     await expect(app.listen({ maxConnections: 1.5 })).rejects.toThrow(RangeError);
   });
 
-  it("closes a connection over maxConnections at once and keeps serving the others", async () => {
+  it("answers every connection over maxConnections 503 with Retry-After, never a reset, and keeps serving the others", async () => {
     app = createFeatureApp();
-    const listener = await app.listen({ port: 0, maxConnections: 1 });
+    const cap = 4;
+    const listener = await app.listen({ port: 0, maxConnections: cap, keepAliveTimeoutMs: 60_000 });
     const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta() } });
-    const request = head(listener.port, `Mcp-Method: tools/list\r\nContent-Length: ${body.length}`);
-    // The first connection stays open (keep-alive, write side never ended) while the second arrives.
-    const first = exchange(listener.port, { head: request, body: [Buffer.from(body)], end: false });
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    const second = await exchange(listener.port, { head: request, body: [Buffer.from(body)] });
-    expect(second.status).toBeUndefined();
-    await app.close();
-    expect((await first).status).toBe(200);
+    const request = head(listener.port, "Mcp-Method: tools/list");
+    // `cap` keep-alive connections, each served once and held open.
+    const held = await Promise.all(Array.from({ length: cap }, () => keepAlive(listener.port)));
+    for (const connection of held) expect((await connection.send(request, body)).status).toBe(200);
+    const extra = await Promise.all(Array.from({ length: 20 }, () => exchange(listener.port, { head: `${request}\r\nContent-Length: ${body.length}`, body: [Buffer.from(body)] })));
+    for (const refused of extra) {
+      expect(refused.error).toBeUndefined();
+      expect(refused.received).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/);
+      expect(refused.received).toMatch(/\r\nRetry-After: 1\r\n/i);
+      expect(refused.received).toMatch(/\r\nConnection: close\r\n/i);
+      expect(refused.body).toEqual({ jsonrpc: "2.0", error: { code: -32000, message: expect.stringContaining("connection limit (maxConnections)") } });
+    }
+    // The held connections still work, and one freed makes room for a new one.
+    expect((await held[0]!.send(request, body)).status).toBe(200);
+    held[1]!.destroy();
+    await held[1]!.closed;
+    const served = await eventuallyServed(listener.port, request, body);
+    expect(served.status).toBe(200);
+    for (const connection of held) connection.destroy();
   });
 });
+
+/** A new connection's answer once the server has seen a freed one close (its close event may lag the client's). */
+async function eventuallyServed(port: number, request: string, body: string) {
+  for (;;) {
+    const outcome = await exchange(port, { head: `${request}\r\nContent-Length: ${body.length}`, body: [Buffer.from(body)] });
+    if (outcome.status !== 503) return outcome;
+  }
+}
 
 describe("a mounted httpHandler() applies the same limits", () => {
   let app: McpApp;

@@ -68,3 +68,49 @@ function outcome(received: string, error: string | undefined): SocketOutcome {
   }
   return { received, status: status === undefined ? undefined : Number(status), body, error };
 }
+
+/** One keep-alive connection that sends requests one after another and reads each answer whole. */
+export interface KeptConnection {
+  /** Sends a request (head and body) and resolves with its answer, or with what arrived before the connection closed. */
+  send(head: string, body?: string): Promise<SocketOutcome>;
+  /** Resolves once the server closed the connection. */
+  readonly closed: Promise<void>;
+  destroy(): void;
+}
+
+/** Opens a connection and resolves once it is connected. */
+export function keepAlive(port: number): Promise<KeptConnection> {
+  return new Promise((resolve, reject) => {
+    const socket: Socket = connect(port, "127.0.0.1");
+    let buffer = "";
+    let error: string | undefined;
+    let waiting: ((outcome: SocketOutcome) => void) | undefined;
+    const closed = new Promise<void>((done) => socket.once("close", () => done()));
+    const deliver = (whole: boolean) => {
+      if (waiting === undefined) return;
+      const split = buffer.indexOf("\r\n\r\n");
+      const length = Number(/\r\ncontent-length: (\d+)/i.exec(buffer.slice(0, split))?.[1] ?? 0);
+      if (whole && (split < 0 || buffer.length < split + 4 + length)) return;
+      const text = whole ? buffer.slice(0, split + 4 + length) : buffer;
+      buffer = buffer.slice(text.length);
+      const done = waiting;
+      waiting = undefined;
+      done(outcome(text, error));
+    };
+    socket.on("data", (chunk: Buffer) => ((buffer += chunk.toString("utf8")), deliver(true)));
+    socket.on("error", (e: NodeJS.ErrnoException) => (error ??= e.code ?? e.message));
+    socket.on("close", () => deliver(false));
+    socket.once("error", reject);
+    socket.once("connect", () =>
+      resolve({
+        send: (head, body = "") =>
+          new Promise<SocketOutcome>((answer) => {
+            waiting = answer;
+            socket.write(`${head}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+          }),
+        closed,
+        destroy: () => socket.destroy(),
+      }),
+    );
+  });
+}

@@ -29,7 +29,9 @@ void app
   })
   .then((listener) => {
     console.error(`listening on ${listener.url}`);
-    const stop = () => void listener.close().then(() => process.exit(0));
-    process.on("SIGTERM", stop);
-    process.on("SIGINT", stop);
+    // A graceful stop: new requests get 503, those in flight finish (up to 10 s), tasks are
+    // handed over. The handlers run once: a second signal ends the process at once.
+    const stop = () => void app.close().then(() => process.exit(0), () => process.exit(1));
+    process.once("SIGTERM", stop);
+    process.once("SIGINT", stop);
   });

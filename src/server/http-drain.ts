@@ -1,0 +1,119 @@
+import type { ServerResponse } from "node:http";
+import { ErrorCode } from "../protocol/errors";
+import { errorResponse } from "./error-response";
+import { RETRY_AFTER_SECONDS } from "./connection-gate";
+
+/** One request the listener is serving. */
+export interface Flight {
+  /** A `subscriptions/listen` stream: it has no end of its own, so the drain does not wait for it. */
+  listen: boolean;
+  /** Its JSON-RPC id once the body is read: the answer of a request the deadline ends echoes it. */
+  id?: unknown;
+  /** Set when the drain ended the request: an answer its handler makes later is not written. */
+  stopped: boolean;
+  /** Called once when the drain ends the request (its signal aborts). */
+  onStop?: () => void;
+}
+
+/** What a drain did, for the log. */
+export interface DrainReport {
+  /** Requests in flight when the drain began (listen streams not counted). */
+  readonly inFlight: number;
+  /** Of those, the ones that finished on their own before the deadline. */
+  readonly finished: number;
+  /** Of those, the ones the deadline ended (answered 503, or cut when their answer had begun). */
+  readonly ended: number;
+  /** Listen streams ended with their final result. */
+  readonly streams: number;
+}
+
+/** How long listen streams get to write their final result once told to end, in milliseconds. */
+const STREAM_END_MS = 1_000;
+
+/** The answer of a request the drain deadline ended before it finished. */
+const DEADLINE_ERROR = {
+  code: ErrorCode.InternalError,
+  message: "The server shut down before the request finished (drain deadline reached); it may or may not have taken effect",
+  data: { reason: "shutdown" },
+};
+
+/**
+ * The requests one HTTP listener is serving, and its graceful close: once `drain` begins, the
+ * listener refuses new requests (`closing`), requests in flight may finish until the deadline,
+ * then what is left is ended (answered 503 with its id when nothing of its answer was written,
+ * cut otherwise) and listen streams are told to end.
+ */
+export class InFlightRequests {
+  private readonly flights = new Map<ServerResponse, Flight>();
+  private changed?: () => void;
+  /** Set once the drain begins: the listener answers every new request 503. */
+  closing = false;
+  /** Requests refused with 503 because the listener was closing. */
+  refused = 0;
+
+  track(res: ServerResponse): Flight {
+    const flight: Flight = { listen: false, stopped: false };
+    this.flights.set(res, flight);
+    res.once("close", () => {
+      this.flights.delete(res);
+      this.changed?.();
+    });
+    return flight;
+  }
+
+  /**
+   * Stops taking requests, waits up to `deadlineMs` for those in flight, ends what is left, then
+   * ends the listen streams (`endStreams`, which writes their final result) and waits briefly for
+   * them to close.
+   */
+  async drain(deadlineMs: number, endStreams: () => Promise<void>): Promise<DrainReport> {
+    this.closing = true;
+    const inFlight = this.waiting();
+    // Each answer still to come closes its connection after it: no keep-alive for a closing server.
+    for (const res of this.flights.keys()) if (!res.headersSent) res.shouldKeepAlive = false;
+    const done = await this.until(() => this.waiting() === 0, deadlineMs);
+    let ended = 0;
+    if (!done) {
+      for (const [res, flight] of this.flights) {
+        if (flight.listen) continue;
+        ended++;
+        end(res, flight);
+      }
+    }
+    const streams = this.flights.size - this.waiting();
+    await endStreams();
+    await this.until(() => this.flights.size === 0, STREAM_END_MS);
+    return { inFlight, finished: inFlight - ended, ended, streams };
+  }
+
+  private waiting(): number {
+    let count = 0;
+    for (const flight of this.flights.values()) if (!flight.listen) count++;
+    return count;
+  }
+
+  /** Resolves true once `done()` holds, or false after `ms`. */
+  private until(done: () => boolean, ms: number): Promise<boolean> {
+    if (done()) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const finish = (result: boolean) => {
+        clearTimeout(timer);
+        this.changed = undefined;
+        resolve(result);
+      };
+      const timer = setTimeout(() => finish(false), ms);
+      this.changed = () => void (done() && finish(true));
+    });
+  }
+}
+
+/** Ends one request the deadline caught: its handler is told to stop, the client is told why. */
+function end(res: ServerResponse, flight: Flight): void {
+  flight.stopped = true;
+  flight.onStop?.();
+  if (res.headersSent || res.destroyed) return void res.destroy();
+  const payload = JSON.stringify(errorResponse(DEADLINE_ERROR, flight.id));
+  res
+    .writeHead(503, { "retry-after": String(RETRY_AFTER_SECONDS), connection: "close", "content-type": "application/json", "content-length": String(Buffer.byteLength(payload)) })
+    .end(payload);
+}
