@@ -11,8 +11,9 @@
 // - lostTasks: an acknowledged task that the server later does not know ("Task not found").
 // An outage runs from the injection until the store works again, plus a grace period; a
 // store-bound request (the task tool, tasks/*) whose lifetime overlaps one may fail with any
-// error, and a task that failed while one lasted (by its lastUpdatedAt) is excused: both are
-// reported, not counted (FAULTS_STRICT=1 counts such a task as a lost result).
+// error, and a task that failed (other than as worker-lost) having run across one (from its
+// acknowledgement to its lastUpdatedAt) is excused: both are reported, not counted
+// (FAULTS_STRICT=1 counts such a task as a lost result).
 
 export interface FaultCounts {
   crashes: number;

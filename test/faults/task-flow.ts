@@ -87,7 +87,7 @@ export async function settle(tasks: readonly TrackedTask[], pick: Pick, until: n
 /**
  * The final read of an acknowledged task, and what it counts: "Task not found" is a lost task;
  * with `mustComplete`, anything but its right result is a lost result (a task that failed
- * while an outage lasted, by its own lastUpdatedAt, is excused, except as worker-lost); without it (a task the process was killed
+ * and ran across an outage, until its own lastUpdatedAt, is excused, except as worker-lost); without it (a task the process was killed
  * under), only a result read before and gone now is.
  */
 export async function verdict(task: TrackedTask, target: { url: string; name: string }, flow: Flow, mustComplete: boolean): Promise<void> {
@@ -109,8 +109,9 @@ export async function verdict(task: TrackedTask, target: { url: string; name: st
   if (task.status === "completed") return flow.tally.count("lostResults", `${label}: completed with a result other than its method's: ${JSON.stringify(task.result).slice(0, 200)}`);
   if (task.status === "failed") {
     const reason = task.error?.data?.reason;
+    // The failure itself may be written a while after the outage (the outcome is retried): the task's whole life counts.
     const failedAt = task.endedByServerAt ?? task.endedAt ?? Date.now();
-    if (!flow.strict && reason !== "worker-lost" && flow.outages?.overlaps(failedAt, failedAt)) return flow.tally.excuse(`task failed while the store was out (${task.error?.message})`);
+    if (!flow.strict && reason !== "worker-lost" && flow.outages?.overlaps(task.ackAt, failedAt)) return flow.tally.excuse(`task failed, running across an outage (${task.error?.message})`);
     return flow.tally.count("lostResults", `${label}: failed ${JSON.stringify(task.error)}`);
   }
   flow.tally.count("lostResults", `${label}: still ${task.status} at the settle deadline (${JSON.stringify(got.result).slice(0, 160)})`);
