@@ -83,13 +83,27 @@ export class PostgresCluster {
     this.running = false;
   }
 
-  /** pg_terminate_backend on every connection the app's stores opened (application_name roundtrip-mcp); how many. */
-  async terminateAppConnections(): Promise<number> {
+  /**
+   * pg_terminate_backend on every connection the app's stores opened (application_name
+   * roundtrip-mcp), at a moment one of them is between two statements of a transaction when that
+   * comes within `busyWithinMs`: a fault that meets work in progress, as a failover under load
+   * does. How many were ended, and whether one was in a transaction.
+   */
+  async terminateAppConnections(busyWithinMs: number): Promise<{ ended: number; busy: boolean }> {
     const client = new Client({ connectionString: this.url, application_name: "roundtrip-faults" });
     await client.connect();
     try {
-      const { rows } = await client.query("SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE application_name = 'roundtrip-mcp' AND pid <> pg_backend_pid()");
-      return (rows[0] as { n: number }).n;
+      const until = Date.now() + busyWithinMs;
+      // One statement that looks and terminates, so the transaction it saw is still there.
+      const inTransaction = "EXISTS (SELECT 1 FROM pg_stat_activity WHERE application_name = 'roundtrip-mcp' AND state = 'idle in transaction')";
+      const terminate = "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE application_name = 'roundtrip-mcp'";
+      let ended = 0;
+      while (Date.now() < until) {
+        ended = (await client.query(`${terminate} AND ${inTransaction}`)).rows[0].n as number;
+        if (ended > 0) return { ended, busy: true };
+      }
+      const { rows } = await client.query(terminate);
+      return { ended: (rows[0] as { n: number }).n, busy: false };
     } finally {
       await client.end();
     }

@@ -1,6 +1,7 @@
 // The PostgreSQL scenario: two processes of the tasks sample (dist/sample/tasks/main-http.js,
 // TASK_STORE = one throwaway cluster) under task load, while the cluster loses them:
-// pg_terminate_backend on every connection of theirs, FAULTS_PG_TERMINATIONS times, then
+// pg_terminate_backend on every connection of theirs at a moment one is inside a transaction
+// (between two statements), FAULTS_PG_TERMINATIONS times, then
 // `pg_ctl stop -m fast`, FAULTS_PG_DOWN_MS down, and start again; FAULTS_TASKS_BETWEEN tasks are
 // acknowledged between two injections and after the last one (the store must work once it is
 // back). A process that dies counts as a crash and is started again (at most twice per
@@ -14,6 +15,8 @@ import { settle, verdict, type Flow } from "./task-flow";
 import { TaskLoad } from "./task-load";
 
 const RESTARTS = 2;
+/** How long a termination round waits for a moment one of the app's connections is inside a transaction. */
+const BUSY_WITHIN_MS = 2000;
 
 /** One instance of the sample, started again when it dies. */
 class Instance {
@@ -67,13 +70,16 @@ export async function postgresScenario(settings: FaultSettings): Promise<Scenari
     };
     await between("before the first injection");
     let terminated = 0;
+    let busy = 0;
     for (let i = 0; i < settings.pgTerminations; i++) {
       outages.begin("pg_terminate_backend");
-      terminated += await cluster.terminateAppConnections();
+      const round = await cluster.terminateAppConnections(BUSY_WITHIN_MS);
       outages.end();
+      terminated += round.ended;
+      if (round.busy) busy++;
       await between(`after termination ${i + 1}`);
     }
-    tally.note(`${settings.pgTerminations} rounds of pg_terminate_backend ended ${terminated} connections of the instances`);
+    tally.note(`${settings.pgTerminations} rounds of pg_terminate_backend ended ${terminated} connections of the instances (${busy} of them met one inside a transaction)`);
     outages.begin("pg_ctl stop -m fast");
     await cluster.stop("fast");
     await new Promise((resolve) => setTimeout(resolve, settings.pgDownMs)); // the outage itself
