@@ -21,7 +21,9 @@ export interface FaultSettings {
   readonly pgDownMs: number;
   /** Tasks acknowledged between two injections (FAULTS_TASKS_BETWEEN, 6). */
   readonly tasksBetween: number;
-  /** How long the second process holds SQLite's write lock (FAULTS_LOCK_MS, 3,000). */
+  /** How long the second process holds SQLite's write lock with no task traffic (FAULTS_IDLE_LOCK_MS, 6,000: over the 5 s recovery period). */
+  readonly idleLockMs: number;
+  /** How long the second process holds SQLite's write lock under task load (FAULTS_LOCK_MS, 3,000). */
   readonly lockMs: number;
   /** A plain (non-task) call slower than this is a hang (FAULTS_PLAIN_HANG_MS, 500). */
   readonly plainHangMs: number;
@@ -59,6 +61,7 @@ export function faultSettings(): FaultSettings {
     pgTerminations: envNumber("FAULTS_PG_TERMINATIONS", 4, 0),
     pgDownMs: envNumber("FAULTS_PG_DOWN_MS", 1_500),
     tasksBetween: envNumber("FAULTS_TASKS_BETWEEN", 6),
+    idleLockMs: envNumber("FAULTS_IDLE_LOCK_MS", 6_000),
     lockMs: envNumber("FAULTS_LOCK_MS", 3_000),
     plainHangMs: envNumber("FAULTS_PLAIN_HANG_MS", 500),
     killAfter: envNumber("FAULTS_KILL_AFTER", 12),

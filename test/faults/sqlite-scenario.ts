@@ -23,7 +23,6 @@ import { countCrash, LOCK_HOLDER, pause, PROBE_APP, ServerProcess, TASKS_SAMPLE 
 import { settle, verdict, type Flow } from "./task-flow";
 import { TaskLoad } from "./task-load";
 
-const IDLE_LOCK_MS = Number(process.env.FAULTS_IDLE_LOCK_MS || 6000);
 const BASELINE_CALLS = 20;
 const PROBE_GAP_MS = 20;
 
@@ -62,7 +61,8 @@ async function lockPart(settings: FaultSettings, tally: Tally, folder: string): 
       const lines = readline.createInterface({ input: holder.stdout! });
       const said = (what: string) => new Promise<void>((resolve) => lines.on("line", (line) => line === what && resolve()));
       const exited = new Promise<void>((resolve) => holder.once("exit", () => resolve()));
-      await Promise.race([said("locked"), exited]);
+      const locked = await Promise.race([said("locked").then(() => true), exited.then(() => false)]);
+      if (!locked) throw new Error(`the second process could not take the write lock of ${file}`);
       outages.begin("SQLite write lock");
       let released = false;
       void Promise.race([said("released"), exited]).then(() => {
@@ -79,7 +79,7 @@ async function lockPart(settings: FaultSettings, tally: Tally, folder: string): 
       const slow = latencies.filter((ms) => ms > settings.plainHangMs).length;
       tally.note(`echo during a ${holdMs} ms lock ${label}: ${latencies.length} calls, p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${Math.max(...latencies)} ms, ${slow} over ${settings.plainHangMs} ms`);
     };
-    await probeWhileLocked(IDLE_LOCK_MS, "with no task traffic");
+    await probeWhileLocked(settings.idleLockMs, "with no task traffic");
 
     const load = new TaskLoad("sqlite", flow, () => target, () => target);
     load.start(settings.workers);
