@@ -17,7 +17,7 @@ export interface FaultSettings {
   readonly stepMs: number;
   /** pg_terminate_backend rounds on the instances' connections (FAULTS_PG_TERMINATIONS, 4). */
   readonly pgTerminations: number;
-  /** How long PostgreSQL stays stopped by `pg_ctl stop -m fast` (FAULTS_PG_DOWN_MS, 1,500). */
+  /** How long PostgreSQL stays stopped by `pg_ctl stop -m fast` (FAULTS_PG_DOWN_MS, 4,000: longer than the 2.6 s a task outcome is retried today). */
   readonly pgDownMs: number;
   /** Tasks acknowledged between two injections (FAULTS_TASKS_BETWEEN, 6). */
   readonly tasksBetween: number;
@@ -59,7 +59,7 @@ export function faultSettings(): FaultSettings {
     workers: envNumber("FAULTS_WORKERS", 4),
     stepMs: envNumber("FAULTS_STEP_MS", 100),
     pgTerminations: envNumber("FAULTS_PG_TERMINATIONS", 4, 0),
-    pgDownMs: envNumber("FAULTS_PG_DOWN_MS", 1_500),
+    pgDownMs: envNumber("FAULTS_PG_DOWN_MS", 4_000),
     tasksBetween: envNumber("FAULTS_TASKS_BETWEEN", 6),
     idleLockMs: envNumber("FAULTS_IDLE_LOCK_MS", 6_000),
     lockMs: envNumber("FAULTS_LOCK_MS", 3_000),

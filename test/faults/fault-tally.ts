@@ -33,11 +33,12 @@ export interface ScenarioReport extends FaultCounts {
   readonly requests: number;
   /** Figures and excused failures, one line each. */
   readonly notes: readonly string[];
-  /** The first few counted failures, to reproduce them. */
+  /** The first few distinct counted failures of each kind, to reproduce them. */
   readonly examples: readonly string[];
 }
 
-const EXAMPLES = 8;
+/** Distinct examples kept per kind. */
+const EXAMPLES = 4;
 
 /** Outage windows on the wall clock (ms); one open at a time. */
 export class Outages {
@@ -84,7 +85,7 @@ export class Tally {
     const line = `${kind}: ${example.slice(0, 300)}`;
     const seen = this.examples.get(line);
     if (seen !== undefined) this.examples.set(line, seen + 1);
-    else if (this.examples.size < EXAMPLES) this.examples.set(line, 1);
+    else if ([...this.examples.keys()].filter((l) => l.startsWith(`${kind}:`)).length < EXAMPLES) this.examples.set(line, 1);
   }
 
   /** A failure the outage explains: reported by kind, not counted. */
