@@ -67,6 +67,8 @@ export class TaskRuntime {
   private timer?: NodeJS.Timeout;
   private recovering?: Promise<void>;
   private closed = false;
+  /** Task creations under way (execute() between its check of `closed` and the launch). */
+  private readonly creating = new Set<Promise<unknown>>();
   /** Outcomes the store could not take when their method ended, retried until it does. */
   readonly outcomes: PendingOutcomes;
 
@@ -113,11 +115,24 @@ export class TaskRuntime {
       return { kind: "inline", value: await invocation.run(inlineTaskContext(invocation.ctx)) };
     }
     if (this.closed) throw new McpError(ErrorCode.InternalError, "Internal error");
+    // close() waits for creates under way: a task born while the server drains is launched, then handed over.
+    const creating = this.create(tool, invocation);
+    this.creating.add(creating);
+    try {
+      return await creating;
+    } finally {
+      this.creating.delete(creating);
+    }
+  }
+
+  /** Creates the task durably and launches its first attempt (or answers the task a retried key made). */
+  private async create(tool: TaskTool, invocation: Invocation): Promise<{ kind: "handover"; result: JsonObject }> {
     const input = taskInput(invocation.recorded, invocation.clientCapabilities, invocation.ctx.protocolVersion);
     const creationKey = idempotencyKeyOf(invocation.ctx.requestParams);
     let claimed: ClaimedTask;
+    let store: TaskStore;
     try {
-      const store = await this.store();
+      store = await this.store();
       claimed = await store.create({
         ...(creationKey !== undefined && { creationKey }),
         principal: invocation.ctx.principal,
@@ -133,7 +148,7 @@ export class TaskRuntime {
       if ((error as { code?: string } | null)?.code === "task-exists") return this.retried((error as TaskExistsError).task, tool, input);
       throw storeFailure(error, this.logger, "create");
     }
-    this.launch(await this.store(), claimed, tool, input, async () => invocation);
+    this.launch(store, claimed, tool, input, async () => invocation);
     return { kind: "handover", result: createTaskResult(claimed.task) };
   }
 
@@ -151,6 +166,7 @@ export class TaskRuntime {
     this.closed = true;
     clearTimeout(this.timer);
     await this.recovering;
+    await Promise.allSettled([...this.creating]);
     await Promise.all([...this.runs.values()].map((run) => run.shutdown()));
     this.runs.clear();
     await this.outcomes.close();
