@@ -42,7 +42,9 @@ export function httpEntry(inner: McpHttpHandler, checks: InboundChecks, lane?: F
       return inner.fetch(request, options);
     }
     const header = (name: string) => request.headers.get(name) ?? undefined;
-    const rejection = checks.id(body) ?? checks.http(body, header);
+    // Not a JSON-RPC message: answered here, as on a connection, so the answer carries the id
+    // whenever it can be read (the SDK would write a null id).
+    const rejection = checks.id(body) ?? checks.message(body) ?? checks.http(body, header);
     if (rejection) return reply(rejection, echoedId(body));
     const rawParams = (body as { params?: unknown } | null)?.params;
     const authInfo = options.authInfo ?? ANONYMOUS;

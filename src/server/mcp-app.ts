@@ -13,6 +13,7 @@ import { createStateSealer } from "../state/create-state-sealer";
 import { StateSealer, type StateOptions } from "../state/state-sealer";
 import { ChangeNotifier } from "./change-notifier";
 import { buildComponents } from "./component-instances";
+import { warnSharedTransients } from "./shared-transients";
 import { ConnectionTransport } from "./connection-transport";
 import { httpEntry } from "./http-entry";
 import { startHttpListener, type HttpListener, type ListenOptions } from "./http-listener";
@@ -147,6 +148,7 @@ export class McpApp {
       if (!this.container.isRegistered(cls as never, true)) this.container.registerSingleton(cls as never);
     }
     buildComponents(this.container, components);
+    warnSharedTransients(this.container, components, this.logger);
     this.serverInfo = { name: options.name ?? "roundtrip-mcp-app", version: options.version ?? "0.0.0", ...(options.title && { title: options.title }) };
     this.dispatcher = new Dispatcher({
       features: this.features,
