@@ -4,7 +4,7 @@ import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { Dispatcher } from "../dispatch/dispatcher";
 import { BUILT_IN_FEATURES } from "../features/built-in-features";
 import type { FeatureModule } from "../features/feature-module";
-import { FeatureTable } from "../features/feature-table";
+import { DEFAULT_APP_NAME, FeatureTable } from "../features/feature-table";
 import { APP_LOGGER, StderrLogger, type AppLogger } from "../protocol/app-logger";
 import type { Era } from "../protocol/inbound-request";
 import type { Middleware, ResultValidator } from "../protocol/middleware";
@@ -129,7 +129,12 @@ export class McpApp {
     this.logger = options.logger ?? (this.container.isRegistered(APP_LOGGER) ? this.container.resolve<AppLogger>(APP_LOGGER) : new StderrLogger());
     if (!this.container.isRegistered(APP_LOGGER)) this.container.registerInstance(APP_LOGGER, this.logger);
     const components = options.components ?? [];
-    this.features = new FeatureTable([...BUILT_IN_FEATURES, ...(options.features ?? [])], { components, listCache: options.listCache, logger: this.logger });
+    this.features = new FeatureTable([...BUILT_IN_FEATURES, ...(options.features ?? [])], {
+      components,
+      listCache: options.listCache,
+      logger: this.logger,
+      appName: options.name ?? DEFAULT_APP_NAME,
+    });
     if (!this.container.isRegistered(StateSealer, true)) {
       if (!options.state) {
         throw new TypeError(
@@ -149,7 +154,7 @@ export class McpApp {
     }
     buildComponents(this.container, components);
     warnSharedTransients(this.container, components, this.logger);
-    this.serverInfo = { name: options.name ?? "roundtrip-mcp-app", version: options.version ?? "0.0.0", ...(options.title && { title: options.title }) };
+    this.serverInfo = { name: options.name ?? DEFAULT_APP_NAME, version: options.version ?? "0.0.0", ...(options.title && { title: options.title }) };
     this.dispatcher = new Dispatcher({
       features: this.features,
       container: this.container,
