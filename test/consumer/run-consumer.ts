@@ -60,30 +60,39 @@ function filesUnder(dir: string): string[] {
 }
 
 /**
- * A plain app installs no native module: no driver (they are optional peer dependencies of
- * roundtrip-mcp), no compiled addon, nothing to build; and the package's declarations name no
- * driver's types. Prints the install's figures.
+ * A plain app installs no native module through roundtrip-mcp and compiles nothing: no driver
+ * (they are optional peer dependencies), no addon in the production tree (`npm ls --omit=dev`),
+ * no node-gyp output anywhere; and the package's declarations name no driver's types. jest's own
+ * prebuilt binaries (devDependencies) are listed, not refused. Prints the install's figures.
  */
 function checkLeanInstall(app: string, seconds: number): void {
   const modules = path.join(app, "node_modules");
   const present = ["better-sqlite3", "pg", "@types/pg", "@types/better-sqlite3"].filter((name) => fs.existsSync(path.join(modules, name)));
   if (present.length > 0) throw new StepFailure(`the app installed ${present.join(", ")}, which only an app using a task store should install`);
   const files = filesUnder(modules);
-  const native = files.filter((f) => f.endsWith(".node") || path.basename(f) === "binding.gyp");
-  if (native.length > 0) throw new StepFailure(`the app installed native code: ${native.slice(0, 5).map((f) => path.relative(app, f)).join(", ")}`);
+  const isNative = (f: string) => f.endsWith(".node") || path.basename(f) === "binding.gyp";
+  const compiled = files.filter((f) => f.endsWith(".node") && /[\\/]build[\\/](Release|Debug)[\\/]/.test(f));
+  if (compiled.length > 0) throw new StepFailure(`the install compiled native code: ${compiled.slice(0, 5).map((f) => path.relative(app, f)).join(", ")}`);
+  const listed = spawnSync(NPM, ["ls", "--omit=dev", "--all", "--parseable"], { cwd: app, env: APP_ENV, encoding: "utf8" });
+  const production = (listed.stdout ?? "").split("\n").filter((dir) => dir !== "" && path.resolve(dir) !== path.resolve(app)).map((dir) => path.resolve(dir) + path.sep);
+  if (production.length === 0) throw new StepFailure(`npm ls --omit=dev listed no production package (exit ${listed.status}): ${listed.stderr}`);
+  const inProduction = (f: string) => production.some((dir) => f.startsWith(dir) && !f.slice(dir.length).includes(`node_modules${path.sep}`));
+  const native = files.filter(isNative);
+  const productionNative = native.filter(inProduction);
+  if (productionNative.length > 0) throw new StepFailure(`roundtrip-mcp's dependencies installed native code: ${productionNative.slice(0, 5).map((f) => path.relative(app, f)).join(", ")}`);
   const declarations = files.filter((f) => f.includes(`${path.sep}roundtrip-mcp${path.sep}dist${path.sep}`) && f.endsWith(".d.ts"));
   const typed = declarations.filter((f) => /from "(pg|better-sqlite3)"|import\("(pg|better-sqlite3)"\)/.test(fs.readFileSync(f, "utf8")));
   if (declarations.length === 0) throw new StepFailure("the installed roundtrip-mcp has no .d.ts files");
   if (typed.length > 0) throw new StepFailure(`roundtrip-mcp's declarations reference a driver's types: ${typed.map((f) => path.relative(modules, f)).join(", ")}`);
-  const bytes = files.reduce((sum, f) => sum + fs.statSync(f).size, 0);
-  // A package is a folder node_modules/<name> or node_modules/@scope/<name>, nested ones included.
-  const packages = new Set(
-    files.map((f) => /^(.*node_modules\/(?:@[^/]+\/)?[^/.][^/]*)\//.exec(path.relative(app, f).split(path.sep).join("/"))?.[1]).filter((p) => p !== undefined),
-  ).size;
+  const size = (list: string[]) => (list.reduce((sum, f) => sum + fs.statSync(f).size, 0) / 1e6).toFixed(1);
+  const productionFiles = files.filter(inProduction);
   console.log(
-    `   lean install: ${packages} packages, ${(bytes / 1e6).toFixed(1)} MB in node_modules (${files.length} files), installed in ${seconds.toFixed(1)} s; ` +
-      `no better-sqlite3, pg or @types/pg, no .node file or binding.gyp; ${declarations.length} .d.ts files of roundtrip-mcp, none naming a driver`,
+    `   lean install: ${new Set(production).size} production packages (${size(productionFiles)} MB) and ${size(files)} MB in node_modules in all ` +
+      `(${files.length} files), installed in ${seconds.toFixed(1)} s; no better-sqlite3, pg or @types/pg, nothing compiled, ` +
+      `no native file among roundtrip-mcp's dependencies; ${declarations.length} .d.ts files of roundtrip-mcp, none naming a driver`,
   );
+  const devNative = native.map((f) => path.relative(modules, f).split(path.sep).join("/"));
+  if (devNative.length > 0) console.log(`   prebuilt native files of the dev tools (jest): ${devNative.join(", ")}`);
 }
 
 function writeApp(app: string, tarballDir: string, kind: GuideAppKind = "commonjs"): void {
