@@ -16,6 +16,7 @@
 // - an id with a fraction is 400 -32600 without the id, never echoed (MCP ids are strings or integers);
 // - a body that is not a JSON-RPC message ({"jsonrpc":"2.0","id":77,"method":5}) is 400 -32600
 //   carrying its id 77, on the listener and on a mounted handler (body read or parsedBody handed);
+//   a batch array is not refused by that check: the SDK still serves 2025-era batches;
 // - a mounted httpHandler() applies the same limits: on a body it reads (413 over maxBodyBytes,
 //   400 -32602 over a structural limit) and on a parsedBody its host hands it.
 import { Agent, request } from "node:http";
@@ -216,6 +217,13 @@ describe("a mounted httpHandler() applies the same limits", () => {
     expect([read.status, await read.json()]).toEqual([400, expected]);
     const handed = await app.httpHandler().fetch(post(""), { parsedBody: { jsonrpc: "2.0", id: 77, method: 5 } });
     expect([handed.status, await handed.json()]).toEqual([400, expected]);
+  });
+
+  it("leaves a batch array to the SDK, which serves 2025-era batches", async () => {
+    const body = JSON.stringify([{ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "old", version: "1" } } }]);
+    const response = await app.httpHandler().fetch(new Request("http://localhost/mcp", { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body }));
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('"protocolVersion":"2025-03-26"');
   });
 
   it("checks a parsedBody its host hands it", async () => {
