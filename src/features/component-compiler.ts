@@ -76,15 +76,17 @@ export class ComponentCompiler {
     const methodName = component.declaration.methodName;
     const declared = paramDeclarations(cls, methodName);
     const reflected: unknown[] | undefined = Reflect.getMetadata("design:paramtypes", cls.prototype, methodName);
-    // TypeScript records the parameter types of every decorated method when emitDecoratorMetadata
-    // is on; a method with decorated parameters and no record means the option is off.
     const types: unknown[] = reflected ?? [];
     const arity = Math.max(types.length, (cls.prototype as Record<string, Function>)[methodName].length, ...declared.map((d) => d.index + 1));
+    // With emitDecoratorMetadata on, TypeScript records the parameter types of every decorated
+    // method (a method decorator, or one on a parameter); none recorded means the option is off,
+    // which matters for a parameter whose type is its DTO (@Arg(), or a lone undecorated one).
     if (reflected === undefined && (declared.length > 0 || methodName !== "handle")) {
-      const typed = (index: number) => declared.find((d) => d.index === index) ?? { kind: "arg" };
-      if (Array.from({ length: arity }, (_, index) => typed(index)).some((d) => d.kind === "arg" && (d as { name?: string }).name === undefined)) {
-        throw missingDecoratorMetadata(where);
-      }
+      const needsType = (index: number) => {
+        const decl = declared.find((d) => d.index === index);
+        return decl === undefined || (decl.kind === "arg" && decl.name === undefined);
+      };
+      if (Array.from({ length: arity }, (_, index) => index).some(needsType)) throw missingDecoratorMetadata(where);
     }
     const params: ParamPlan[] = [];
     let inputDto: Function | undefined;
