@@ -78,6 +78,7 @@ export {
 export { MemoryTaskStore, type MemoryTaskStoreOptions } from "./stores/memory-task-store";
 export { SqliteTaskStore, type SqliteTaskStoreOptions } from "./stores/sqlite-task-store";
 export { PostgresTaskStore, type PostgresTaskStoreOptions } from "./stores/postgres-task-store";
+export type { PgPool } from "./stores/pg-client";
 export type { TaskStoreOptions } from "./stores/row-task-store";
 export { type TaskStore, type TaskLimits, type StoreLogger, DEFAULT_TASK_LIMITS } from "./stores/task-store";
 export type {

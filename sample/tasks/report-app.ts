@@ -1,6 +1,6 @@
 // The tasks sample as one app: the report tool, and the tasks feature with its store named by
-// TASK_STORE (default: the SQLite file tasks.sqlite in the data directory, <tmpdir>/roundtrip-mcp,
-// or DATA_DIR when set). Sealed state with a process-lifetime key (local use only).
+// TASK_STORE (default: the SQLite file tasks.sqlite in DATA_DIR when set, else in this app's own
+// data directory, <tmpdir>/roundtrip-mcp/roundtrip-mcp-reports). Sealed state with a process-lifetime key (local use only).
 import { McpApp, tasks, type McpAppOptions } from "roundtrip-mcp";
 import { ReportTools } from "./report-tool";
 

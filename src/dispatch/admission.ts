@@ -30,6 +30,11 @@ export function admitInputRequired(result: JsonObject, request: InboundRequest, 
   return out;
 }
 
+/** What a 2025-era client is told when it cannot be asked (see docs/deployment.md, "2025-era clients"). */
+export const LEGACY_NO_INPUT =
+  "A 2025-era client over HTTP cannot be asked for input: this server's HTTP transport has no 2025 sessions yet; use stdio or a 2026-07-28 client. " +
+  "Over stdio, a 2025-era client is asked only for what it declared at initialize.";
+
 /**
  * -32021 with `data.requiredCapabilities` when the capabilities the client declared on this
  * request do not allow every one of `requests`.
@@ -37,9 +42,10 @@ export function admitInputRequired(result: JsonObject, request: InboundRequest, 
 export function requireCapabilities(requests: Iterable<InputRequest>, declared: ClientCapabilities, legacy: boolean): void {
   const missing = missingCapabilities(requests, declared);
   if (!missing) return;
+  // A 2025-era request over HTTP arrives with no session, so what its client declared at
+  // initialize is unknown here: the text must not claim the client left the capability out.
   const message = legacy
-    ? `Missing required client capability: ${capabilityNames(missing).join(", ")}. This 2025-era client did not declare it ` +
-      "(over stateless HTTP a 2025 client has no session to answer input requests on); use protocol 2026-07-28 or stdio"
+    ? `Missing required client capability: ${capabilityNames(missing).join(", ")}. ${LEGACY_NO_INPUT}`
     : "Missing required client capability";
   throw new McpError(ErrorCode.MissingRequiredClientCapability, message, { requiredCapabilities: missing });
 }

@@ -75,8 +75,19 @@ export class ComponentCompiler {
     const { cls, where } = component;
     const methodName = component.declaration.methodName;
     const declared = paramDeclarations(cls, methodName);
-    const types: unknown[] = Reflect.getMetadata("design:paramtypes", cls.prototype, methodName) ?? [];
+    const reflected: unknown[] | undefined = Reflect.getMetadata("design:paramtypes", cls.prototype, methodName);
+    const types: unknown[] = reflected ?? [];
     const arity = Math.max(types.length, (cls.prototype as Record<string, Function>)[methodName].length, ...declared.map((d) => d.index + 1));
+    // With emitDecoratorMetadata on, TypeScript records the parameter types of every decorated
+    // method (a method decorator, or one on a parameter); none recorded means the option is off,
+    // which matters for a parameter whose type is its DTO (@Arg(), or a lone undecorated one).
+    if (reflected === undefined && (declared.length > 0 || methodName !== "handle")) {
+      const needsType = (index: number) => {
+        const decl = declared.find((d) => d.index === index);
+        return decl === undefined || (decl.kind === "arg" && decl.name === undefined);
+      };
+      if (Array.from({ length: arity }, (_, index) => index).some(needsType)) throw missingDecoratorMetadata(where);
+    }
     const params: ParamPlan[] = [];
     let inputDto: Function | undefined;
     let inputPlace: string | undefined;
@@ -216,6 +227,15 @@ function planDeclared(
     throw new RegistrationError(`${where}: @Arg() parameter ${decl.index} must be typed with a DTO class (found ${typeName(type)}), or the tool must declare a raw input schema`);
   }
   return { plan: { kind: "arguments" }, dto: type as Function };
+}
+
+/** The error for a method whose parameter types were not recorded: the compiler options to set. */
+function missingDecoratorMetadata(where: string): RegistrationError {
+  return new RegistrationError(
+    `${where}: the parameter types of this method were not recorded, so the DTO of its arguments cannot be known. ` +
+      'TypeScript records them only with "emitDecoratorMetadata": true (and "experimentalDecorators": true) in the compilerOptions ' +
+      "of your tsconfig.json (ts-jest reads the same file); a compiler that drops decorator metadata (esbuild, swc without it) cannot build this app",
+  );
 }
 
 function isDtoClass(type: unknown): boolean {

@@ -49,6 +49,8 @@ export interface FeatureContext {
   /** Cache hints for list results (`McpAppOptions.listCache`). */
   readonly listCache: ListCacheHint;
   readonly logger: AppLogger;
+  /** The app's name (`McpAppOptions.name`, "roundtrip-mcp-app" when it gives none): per-app defaults derive from it. */
+  readonly appName: string;
 }
 
 /** A feature once compiled: everything the router, the runner and the SDK bridge need from it. */

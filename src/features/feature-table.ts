@@ -9,11 +9,16 @@ import type { ComponentRunner, ExecutionStrategy } from "./component-runner";
 import type { CompiledFeature, FeatureMethod, FeatureModule, ServingFacts } from "./feature-module";
 import { RegistrationError } from "./registration-error";
 
+/** The name of an app that gives none (`McpAppOptions.name`). */
+export const DEFAULT_APP_NAME = "roundtrip-mcp-app";
+
 export interface FeatureTableOptions {
   /** Decorated component classes. */
   components: readonly Function[];
   listCache?: ListCacheHint;
   logger: AppLogger;
+  /** The app's name (`McpAppOptions.name`), for defaults that must differ between apps. */
+  appName?: string;
 }
 
 /**
@@ -38,7 +43,7 @@ export class FeatureTable {
     const components: ComponentDefinition[] = [];
     const owners = new Map<string, string>();
     for (const module of modules) {
-      const feature = module.compile({ declarations, components: [...components], compiler, listCache, logger: options.logger });
+      const feature = module.compile({ declarations, components: [...components], compiler, listCache, logger: options.logger, appName: options.appName ?? DEFAULT_APP_NAME });
       features.push(feature);
       names.set(feature, module.name);
       components.push(...(feature.components ?? []));

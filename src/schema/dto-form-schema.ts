@@ -38,6 +38,14 @@ interface PropertyFacts {
 
 const cache = new WeakMap<DtoClass, FormSchema>();
 const ANNOTATION_KEYS = ["title", "description", "default"];
+
+/** What the form subset offers instead of a decorator people reach for (appended to its error). */
+const NO_EQUIVALENT_HINTS: Record<string, string> = {
+  matches:
+    " (a form has no \"pattern\"): use a format it has (@IsEmail, @IsUrl, @IsDateString), a choice list (@IsIn([...])) " +
+    "or length bounds (@MinLength, @MaxLength), or keep @IsString() and check the answer in the method (return Result.error(...) naming what is wrong)",
+  isUuid: " (a form has no \"uuid\" format): keep @IsString() and check the answer in the method, or offer the choices with @IsIn([...])",
+};
 const DATE_FORMATS: readonly string[] = ["date", "date-time"];
 
 /**
@@ -187,7 +195,7 @@ function gatherFacts(dto: DtoClass, property: string, entries: ValidatorEntry[])
         facts.maxItems = first as number;
         break;
       default:
-        fail(decorator, "has no equivalent in the elicitation form subset");
+        fail(decorator, `has no equivalent in the elicitation form subset${NO_EQUIVALENT_HINTS[entry.name ?? ""] ?? ""}`);
     }
   }
   return facts;

@@ -107,7 +107,14 @@ function flatten(errors: ValidationError[], prefix: string): FieldViolation[] {
   const out: FieldViolation[] = [];
   for (const error of errors) {
     const field = prefix ? `${prefix}.${error.property}` : error.property;
-    for (const [constraint, message] of Object.entries(error.constraints ?? {})) out.push({ field, constraint, message });
+    const constraints = Object.entries(error.constraints ?? {});
+    // class-validator reports a missing field as every rule it breaks (isString, maxLength, ...):
+    // say first that it is missing, then what a value must be.
+    if (error.value === undefined && constraints.length > 0) {
+      out.push({ field, constraint: "required", message: `${field} is required: ${constraints.map(([, message]) => message).join("; ")}` });
+      continue;
+    }
+    for (const [constraint, message] of constraints) out.push({ field, constraint, message });
     if (error.children?.length) out.push(...flatten(error.children, field));
   }
   return out;

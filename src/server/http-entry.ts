@@ -1,5 +1,6 @@
 import { isJsonContentType, readRequestBody, type AuthInfo, type McpHandlerRequestOptions, type McpHttpHandler } from "@modelcontextprotocol/server";
 import { ErrorCode } from "../protocol/errors";
+import { isPlainObject } from "../protocol/plain-object";
 import { errorResponse } from "./error-response";
 import type { FastLane } from "./fast-lane";
 import { echoedId, type InboundChecks, type Rejection } from "./inbound-checks";
@@ -42,7 +43,10 @@ export function httpEntry(inner: McpHttpHandler, checks: InboundChecks, lane?: F
       return inner.fetch(request, options);
     }
     const header = (name: string) => request.headers.get(name) ?? undefined;
-    const rejection = checks.id(body) ?? checks.http(body, header);
+    // An object that is not a JSON-RPC message: answered here, as on a connection, so the answer
+    // carries its id whenever it can be read (the SDK would write a null id). Arrays stay the
+    // SDK's: it serves 2025-era batches over HTTP.
+    const rejection = checks.id(body) ?? (isPlainObject(body) ? checks.message(body) : undefined) ?? checks.http(body, header);
     if (rejection) return reply(rejection, echoedId(body));
     const rawParams = (body as { params?: unknown } | null)?.params;
     const authInfo = options.authInfo ?? ANONYMOUS;

@@ -152,11 +152,12 @@ function overLimit(breach: LimitBreach): Rejection {
 }
 
 /**
- * The id an error about this message echoes: its id when it looks like a request (a string method)
- * and the id is one MCP allows (a string or an integer), else null (left out of the answer).
+ * The id an error about this message echoes: its id whenever it can be read (an object whose id is
+ * one MCP allows, a string or an integer, whatever else is wrong with it), else null (left out of
+ * the answer: MCP forbids a null id).
  */
 export function echoedId(message: unknown): string | number | null {
-  if (!isPlainObject(message) || typeof message.method !== "string") return null;
+  if (!isPlainObject(message)) return null;
   const id = message.id;
   return typeof id === "string" || Number.isInteger(id) ? (id as string | number) : null;
 }

@@ -4,7 +4,7 @@ import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { Dispatcher } from "../dispatch/dispatcher";
 import { BUILT_IN_FEATURES } from "../features/built-in-features";
 import type { FeatureModule } from "../features/feature-module";
-import { FeatureTable } from "../features/feature-table";
+import { DEFAULT_APP_NAME, FeatureTable } from "../features/feature-table";
 import { APP_LOGGER, StderrLogger, type AppLogger } from "../protocol/app-logger";
 import type { Era } from "../protocol/inbound-request";
 import type { Middleware, ResultValidator } from "../protocol/middleware";
@@ -13,6 +13,7 @@ import { createStateSealer } from "../state/create-state-sealer";
 import { StateSealer, type StateOptions } from "../state/state-sealer";
 import { ChangeNotifier } from "./change-notifier";
 import { buildComponents } from "./component-instances";
+import { warnSharedTransients } from "./shared-transients";
 import { ConnectionTransport } from "./connection-transport";
 import { httpEntry } from "./http-entry";
 import { DEFAULT_DRAIN_MS, drainDeadline, startHttpListener, type CloseOptions, type HttpListener, type ListenOptions } from "./http-listener";
@@ -133,7 +134,12 @@ export class McpApp {
     this.logger = options.logger ?? (this.container.isRegistered(APP_LOGGER) ? this.container.resolve<AppLogger>(APP_LOGGER) : new StderrLogger());
     if (!this.container.isRegistered(APP_LOGGER)) this.container.registerInstance(APP_LOGGER, this.logger);
     const components = options.components ?? [];
-    this.features = new FeatureTable([...BUILT_IN_FEATURES, ...(options.features ?? [])], { components, listCache: options.listCache, logger: this.logger });
+    this.features = new FeatureTable([...BUILT_IN_FEATURES, ...(options.features ?? [])], {
+      components,
+      listCache: options.listCache,
+      logger: this.logger,
+      appName: options.name ?? DEFAULT_APP_NAME,
+    });
     if (!this.container.isRegistered(StateSealer, true)) {
       if (!options.state) {
         throw new TypeError(
@@ -152,7 +158,8 @@ export class McpApp {
       if (!this.container.isRegistered(cls as never, true)) this.container.registerSingleton(cls as never);
     }
     buildComponents(this.container, components);
-    this.serverInfo = { name: options.name ?? "roundtrip-mcp-app", version: options.version ?? "0.0.0", ...(options.title && { title: options.title }) };
+    warnSharedTransients(this.container, components, this.logger);
+    this.serverInfo = { name: options.name ?? DEFAULT_APP_NAME, version: options.version ?? "0.0.0", ...(options.title && { title: options.title }) };
     this.dispatcher = new Dispatcher({
       features: this.features,
       container: this.container,

@@ -12,6 +12,10 @@ export interface StateKey {
 
 /** Shortest accepted secret, in bytes. */
 export const STATE_SECRET_MIN_BYTES = 32;
+
+/** How to make a secret, as every "too short" error says it. */
+export const MAKE_SECRET_HINT =
+  `make one with: node -e "console.log(require('crypto').randomBytes(${STATE_SECRET_MIN_BYTES}).toString('base64'))"`;
 /** Most keys a ring may hold. */
 export const STATE_KEY_RING_MAX_KEYS = 8;
 /** What a key id may look like. */
@@ -66,7 +70,8 @@ export class KeyRing {
 
   /**
    * The ring of one key source (`StateOptions`, checked to hold exactly one): a secret, a list of
-   * keys, keys read from an environment variable, or an ephemeral key (logged as a warning).
+   * keys, keys read from an environment variable, or an ephemeral key (logged as a warning; at debug level
+   * when `env.NODE_ENV` is "test").
    */
   static fromSource(
     source: { secret?: unknown; keys?: unknown; keysFromEnv?: unknown; ephemeral?: unknown },
@@ -78,7 +83,11 @@ export class KeyRing {
     if (source.keys !== undefined) return KeyRing.fromKeys(source.keys, owner);
     if (source.keysFromEnv !== undefined) return KeyRing.fromKeys(readKeyRing(source.keysFromEnv, env, owner), owner);
     if (source.ephemeral !== true) throw new TypeError(`${owner}: option \`ephemeral\` must be exactly true`);
-    logger.warn(
+    // Under a test runner (jest and vitest set NODE_ENV=test) an ephemeral key is the normal case:
+    // the entry goes to debug, out of the test output, and a MemoryLogger still records it.
+    const log = env.NODE_ENV === "test" ? logger.debug : logger.warn;
+    log.call(
+      logger,
       "requestState is sealed with an ephemeral key (state: { ephemeral: true }): tokens die with this process and cannot be opened by another instance; use secret, keys or keysFromEnv to serve several instances",
       { keyId: EPHEMERAL_KEY_ID },
     );
@@ -152,7 +161,7 @@ export function parseKeyRingText(text: string, variable: string): StateKey[] {
     }
     const secret = Buffer.from(encoded, "base64");
     if (secret.length < STATE_SECRET_MIN_BYTES) {
-      throw new RangeError(`${at} has a secret shorter than ${STATE_SECRET_MIN_BYTES} bytes once decoded`);
+      throw new RangeError(`${at} has a secret shorter than ${STATE_SECRET_MIN_BYTES} bytes once decoded; ${MAKE_SECRET_HINT}`);
     }
     return { id, secret };
   });
@@ -176,7 +185,7 @@ function checkSecret(secret: unknown, where: string): Buffer {
   else if (Buffer.isBuffer(secret)) bytes = secret;
   else throw new TypeError(`${where} must be a string or a Buffer`);
   if (bytes.length < STATE_SECRET_MIN_BYTES) {
-    throw new RangeError(`${where} must be at least ${STATE_SECRET_MIN_BYTES} bytes of cryptographically random data`);
+    throw new RangeError(`${where} must be at least ${STATE_SECRET_MIN_BYTES} bytes of cryptographically random data (a password or a word is not a secret); ${MAKE_SECRET_HINT}`);
   }
   return bytes;
 }

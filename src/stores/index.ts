@@ -35,4 +35,5 @@ export type { TaskStoreOptions } from "./row-task-store";
 export { MemoryTaskStore, type MemoryTaskStoreOptions } from "./memory-task-store";
 export { SqliteTaskStore, type SqliteTaskStoreOptions } from "./sqlite-task-store";
 export { PostgresTaskStore, type PostgresTaskStoreOptions } from "./postgres-task-store";
+export type { PgPool } from "./pg-client";
 export { openTaskStore, type OpenTaskStoreOptions, DEFAULT_TASK_STORE_URL, DEFAULT_SQLITE_FILE, defaultDataDir } from "./open-task-store";

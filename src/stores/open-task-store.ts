@@ -13,14 +13,28 @@ export const DEFAULT_TASK_STORE_URL = "sqlite:";
 /** The file `sqlite:` names in a data directory. */
 export const DEFAULT_SQLITE_FILE = "tasks.sqlite";
 
-/** Where `sqlite:` keeps its file when no data directory is given: `<os.tmpdir()>/roundtrip-mcp`. */
-export function defaultDataDir(): string {
-  return path.join(os.tmpdir(), "roundtrip-mcp");
+/**
+ * Where `sqlite:` keeps its file when no data directory is given: `<os.tmpdir()>/roundtrip-mcp/<appName>`
+ * (the name with every character but A-Za-z0-9 . _ - replaced by _), or `<os.tmpdir()>/roundtrip-mcp`
+ * without a name. An app's tasks feature passes the app's name, so each app has a file of its own.
+ *
+ * @example defaultDataDir("support-desk") // "/tmp/roundtrip-mcp/support-desk" on Linux
+ */
+export function defaultDataDir(appName?: string): string {
+  const root = path.join(os.tmpdir(), "roundtrip-mcp");
+  if (appName === undefined || appName === "") return root;
+  const folder = appName.replace(/[^A-Za-z0-9._-]/g, "_");
+  return path.join(root, folder === "." || folder === ".." ? folder.replace(/\./g, "_") : folder);
 }
 
 export interface OpenTaskStoreOptions extends TaskStoreOptions {
-  /** The folder of the default SQLite file (`sqlite:` with no file); default `defaultDataDir()`. */
+  /** The folder of the default SQLite file (`sqlite:` with no file); default `defaultDataDir(appName)`. */
   readonly dataDir?: string;
+  /**
+   * The app whose default data directory `sqlite:` uses when no `dataDir` is given. The tasks
+   * feature sets it to the app's name (`McpAppOptions.name`).
+   */
+  readonly appName?: string;
   /** The clock of the memory and SQLite stores (default `Date.now`); PostgreSQL always uses the database's. */
   readonly clock?: () => number;
   /** How long a SQLite operation waits for another process's lock, without blocking, before it fails (default 5000 ms). */
@@ -33,7 +47,7 @@ export interface OpenTaskStoreOptions extends TaskStoreOptions {
  * Opens the store a URL names:
  * - `memory:`: in this process only;
  * - `sqlite:<file>` (also `sqlite://<file>`, `sqlite:///abs/file`): a relative file is relative
- *   to the working directory; `sqlite:` alone is `tasks.sqlite` in the data directory;
+ *   to the working directory; `sqlite:` alone is `tasks.sqlite` in the data directory (`dataDir`, else `defaultDataDir(appName)`);
  * - `postgres://…` or `postgresql://…`: a libpq connection URL.
  *
  * Anything else throws TaskStoreConfigError naming the scheme (never the rest, which may hold a password).
@@ -45,7 +59,7 @@ export async function openTaskStore(url: string, options: OpenTaskStoreOptions =
   if (url.startsWith("sqlite:")) {
     let file = url.slice("sqlite:".length);
     if (file.startsWith("//")) file = file.slice(2);
-    return new SqliteTaskStore({ ...common, clock: options.clock, busyTimeoutMs: options.busyTimeoutMs, file: file === "" ? path.join(options.dataDir ?? defaultDataDir(), DEFAULT_SQLITE_FILE) : file });
+    return new SqliteTaskStore({ ...common, clock: options.clock, busyTimeoutMs: options.busyTimeoutMs, file: file === "" ? path.join(options.dataDir ?? defaultDataDir(options.appName), DEFAULT_SQLITE_FILE) : file });
   }
   if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
     return PostgresTaskStore.open({ ...common, connectionString: url, schema: options.schema });

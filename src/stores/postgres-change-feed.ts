@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from "pg";
+import type { PgPool as Pool, PgPoolClient as PoolClient } from "./pg-client";
 import type { StoreLogger } from "./task-store";
 
 /** What the feed tells its store. */

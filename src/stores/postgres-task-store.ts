@@ -1,4 +1,4 @@
-import type { Pool, PoolClient, QueryResultRow } from "pg";
+import type { PgPool as Pool, PgPoolClient as PoolClient, PgQueryResultRow as QueryResultRow } from "./pg-client";
 import { loadDriver } from "./load-driver";
 import { PostgresChangeFeed } from "./postgres-change-feed";
 import { postgresMigrations } from "./postgres-schema";

@@ -8,9 +8,16 @@
  * 1. `npm pack` this checkout (its prepare script builds first) into a temporary directory;
  * 2. writes the app's files from the guide's own captioned code blocks (test/support/guide-app.ts),
  *    with the tarball beside package.json under the name the guide's package.json installs;
- * 3. in the app: `npm install --prefer-offline --no-audit --no-fund`, `npm run build` (tsc),
- *    `npm test` (the app's jest), then `npm start` with PORT=0: waits for the "listening on" line
- *    and sends a tools/list to that URL, which must list the guide's greet tool.
+ * 3. in the app: `npm install --prefer-offline --no-audit --no-fund`, timed; then checks that it
+ *    installed no native module (no better-sqlite3, no pg, no @types/pg, no .node file or
+ *    binding.gyp anywhere in node_modules: the drivers are optional peers) and that the package's
+ *    .d.ts files reference no driver's types, and prints the install's time and node_modules size
+ *    (the README's figures); `npm run build` (tsc), `npm test` (the app's jest), then `npm start`
+ *    with PORT=0: waits for the "listening on" line and sends a tools/list to that URL, which must
+ *    list the guide's greet tool;
+ * 4. the guide's ES-module app ("type": "module", nodenext) beside it, from the same tarball:
+ *    install, `npm run build`, `npm run check` (imports both entry points and runs a flow with the
+ *    kit), which must print "esm check: Hello, Ada!".
  * Exits 0 and removes the directory on success; exits 1 and keeps it (path printed) on failure.
  * KEEP_CONSUMER_APP=1 keeps it on success too.
  */
@@ -18,7 +25,7 @@ import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT, GUIDE, packedTarballName, readGuideApp } from "../support/guide-app";
+import { REPO_ROOT, GUIDE, packedTarballName, readGuideApp, type GuideAppKind } from "../support/guide-app";
 import { meta, rpc } from "../support/raw-http";
 
 const START_TIMEOUT_MS = 20_000;
@@ -29,17 +36,67 @@ const APP_ENV: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env
 
 class StepFailure extends Error {}
 
-function step(label: string, cwd: string, args: string[]): void {
+/** Runs one npm command; returns its stdout (also echoed) and how long it took, in seconds. */
+function step(label: string, cwd: string, args: string[]): { stdout: string; seconds: number } {
   const started = Date.now();
   console.log(`\n== ${label}: npm ${args.join(" ")}  (in ${cwd})`);
-  const run = spawnSync(NPM, args, { cwd, env: cwd === REPO_ROOT ? process.env : APP_ENV, stdio: "inherit" });
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  if (run.status !== 0) throw new StepFailure(`${label} failed (npm ${args.join(" ")} exited ${run.status ?? run.signal}) after ${seconds} s`);
-  console.log(`== ${label}: ok in ${seconds} s`);
+  const run = spawnSync(NPM, args, { cwd, env: cwd === REPO_ROOT ? process.env : APP_ENV, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  process.stdout.write(run.stdout ?? "");
+  const seconds = (Date.now() - started) / 1000;
+  if (run.status !== 0) throw new StepFailure(`${label} failed (npm ${args.join(" ")} exited ${run.status ?? run.signal}) after ${seconds.toFixed(1)} s`);
+  console.log(`== ${label}: ok in ${seconds.toFixed(1)} s`);
+  return { stdout: run.stdout ?? "", seconds };
 }
 
-function writeApp(app: string, tarballDir: string): void {
-  const files = readGuideApp();
+/** Every file under `dir`, recursively (symbolic links not followed). */
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...filesUnder(full));
+    else if (entry.isFile()) out.push(full);
+  }
+  return out;
+}
+
+/**
+ * A plain app installs no native module through roundtrip-mcp and compiles nothing: no driver
+ * (they are optional peer dependencies), no addon in the production tree (`npm ls --omit=dev`),
+ * no node-gyp output anywhere; and the package's declarations name no driver's types. jest's own
+ * prebuilt binaries (devDependencies) are listed, not refused. Prints the install's figures.
+ */
+function checkLeanInstall(app: string, seconds: number): void {
+  const modules = path.join(app, "node_modules");
+  const present = ["better-sqlite3", "pg", "@types/pg", "@types/better-sqlite3"].filter((name) => fs.existsSync(path.join(modules, name)));
+  if (present.length > 0) throw new StepFailure(`the app installed ${present.join(", ")}, which only an app using a task store should install`);
+  const files = filesUnder(modules);
+  const isNative = (f: string) => f.endsWith(".node") || path.basename(f) === "binding.gyp";
+  const compiled = files.filter((f) => f.endsWith(".node") && /[\\/]build[\\/](Release|Debug)[\\/]/.test(f));
+  if (compiled.length > 0) throw new StepFailure(`the install compiled native code: ${compiled.slice(0, 5).map((f) => path.relative(app, f)).join(", ")}`);
+  const listed = spawnSync(NPM, ["ls", "--omit=dev", "--all", "--parseable"], { cwd: app, env: APP_ENV, encoding: "utf8" });
+  const production = (listed.stdout ?? "").split("\n").filter((dir) => dir !== "" && path.resolve(dir) !== path.resolve(app)).map((dir) => path.resolve(dir) + path.sep);
+  if (production.length === 0) throw new StepFailure(`npm ls --omit=dev listed no production package (exit ${listed.status}): ${listed.stderr}`);
+  const inProduction = (f: string) => production.some((dir) => f.startsWith(dir) && !f.slice(dir.length).includes(`node_modules${path.sep}`));
+  const native = files.filter(isNative);
+  const productionNative = native.filter(inProduction);
+  if (productionNative.length > 0) throw new StepFailure(`roundtrip-mcp's dependencies installed native code: ${productionNative.slice(0, 5).map((f) => path.relative(app, f)).join(", ")}`);
+  const declarations = files.filter((f) => f.includes(`${path.sep}roundtrip-mcp${path.sep}dist${path.sep}`) && f.endsWith(".d.ts"));
+  const typed = declarations.filter((f) => /from "(pg|better-sqlite3)"|import\("(pg|better-sqlite3)"\)/.test(fs.readFileSync(f, "utf8")));
+  if (declarations.length === 0) throw new StepFailure("the installed roundtrip-mcp has no .d.ts files");
+  if (typed.length > 0) throw new StepFailure(`roundtrip-mcp's declarations reference a driver's types: ${typed.map((f) => path.relative(modules, f)).join(", ")}`);
+  const size = (list: string[]) => (list.reduce((sum, f) => sum + fs.statSync(f).size, 0) / 1e6).toFixed(1);
+  const productionFiles = files.filter(inProduction);
+  console.log(
+    `   lean install: ${new Set(production).size} production packages (${size(productionFiles)} MB) and ${size(files)} MB in node_modules in all ` +
+      `(${files.length} files), installed in ${seconds.toFixed(1)} s; no better-sqlite3, pg or @types/pg, nothing compiled, ` +
+      `no native file among roundtrip-mcp's dependencies; ${declarations.length} .d.ts files of roundtrip-mcp, none naming a driver`,
+  );
+  const devNative = native.map((f) => path.relative(modules, f).split(path.sep).join("/"));
+  if (devNative.length > 0) console.log(`   prebuilt native files of the dev tools (jest): ${devNative.join(", ")}`);
+}
+
+function writeApp(app: string, tarballDir: string, kind: GuideAppKind = "commonjs"): void {
+  const files = readGuideApp(kind);
   if (files.length === 0) throw new StepFailure(`${GUIDE} has no captioned files`);
   for (const file of files) {
     const target = path.join(app, file.path);
@@ -51,7 +108,7 @@ function writeApp(app: string, tarballDir: string): void {
   const spec = pkg.dependencies?.["roundtrip-mcp"];
   const packed = packedTarballName();
   if (spec !== `file:${packed}`) throw new StepFailure(`the guide's package.json installs roundtrip-mcp from ${JSON.stringify(spec)}, but npm pack wrote ${packed}`);
-  fs.renameSync(path.join(tarballDir, packed), path.join(app, packed));
+  fs.copyFileSync(path.join(tarballDir, packed), path.join(app, packed));
   console.log(`   placed ${packed} beside package.json`);
 }
 
@@ -100,21 +157,30 @@ async function main(): Promise<number> {
   const started = Date.now();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "roundtrip-mcp-consumer-"));
   const app = path.join(tmp, "greeter");
+  const esmApp = path.join(tmp, "greeter-esm");
   fs.mkdirSync(app);
+  fs.mkdirSync(esmApp);
   try {
     step("pack", REPO_ROOT, ["pack", "--pack-destination", tmp, "--silent"]);
     console.log(`\n== app: files from ${GUIDE}`);
     writeApp(app, tmp);
-    step("install", app, ["install", "--prefer-offline", "--no-audit", "--no-fund"]);
+    const installed = step("install", app, ["install", "--prefer-offline", "--no-audit", "--no-fund"]);
+    checkLeanInstall(app, installed.seconds);
     step("build", app, ["run", "build"]);
     step("test", app, ["test"]);
     await startAndCall(app);
+    console.log(`\n== esm app: files from ${GUIDE} (ESM)`);
+    writeApp(esmApp, tmp, "esm");
+    step("esm install", esmApp, ["install", "--prefer-offline", "--no-audit", "--no-fund"]);
+    step("esm build", esmApp, ["run", "build"]);
+    const checked = step("esm check", esmApp, ["run", "--silent", "check"]);
+    if (!checked.stdout.includes("esm check: Hello, Ada!")) throw new StepFailure(`npm run check printed ${JSON.stringify(checked.stdout)}, not "esm check: Hello, Ada!"`);
   } catch (error) {
-    console.error(`\nconsumer smoke test FAILED: ${(error as Error).message}\nthe app is kept in ${app}`);
+    console.error(`\nconsumer smoke test FAILED: ${(error as Error).message}\nthe apps are kept in ${tmp}`);
     return 1;
   }
   console.log(`\nconsumer smoke test passed in ${((Date.now() - started) / 1000).toFixed(1)} s: ${GUIDE} and the packed package agree`);
-  if (process.env.KEEP_CONSUMER_APP) console.log(`the app is kept in ${app}`);
+  if (process.env.KEEP_CONSUMER_APP) console.log(`the apps are kept in ${tmp}`);
   else fs.rmSync(tmp, { recursive: true, force: true });
   return 0;
 }

@@ -4,7 +4,10 @@
 //   with -32020 echoing the request id, and the tool does not run; matching headers run it;
 // - the same holds when the host server parsed the body itself and passes it as parsedBody;
 // - a malformed retry envelope is refused with -32602 naming the entry, as under listen();
-// - a body that is not JSON is still the SDK's to answer (parse error), and the server stays up.
+// - a body that is not JSON is still the SDK's to answer (parse error), and the server stays up;
+// - the deployment guide's fetch-native mount (docs/examples/deployment/mount.ts) passes the
+//   principal it authenticated as authInfo.extra.principal: the tool sees it as ctx.principal,
+//   null when anonymous, and a request it refuses is 401 before the app runs.
 import "reflect-metadata";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -13,6 +16,8 @@ import { IsString } from "class-validator";
 import { Arg, JSONSchema, McpApp, Tool } from "../../src/index";
 import { MemoryLogger } from "../../src/testing/index";
 import { meta, post, rpc } from "../support/raw-http";
+import { createFeatureApp } from "./fixtures/feature-app";
+import { mountedFetch } from "../../docs/examples/deployment/mount";
 
 class RouteArgs {
   @IsString() @JSONSchema({ "x-mcp-header": "Region" }) region!: string;
@@ -108,4 +113,35 @@ describe.each([
       expect((await call({ "Mcp-Param-Region": "eu" }, 4)).status).toBe(200);
     });
   }
+});
+
+describe("the deployment guide's fetch-native mount", () => {
+  const app = createFeatureApp();
+  afterAll(() => app.close());
+  const serve = mountedFetch(app, (request) => {
+    const user = request.headers.get("x-user");
+    return user === null ? undefined : user === "" ? null : user;
+  });
+
+  async function whoami(user: string | undefined): Promise<Response> {
+    const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "whoami" };
+    if (user !== undefined) headers["x-user"] = user;
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { _meta: meta(), name: "whoami", arguments: {} } });
+    return serve(new Request("http://127.0.0.1/mcp", { method: "POST", headers, body }));
+  }
+
+  it.each([
+    ["alice", "alice"],
+    ["", null],
+  ])("hands the principal %j to the tool as ctx.principal", async (user, principal) => {
+    const response = await whoami(user);
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { result: { structuredContent: { principal: unknown } } };
+    expect(body.result.structuredContent.principal).toBe(principal);
+  });
+
+  it("answers 401 for a request it does not authenticate", async () => {
+    const response = await whoami(undefined);
+    expect(response.status).toBe(401);
+  });
 });

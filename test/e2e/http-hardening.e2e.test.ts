@@ -15,6 +15,9 @@
 //   Connection: close (no reset), the connections under it keep working, and a freed one makes room;
 // - the structural limits are checked on the raw body before it is parsed: 400, -32602, the id echoed;
 // - an id with a fraction is 400 -32600 without the id, never echoed (MCP ids are strings or integers);
+// - a body that is not a JSON-RPC message ({"jsonrpc":"2.0","id":77,"method":5}) is 400 -32600
+//   carrying its id 77, on the listener and on a mounted handler (body read or parsedBody handed);
+//   a batch array is not refused by that check: the SDK still serves 2025-era batches;
 // - a mounted httpHandler() applies the same limits: on a body it reads (413 over maxBodyBytes,
 //   400 -32602 over a structural limit) and on a parsedBody its host hands it.
 import { Agent, request } from "node:http";
@@ -122,6 +125,16 @@ describe("HTTP listener against hostile peers", () => {
     expect(await response.json()).toEqual({ jsonrpc: "2.0", error: { code: -32600, message: "Invalid Request: the id must be a string or an integer" } });
   });
 
+  it("answers a message that is not JSON-RPC with -32600 and the id it carries, exactly", async () => {
+    const response = await fetch(listener.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" },
+      body: '{"jsonrpc":"2.0","id":77,"method":5}',
+    });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toBe('{"jsonrpc":"2.0","id":77,"error":{"code":-32600,"message":"Invalid Request: not a valid JSON-RPC 2.0 message"}}');
+  });
+
   it("checks the structural limits on the raw body before parsing it, echoing the id", async () => {
     const body = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"_meta":${JSON.stringify(meta())},"name":"whoami","arguments":${"[".repeat(100)}${"]".repeat(100)}}}`;
     const response = await fetch(listener.url, {
@@ -217,6 +230,21 @@ describe("a mounted httpHandler() applies the same limits", () => {
     const response = await app.httpHandler().fetch(post(body));
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ id: "x", error: { code: -32602, data: { limit: "maxDepth" } } });
+  });
+
+  it("answers a message that is not JSON-RPC with -32600 and its id, read or handed over", async () => {
+    const expected = { jsonrpc: "2.0", id: 77, error: { code: -32600, message: "Invalid Request: not a valid JSON-RPC 2.0 message" } };
+    const read = await app.httpHandler().fetch(post('{"jsonrpc":"2.0","id":77,"method":5}'));
+    expect([read.status, await read.json()]).toEqual([400, expected]);
+    const handed = await app.httpHandler().fetch(post(""), { parsedBody: { jsonrpc: "2.0", id: 77, method: 5 } });
+    expect([handed.status, await handed.json()]).toEqual([400, expected]);
+  });
+
+  it("leaves a batch array to the SDK, which serves 2025-era batches", async () => {
+    const body = JSON.stringify([{ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "old", version: "1" } } }]);
+    const response = await app.httpHandler().fetch(new Request("http://localhost/mcp", { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body }));
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('"protocolVersion":"2025-03-26"');
   });
 
   it("checks a parsedBody its host hands it", async () => {

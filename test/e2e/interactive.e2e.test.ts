@@ -20,7 +20,8 @@
 // - over HTTP: a flow continued on another instance that shares the key; state refused for
 //   another principal and once expired (re-asking a changed question: round-planner.test.ts)
 // - 2025-era clients: an @Elicit flow over stdio through the SDK's compatibility path; a clear
-//   -32021, never a hang, on stateless HTTP
+//   -32021, never a hang, on stateless HTTP, whose text says why (no 2025 sessions over HTTP yet)
+//   instead of claiming the client did not declare what it declared
 import { Client } from "@modelcontextprotocol/client";
 import { BOUNDARIES, Boundary } from "../support/boundaries";
 import type { RawSession, WireResponse } from "../support/raw-session";
@@ -420,7 +421,12 @@ describe("2025-era clients", () => {
     expect(outcome.ok).toBe(false);
     if (!outcome.ok) {
       expect(outcome.e.code).toBe(-32021);
-      expect(outcome.e.message).toMatch(/elicitation/i);
+      // It declared elicitation: the text says why it cannot be asked, not that it did not declare it.
+      expect(outcome.e.message).toContain(
+        "Missing required client capability: elicitation. A 2025-era client over HTTP cannot be asked for input: " +
+          "this server's HTTP transport has no 2025 sessions yet; use stdio or a 2026-07-28 client.",
+      );
+      expect(outcome.e.message).not.toContain("did not declare");
     }
     await client.close();
     await app.close();

@@ -1,8 +1,11 @@
 // Pins what a server on stdio (a real child process) answers to lines that are not good requests,
 // and that it keeps serving after each one:
+// - every error answer carries the line's "id" whenever it can be read; else it has none (MCP
+//   2026-07-28 makes the id of an error response optional and forbids null);
 // - a line that is not JSON: -32700, no id;
-// - JSON that is not a valid JSON-RPC message: -32600, with the id when the line looks like a
-//   request ({"jsonrpc":"1.0","id":5,...}, a progressToken that is an object), without one otherwise
+// - JSON that is not a valid JSON-RPC message: -32600, with the id whenever the line has one MCP
+//   allows ({"jsonrpc":"1.0","id":5,...}, a progressToken that is an object, a method that is not a
+//   string: {"jsonrpc":"2.0","id":77,"method":5}, exactly as written on the wire), none otherwise
 //   ({"foo":1}, a batch array, an id with a fraction, which MCP does not allow);
 // - a line over a structural limit: -32602 naming the limit, with its id;
 // - a line over maxBodyBytes, and over the SDK's own 10 MiB read buffer (which closes the
@@ -48,10 +51,14 @@ describe("stdio lines", () => {
     if (child.exitCode === null) await new Promise((resolve) => child.once("exit", resolve));
   });
 
-  function next(): Promise<Record<string, unknown>> {
+  function nextLine(): Promise<string> {
     const line = lines.shift();
-    if (line !== undefined) return Promise.resolve(JSON.parse(line));
-    return new Promise((resolve) => waiting.push((l) => resolve(JSON.parse(l))));
+    if (line !== undefined) return Promise.resolve(line);
+    return new Promise((resolve) => waiting.push(resolve));
+  }
+
+  async function next(): Promise<Record<string, unknown>> {
+    return JSON.parse(await nextLine());
   }
 
   async function send(line: string | Buffer): Promise<Record<string, unknown>> {
@@ -76,6 +83,14 @@ describe("stdio lines", () => {
     expect(answer).toMatchObject({ jsonrpc: "2.0", error: { code: -32600 } });
     expect(answer.id).toEqual(id);
     expect(await send(LIST(3))).toMatchObject({ id: 3, result: {} });
+  });
+
+  it("answers a method that is not a string with the line's id, exactly", async () => {
+    child.stdin.write('{"jsonrpc":"2.0","id":77,"method":5}\n');
+    expect(await nextLine()).toBe('{"jsonrpc":"2.0","id":77,"error":{"code":-32600,"message":"Invalid Request: not a valid JSON-RPC 2.0 message"}}');
+    child.stdin.write('{"jsonrpc":"2.0","id":"x","result":5,"method":null}\n');
+    expect(await nextLine()).toBe('{"jsonrpc":"2.0","id":"x","error":{"code":-32600,"message":"Invalid Request: not a valid JSON-RPC 2.0 message"}}');
+    expect(await send(LIST(12))).toMatchObject({ id: 12, result: {} });
   });
 
   it("answers a line over a structural limit with -32602 and its id", async () => {

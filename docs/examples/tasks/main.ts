@@ -2,9 +2,10 @@ import "reflect-metadata";
 import { McpApp, tasks } from "roundtrip-mcp";
 import { OrderExports } from "./export-tool";
 
-/** One machine, no setup: tasks.sqlite in DATA_DIR (or <tmpdir>/roundtrip-mcp). */
+/** One machine, no setup: tasks.sqlite in DATA_DIR (or <tmpdir>/roundtrip-mcp/order-exports). */
 export function createExportApp(): McpApp {
   return McpApp.create({
+    name: "order-exports",
     components: [OrderExports],
     state: { keysFromEnv: "STATE_KEYS" },
     features: [tasks({ storeOptions: { dataDir: process.env.DATA_DIR } })],

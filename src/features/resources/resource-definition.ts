@@ -79,11 +79,20 @@ function compileTemplate(text: string, params: ComponentDefinition["params"], co
   }
   const bound = params.filter((p): p is { kind: "argument"; name: string } => p.kind === "argument").map((p) => p.name);
   const unbound = template.variables.filter((v) => !bound.includes(v));
+  // Each @Arg that names no variable, with its position: most often a misspelt variable.
+  const stray = params.flatMap((p, index) => (p.kind === "argument" && !template.variables.includes(p.name) ? [`parameter ${index} is @Arg(${JSON.stringify(p.name)})`] : []));
+  const variables = template.variables.map((v) => `{${v}}`).join(", ");
   if (unbound.length > 0) {
-    throw new RegistrationError(`${where}: template variable(s) ${unbound.map((v) => `{${v}}`).join(", ")} of "${text}" not bound to an @Arg("name") parameter`);
+    const names = unbound.map((v) => `{${v}}`).join(", ");
+    const fix = unbound.map((v) => `@Arg(${JSON.stringify(v)}) ${/^[A-Za-z_$][\w$]*$/.test(v) ? v : "value"}: string`).join(", ");
+    throw new RegistrationError(
+      `${where}: the template "${text}" has the variable(s) ${names}, which no parameter binds` +
+        (stray.length > 0 ? `, while ${stray.join(" and ")}, which is not a variable of the template` : "") +
+        `. Bind each variable with a parameter named after it: ${fix}` +
+        (stray.length > 0 ? ` (or rename the template's variable to match the @Arg)` : ""),
+    );
   }
-  const unknown = bound.filter((b) => !template.variables.includes(b));
-  if (unknown.length > 0) throw new RegistrationError(`${where}: @Arg("${unknown[0]}") is not a variable of "${text}"`);
+  if (stray.length > 0) throw new RegistrationError(`${where}: ${stray[0]}, which is not a variable of "${text}" (its variables: ${variables}); rename it to one of them or remove it`);
   for (const key of Object.keys(complete ?? {})) {
     if (!template.variables.includes(key)) throw new RegistrationError(`${where}: completion for "${key}", which is not a variable of "${text}"`);
   }

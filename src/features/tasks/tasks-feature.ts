@@ -19,9 +19,11 @@ export function tasks(options: TasksOptions = {}): FeatureModule {
   const settings = tasksSettings(options);
   return {
     name: TASKS_EXTENSION,
-    compile({ components, declarations, logger }) {
+    compile({ components, declarations, logger, appName }) {
       const tools = compileTaskTools(components, declarations, settings);
-      const runtime = new TaskRuntime(settings, tools.values(), logger);
+      // `sqlite:` with no dataDir: a folder named after the app, so two apps never share a file.
+      const storeOptions = { ...settings.storeOptions, appName: settings.storeOptions.appName ?? appName };
+      const runtime = new TaskRuntime({ ...settings, storeOptions }, tools.values(), logger);
       let warned = false;
       return {
         // Advertised (modern era only) as long as the feature is listed, even with no task tool:

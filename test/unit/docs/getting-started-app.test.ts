@@ -7,6 +7,11 @@
 //   (TypeScript 6.0, not 7)
 // - its tsconfig emits CommonJS into an outDir with decorator metadata, for the app and its tests
 // - the README's "Use it in your app" commands name the same packages at the same versions
+// - the app's package.json names no database driver and needs no allowScripts: roundtrip-mcp's
+//   drivers are optional peer dependencies (kept as this repository's pinned devDependencies)
+// - the guide's ES-module app: "type": "module", the same pinned libraries and tarball, a
+//   tsconfig on nodenext with an explicit rootDir, its check script, and the CommonJS app's
+//   src/greeter.ts unchanged
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { REPO_ROOT, packedTarballName, readGuideApp } from "../../support/guide-app";
@@ -52,6 +57,33 @@ describe("the getting-started app", () => {
     expect(compilerOptions).toMatchObject({ module: "commonjs", experimentalDecorators: true, emitDecoratorMetadata: true, outDir: "dist" });
     expect(compilerOptions.types).toEqual(["node", "jest"]);
     expect(text("jest.config.js")).toContain('setupFiles: ["reflect-metadata"]');
+  });
+
+  it("installs no database driver, which roundtrip-mcp keeps as optional peers", () => {
+    const pkg = repo as Required<PackageJson> & { peerDependencies: Record<string, string>; peerDependenciesMeta: Record<string, { optional?: boolean }> };
+    for (const driver of ["better-sqlite3", "pg"]) {
+      expect(pkg.dependencies[driver]).toBeUndefined();
+      expect(pkg.peerDependencies[driver]).toBe(`^${pkg.devDependencies[driver]}`);
+      expect(pkg.peerDependenciesMeta[driver]).toEqual({ optional: true });
+    }
+    expect(pkg.dependencies["@types/pg"]).toBeUndefined();
+    expect(Object.keys(app.dependencies)).not.toContain("better-sqlite3");
+    expect((app as { allowScripts?: unknown }).allowScripts).toBeUndefined();
+  });
+
+  it("has an ES-module twin on nodenext with an explicit rootDir", () => {
+    const esm = readGuideApp("esm");
+    expect(esm.map((f) => f.path).sort()).toEqual(["package.json", "src/check.ts", "src/greeter.ts", "tsconfig.json"]);
+    const esmText = (file: string) => esm.find((f) => f.path === file)!.text;
+    const esmApp = JSON.parse(esmText("package.json")) as Required<PackageJson> & { type: string };
+    expect(esmApp.type).toBe("module");
+    expect(esmApp.dependencies).toEqual(app.dependencies);
+    expect(esmApp.devDependencies).toEqual({ "@types/node": repo.devDependencies["@types/node"], typescript: repo.devDependencies.typescript });
+    expect(esmApp.scripts).toEqual({ build: "tsc", check: "node dist/check.js" });
+    const { compilerOptions } = JSON.parse(esmText("tsconfig.json")) as { compilerOptions: Record<string, unknown> };
+    expect(compilerOptions).toMatchObject({ module: "nodenext", moduleResolution: "nodenext", rootDir: "src", outDir: "dist", experimentalDecorators: true, emitDecoratorMetadata: true });
+    expect(esmText("src/greeter.ts")).toBe(text("src/greeter.ts"));
+    expect(esmText("src/check.ts")).toContain('from "./greeter.js"');
   });
 
   it("matches the README's install commands", () => {

@@ -64,9 +64,9 @@ describe("bootstrap errors", () => {
 
   it("rejects a template variable bound to no parameter, and an @Arg naming no variable", () => {
     class Unbound { @Resource({ uriTemplate: "notes://{folder}/{id}" }) read(@Arg("id") id: string) { return id; } }
-    expectRegistrationError(build(Unbound), "Unbound.read", "{folder}", "not bound");
+    expectRegistrationError(build(Unbound), "Unbound.read", "{folder}", "which no parameter binds", '@Arg("folder") folder: string');
     class Extra { @Resource({ uriTemplate: "notes://{id}" }) read(@Arg("id") id: string, @Arg("other") other: string) { return id + other; } }
-    expectRegistrationError(build(Extra), "Extra.read", '@Arg("other") is not a variable');
+    expectRegistrationError(build(Extra), "Extra.read", 'parameter 1 is @Arg("other"), which is not a variable');
     class Operator { @Resource({ uriTemplate: "notes://{+path}" }) read(@Arg("path") p: string) { return p; } }
     expectRegistrationError(build(Operator), "Operator.read", "only simple {name} expansions");
   });

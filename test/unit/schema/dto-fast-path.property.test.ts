@@ -168,7 +168,10 @@ const OPTIONS = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValu
 function violationsOf(errors: ValidationError[], prefix: string): FieldViolation[] {
   return errors.flatMap((error) => {
     const field = prefix ? `${prefix}.${error.property}` : error.property;
-    const own = Object.entries(error.constraints ?? {}).map(([constraint, message]) => ({ field, constraint, message }));
+    const constraints = Object.entries(error.constraints ?? {});
+    // A missing field is one "required" violation (src/schema/dto-validator.ts says so first).
+    if (error.value === undefined && constraints.length > 0) return [{ field, constraint: "required", message: `${field} is required: ${constraints.map(([, m]) => m).join("; ")}` }];
+    const own = constraints.map(([constraint, message]) => ({ field, constraint, message }));
     return [...own, ...violationsOf(error.children ?? [], field)];
   });
 }

@@ -1,7 +1,8 @@
 // Pins how McpApp.create provides the StateSealer through the tsyringe container:
 // - one StateSealer (class token) built from the `state` option ({ secret }, { keys },
 //   { keysFromEnv }, { ephemeral: true }), the same instance the dispatcher and components get
-// - { ephemeral: true } logs one warning that it cannot serve several instances
+// - { ephemeral: true } logs one warning that it cannot serve several instances (a debug entry
+//   when NODE_ENV is "test", as under jest: an ephemeral key is the normal case in tests)
 // - a StateSealer the user registered in the container is used instead (and `state` is then refused)
 // - the app registers components in the container given (or a child of the global one), so
 //   constructor injection works, and a user registration of a component wins
@@ -51,12 +52,25 @@ describe("McpApp and the StateSealer", () => {
     }
   });
 
-  it("warns once that an ephemeral secret cannot serve several instances", () => {
-    const logger = new MemoryLogger();
-    McpApp.create({ components: [SealingTool], state: { ephemeral: true }, logger });
-    const warnings = logger.entries.filter((e) => e.level === "warn");
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0].message).toMatch(/several instances|multiple instances/i);
+  it("warns once that an ephemeral secret cannot serve several instances (at debug level under a test runner)", () => {
+    const levelsWith = (nodeEnv: string | undefined) => {
+      const saved = process.env.NODE_ENV;
+      if (nodeEnv === undefined) delete process.env.NODE_ENV;
+      else process.env.NODE_ENV = nodeEnv;
+      try {
+        const logger = new MemoryLogger();
+        McpApp.create({ components: [SealingTool], state: { ephemeral: true }, logger });
+        const about = logger.entries.filter((e) => /several instances/.test(e.message));
+        expect(about).toHaveLength(1);
+        return about[0].level;
+      } finally {
+        if (saved === undefined) delete process.env.NODE_ENV;
+        else process.env.NODE_ENV = saved;
+      }
+    };
+    expect(levelsWith(undefined)).toBe("warn");
+    expect(levelsWith("production")).toBe("warn");
+    expect(levelsWith("test")).toBe("debug");
   });
 
   it("uses a sealer the user registered in the container, and refuses a state option beside it", async () => {

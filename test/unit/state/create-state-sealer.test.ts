@@ -10,8 +10,14 @@
  *   bad base64, secret under 32 bytes, over 8 entries) name the variable and entry, never its value;
  * - { ephemeral: true } makes a random 32-byte key per call and logs exactly one warning that it
  *   cannot serve several instances; two ephemeral sealers cannot open each other's tokens;
- *   `ephemeral: false` is refused; { secret } logs nothing.
+ *   `ephemeral: false` is refused; { secret } logs nothing;
+ * - under a test runner (NODE_ENV=test, which jest and vitest set) that entry is logged at debug
+ *   level instead: a MemoryLogger still records it, and an app on the default stderr logger
+ *   prints nothing into the test output (checked in a child process: silent with NODE_ENV=test,
+ *   the warning without it).
  */
+import { spawnSync } from "node:child_process";
+import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { MemoryLogger } from "../../../src/testing/index";
 import { McpError } from "../../../src/protocol/errors";
@@ -157,7 +163,7 @@ describe("createStateSealer", () => {
   describe("ephemeral", () => {
     it("works for one process and logs exactly one warning about several instances", () => {
       const logger = new MemoryLogger();
-      const sealer = createStateSealer({ ephemeral: true }, logger);
+      const sealer = createStateSealer({ ephemeral: true }, logger, {});
       expect(sealer.keyIds).toEqual(["ephemeral"]);
       expect(sealer.open(sealer.seal({ a: 1 }, CTX, { principal: null }), CTX, { principal: null })).toEqual({ a: 1 });
       expect(logger.entries).toHaveLength(1);
@@ -165,6 +171,26 @@ describe("createStateSealer", () => {
       expect(logger.entries[0].message).toMatch(/ephemeral/);
       expect(logger.entries[0].message).toMatch(/cannot be opened by another instance/);
       expect(logger.entries[0].message).toMatch(/several instances/);
+    });
+
+    it("logs that entry at debug level under a test runner, where the logger still records it", () => {
+      const logger = new MemoryLogger();
+      createStateSealer({ ephemeral: true }, logger, { NODE_ENV: "test" });
+      expect(logger.entries.map((e) => [e.level, e.fields])).toEqual([["debug", { keyId: "ephemeral" }]]);
+      expect(logger.entries[0].message).toMatch(/sealed with an ephemeral key/);
+    });
+
+    it("keeps an app's default stderr logger quiet about it under a test runner, and only there", () => {
+      const index = path.resolve(__dirname, "../../../dist/src/index.js");
+      const script = `require("reflect-metadata"); require(${JSON.stringify(index)}).McpApp.create({ components: [], state: { ephemeral: true } });`;
+      const { NODE_ENV: _outer, ...outside } = process.env;
+      const stderrWith = (env: NodeJS.ProcessEnv): string => {
+        const child = spawnSync(process.execPath, ["-e", script], { env, encoding: "utf8" });
+        expect(child.status).toBe(0);
+        return child.stderr;
+      };
+      expect(stderrWith({ ...outside, NODE_ENV: "test" })).toBe("");
+      expect(stderrWith(outside)).toContain('"level":"warn","message":"requestState is sealed with an ephemeral key');
     });
 
     it("makes a new random key each time: another ephemeral sealer cannot open the token", () => {

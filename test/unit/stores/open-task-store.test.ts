@@ -2,7 +2,10 @@
  * Pins openTaskStore, the URL factory, and how the drivers load:
  * - `memory:` opens the memory store; `sqlite:<file>`, `sqlite://<file>` and `sqlite:///abs`
  *   open that file (a relative one from the working directory); `sqlite:` alone opens
- *   tasks.sqlite in the data directory (default <tmpdir>/roundtrip-mcp);
+ *   tasks.sqlite in the data directory: `dataDir`, else <tmpdir>/roundtrip-mcp/<appName> (the
+ *   name made safe as a folder name), else <tmpdir>/roundtrip-mcp;
+ * - an app's tasks feature opens `sqlite:` in the folder of the app's name: two apps with
+ *   different names never share a file, and a dataDir given still wins;
  * - `postgres://` and `postgresql://` connect, and an unreachable database is a
  *   TaskStoreUnavailableError whose message carries no part of the URL (no password);
  * - any other URL is a TaskStoreConfigError naming the scheme and what is accepted, never the
@@ -10,8 +13,10 @@
  * - drivers load on first use: importing the stores loads neither better-sqlite3 nor pg, a
  *   memory store neither, a SQLite store only better-sqlite3 (checked in a fresh process on the
  *   compiled code, which `npm test` builds first);
- * - a better-sqlite3 whose native binding is missing (npm 11 skipped its install script) is a
- *   TaskStoreConfigError that says the fix: allowScripts for better-sqlite3, then a rebuild.
+ * - a driver that is not installed (both are optional peer dependencies) is a TaskStoreConfigError
+ *   naming the command that installs it: npm install better-sqlite3@12, npm install pg;
+ * - a better-sqlite3 whose native binding is missing (its install script did not run or failed)
+ *   is a TaskStoreConfigError that says the fix: npm rebuild better-sqlite3, allowScripts true.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -19,6 +24,8 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { DEFAULT_TASK_STORE_URL, SqliteTaskStore, TaskStoreConfigError, TaskStoreUnavailableError, defaultDataDir, openTaskStore } from "../../../src/stores";
+import { McpApp, tasks } from "../../../src/index";
+import { SilentLogger } from "../../../src/testing/index";
 
 let folder: string;
 beforeEach(() => {
@@ -59,9 +66,36 @@ describe("openTaskStore", () => {
   it("sqlite: alone opens tasks.sqlite in the data directory", async () => {
     expect(DEFAULT_TASK_STORE_URL).toBe("sqlite:");
     expect(defaultDataDir()).toBe(path.join(os.tmpdir(), "roundtrip-mcp"));
-    const store = (await openTaskStore("sqlite:", { dataDir: path.join(folder, "data") })) as SqliteTaskStore;
+    const store = (await openTaskStore("sqlite:", { dataDir: path.join(folder, "data"), appName: "ignored" })) as SqliteTaskStore;
     expect(store.file).toBe(path.join(folder, "data", "tasks.sqlite"));
     await store.close();
+  });
+
+  it("names the default data directory after the app, as a safe folder name", () => {
+    const root = path.join(os.tmpdir(), "roundtrip-mcp");
+    expect(defaultDataDir("support-desk")).toBe(path.join(root, "support-desk"));
+    expect(defaultDataDir("@acme/desk v2")).toBe(path.join(root, "_acme_desk_v2"));
+    expect(defaultDataDir("..")).toBe(path.join(root, "__"));
+    expect(defaultDataDir("")).toBe(root);
+  });
+
+  it("gives each app's tasks feature a SQLite file of its own, named after the app", async () => {
+    const names = [`desk-${path.basename(folder)}`, `reports-${path.basename(folder)}`];
+    try {
+      const files = [];
+      for (const name of names) {
+        const app = McpApp.create({ name, components: [], state: { secret: "t".repeat(40) }, logger: new SilentLogger(), features: [tasks()] });
+        await app.close(); // waits for the store it opened at start
+        files.push(path.join(defaultDataDir(name), "tasks.sqlite"));
+      }
+      expect(files[0]).not.toBe(files[1]);
+      for (const file of files) expect(existsSync(file)).toBe(true);
+      const given = McpApp.create({ name: names[0], components: [], state: { secret: "t".repeat(40) }, logger: new SilentLogger(), features: [tasks({ storeOptions: { dataDir: folder } })] });
+      await given.close();
+      expect(existsSync(path.join(folder, "tasks.sqlite"))).toBe(true);
+    } finally {
+      for (const name of names) rmSync(defaultDataDir(name), { recursive: true, force: true });
+    }
   });
 
   it.each(["postgres", "postgresql"])("%s:// connects; an unreachable database is TaskStoreUnavailableError without the URL in the message", async (scheme) => {
@@ -112,7 +146,36 @@ describe("openTaskStore", () => {
       catch (error) { console.log(JSON.stringify({ name: error.name, message: error.message })); }`;
     const thrown = JSON.parse(execFileSync(process.execPath, ["-e", script]).toString()) as { name: string; message: string };
     expect(thrown.name).toBe("TaskStoreConfigError");
-    expect(thrown.message).toContain('add "allowScripts": { "better-sqlite3": true } to your package.json, then run npm rebuild better-sqlite3');
+    expect(thrown.message).toContain("its install script (which downloads a prebuilt binding or compiles one) did not run or failed");
+    expect(thrown.message).toContain("In your app, run npm rebuild better-sqlite3");
+    expect(thrown.message).toContain('keep "allowScripts": { "better-sqlite3": true } in your package.json');
     expect(thrown.message).toContain("Could not locate the bindings file");
+  });
+
+  it.each([
+    ["better-sqlite3", `new stores.SqliteTaskStore({ file: ${JSON.stringify("/nonexistent-dir-never-made/x.sqlite")} })`, "SQLite", "npm install better-sqlite3@12"],
+    ["pg", `await stores.PostgresTaskStore.open({ connectionString: "postgres://127.0.0.1:1/x" })`, "PostgreSQL", "npm install pg"],
+  ])("says how to install %s when it is not installed", (driver, open, store, command) => {
+    const stores = path.resolve(__dirname, "../../../dist/src/stores/index.js");
+    // Resolves as if the app had not installed the driver (an optional peer dependency).
+    const script = `
+      const Module = require("module");
+      const resolve = Module._resolveFilename;
+      Module._resolveFilename = function (request, ...rest) {
+        if (request === ${JSON.stringify(driver)}) { const e = new Error("Cannot find module '" + request + "'"); e.code = "MODULE_NOT_FOUND"; throw e; }
+        return resolve.call(this, request, ...rest);
+      };
+      const stores = require(${JSON.stringify(stores)});
+      (async () => {
+        try { ${open}; console.log("opened"); }
+        catch (error) { console.log(JSON.stringify({ name: error.name, message: error.message })); }
+      })();`;
+    const thrown = JSON.parse(execFileSync(process.execPath, ["-e", script]).toString()) as { name: string; message: string };
+    expect(thrown).toEqual({
+      name: "TaskStoreConfigError",
+      message:
+        `The ${store} task store needs the package "${driver}", which is not installed (roundtrip-mcp lists it as an optional peer dependency, ` +
+        `so only apps that use this store install it). In your app, run: ${command}`,
+    });
   });
 });

@@ -1,0 +1,39 @@
+// The few shapes of `pg` the PostgreSQL store uses, written out so that the emitted .d.ts never
+// import "pg": an app that does not use PostgreSQL compiles without pg or @types/pg installed.
+// A pg.Pool is assignable to PgPool: PostgresTaskStore.open assigns one, so the typecheck proves it.
+
+/** A row as pg returns it. */
+export interface PgQueryResultRow {
+  [column: string]: any;
+}
+
+/** What a query resolves to. */
+export interface PgQueryResult<R extends PgQueryResultRow = any> {
+  rows: R[];
+  rowCount: number | null;
+}
+
+/** A LISTEN notification. */
+export interface PgNotification {
+  processId: number;
+  channel: string;
+  payload?: string | undefined;
+}
+
+/** One connection checked out of a pool. */
+export interface PgPoolClient {
+  query<R extends PgQueryResultRow = any>(text: string, values?: any[]): Promise<PgQueryResult<R>>;
+  release(destroy?: Error | boolean): void;
+  on(event: "error", listener: (error: Error) => void): unknown;
+  on(event: "end", listener: () => void): unknown;
+  on(event: "notification", listener: (message: PgNotification) => void): unknown;
+}
+
+/** A `pg.Pool`, as the PostgreSQL task store uses it (pass your own as `pool`). */
+export interface PgPool {
+  readonly ended: boolean;
+  query<R extends PgQueryResultRow = any>(text: string, values?: any[]): Promise<PgQueryResult<R>>;
+  connect(): Promise<PgPoolClient>;
+  end(): Promise<void>;
+  on(event: "error", listener: (error: Error, client: PgPoolClient) => void): unknown;
+}
