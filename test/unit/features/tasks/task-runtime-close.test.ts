@@ -51,8 +51,8 @@ it("waits for a create under way, then hands the task it made over", async () =>
   letCreate();
   const answer = await call;
   await closing;
-  expect(answer.kind).toBe("handover");
-  const taskId = (answer as { result: { taskId: string } }).result.taskId;
+  if (answer.kind !== "handover") throw new Error(`expected a handover, got ${answer.kind}`);
+  const taskId = String(answer.result.taskId);
   expect((await store.get(taskId, "ada"))!.status).toBe("working");
   // Released: another instance claims it at once, long before the 60 s lease would lapse.
   expect((await store.claim(taskId, "other", LEASE_MS))?.task.id).toBe(taskId);
