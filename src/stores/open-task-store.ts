@@ -1,7 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { MemoryTaskStore } from "./memory-task-store";
-import { PostgresTaskStore } from "./postgres-task-store";
+import { PostgresTaskStore, type PostgresTaskStoreOptions } from "./postgres-task-store";
 import type { TaskStoreOptions } from "./row-task-store";
 import { SqliteTaskStore } from "./sqlite-task-store";
 import type { TaskStore } from "./task-store";
@@ -18,7 +18,10 @@ export function defaultDataDir(): string {
   return path.join(os.tmpdir(), "roundtrip-mcp");
 }
 
-export interface OpenTaskStoreOptions extends TaskStoreOptions {
+/** How a `postgres://` URL's pool is sized and bounded (see PostgresTaskStoreOptions for the defaults). */
+type PostgresPoolOptions = Pick<PostgresTaskStoreOptions, "poolSize" | "connectTimeoutMs" | "statementTimeoutMs" | "queryTimeoutMs" | "idleInTransactionTimeoutMs">;
+
+export interface OpenTaskStoreOptions extends TaskStoreOptions, PostgresPoolOptions {
   /** The folder of the default SQLite file (`sqlite:` with no file); default `defaultDataDir()`. */
   readonly dataDir?: string;
   /** The clock of the memory and SQLite stores (default `Date.now`); PostgreSQL always uses the database's. */
@@ -46,7 +49,8 @@ export async function openTaskStore(url: string, options: OpenTaskStoreOptions =
     return new SqliteTaskStore({ ...common, clock: options.clock, file: file === "" ? path.join(options.dataDir ?? defaultDataDir(), DEFAULT_SQLITE_FILE) : file });
   }
   if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
-    return PostgresTaskStore.open({ ...common, connectionString: url, schema: options.schema });
+    const { poolSize, connectTimeoutMs, statementTimeoutMs, queryTimeoutMs, idleInTransactionTimeoutMs } = options;
+    return PostgresTaskStore.open({ ...common, connectionString: url, schema: options.schema, poolSize, connectTimeoutMs, statementTimeoutMs, queryTimeoutMs, idleInTransactionTimeoutMs });
   }
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(url)?.[1];
   throw new TaskStoreConfigError(

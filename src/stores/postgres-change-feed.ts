@@ -14,8 +14,9 @@ const MAX_BACKOFF_MS = 5000;
 
 /**
  * LISTEN on one channel through a dedicated pooled connection. When that connection is lost it
- * polls (`resync`) every `pollMs` until it is back, reconnects with backoff, and resyncs once
- * more after the new LISTEN, so no change falls in the gap.
+ * polls (`resync`) every `pollMs` until it is back, reconnects with backoff (100 ms doubling to
+ * 5 s), and resyncs once more after the new LISTEN, so no change falls in the gap. Its connection
+ * has an 'error' listener for as long as it holds it: a lost connection is logged, never thrown.
  */
 export class PostgresChangeFeed {
   private client?: PoolClient;
@@ -26,6 +27,8 @@ export class PostgresChangeFeed {
   private stopped = false;
   /** A failed resync was logged; stay quiet until one succeeds. */
   private failing = false;
+  /** A failed reconnect was logged; stay quiet until one succeeds. */
+  private reconnecting = false;
 
   constructor(
     private readonly pool: Pool,
@@ -56,9 +59,10 @@ export class PostgresChangeFeed {
 
   private async listen(): Promise<void> {
     const client = await this.pool.connect();
+    // Stays attached after release too: a destroyed connection may still report its end.
     const lost = (error?: Error) => this.lost(client, error);
     client.on("error", lost);
-    client.on("end", lost);
+    client.on("end", () => lost());
     client.on("notification", (message) => {
       if (message.channel !== this.channel || message.payload === undefined) return;
       const [taskId, revision] = message.payload.split(" ");
@@ -67,7 +71,7 @@ export class PostgresChangeFeed {
     try {
       await client.query(`LISTEN ${this.channel}`);
     } catch (error) {
-      client.release(true);
+      client.release(error instanceof Error ? error : true);
       throw error;
     }
     if (this.stopped) {
@@ -81,9 +85,9 @@ export class PostgresChangeFeed {
   private lost(client: PoolClient, error?: Error): void {
     if (this.client !== client) return;
     this.client = undefined;
-    client.release(true);
+    client.release(error ?? true);
     if (this.stopped) return;
-    this.logger.warn("The PostgreSQL task store lost its LISTEN connection; polling until it is back", { error: error?.message });
+    this.warn("The PostgreSQL task store lost its LISTEN connection; polling until it is back", { error: error?.message ?? "connection ended" });
     this.pollTimer ??= setInterval(() => void this.resync(), this.pollMs);
     this.pollTimer.unref();
     this.reconnect();
@@ -94,15 +98,30 @@ export class PostgresChangeFeed {
       if (this.stopped) return;
       try {
         await this.start();
-        clearInterval(this.pollTimer);
-        this.pollTimer = undefined;
-        await this.resync();
-      } catch {
+      } catch (error) {
+        if (this.stopped) return;
+        if (!this.reconnecting) this.warn("The PostgreSQL task store could not listen again yet; retrying with backoff", { error: error instanceof Error ? error.message : String(error) });
+        this.reconnecting = true;
         this.backoffMs = Math.min(this.backoffMs * 2, MAX_BACKOFF_MS);
         this.reconnect();
+        return;
       }
+      if (this.reconnecting) this.warn("The PostgreSQL task store is listening for changes again", {});
+      this.reconnecting = false;
+      clearInterval(this.pollTimer);
+      this.pollTimer = undefined;
+      await this.resync();
     }, this.backoffMs);
     this.reconnectTimer.unref();
+  }
+
+  /** Logs; a logger that throws must not turn a lost connection into an uncaught exception. */
+  private warn(message: string, fields: Record<string, unknown>): void {
+    try {
+      this.logger.warn(message, fields);
+    } catch {
+      // Nothing better to do with a broken logger inside an event.
+    }
   }
 
   private async resync(): Promise<void> {
@@ -110,7 +129,7 @@ export class PostgresChangeFeed {
       await this.handlers.resync();
       this.failing = false;
     } catch (error) {
-      if (!this.failing) this.logger.warn("The PostgreSQL task store could not look for changes", { error: error instanceof Error ? error.message : String(error) });
+      if (!this.failing) this.warn("The PostgreSQL task store could not look for changes", { error: error instanceof Error ? error.message : String(error) });
       this.failing = true;
     }
   }

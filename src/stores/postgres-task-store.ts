@@ -17,8 +17,28 @@ export interface PostgresTaskStoreOptions extends TaskStoreOptions {
   readonly schema?: string;
   /** Connections in the store's own pool (default 10; one of them listens for changes). */
   readonly poolSize?: number;
-  /** How long to wait for a connection before failing with TaskStoreUnavailableError (default 5000 ms). */
+  /**
+   * How long an operation waits for a connection (a free one from the pool, or a new one being
+   * opened) before failing with TaskStoreUnavailableError (default 5000 ms; pg's `connectionTimeoutMillis`).
+   */
   readonly connectTimeoutMs?: number;
+  /**
+   * How long the database may run one statement before it cancels it (`statement_timeout`,
+   * default 5000 ms). The store's statements touch a few rows; this bounds a lock wait.
+   */
+  readonly statementTimeoutMs?: number;
+  /**
+   * How long the store waits for the answer to one query before it gives up and drops the
+   * connection (pg's client-side `query_timeout`, default 6000 ms): what bounds a frozen server
+   * or a network partition that never resets the connection. Keep it above `statementTimeoutMs`.
+   */
+  readonly queryTimeoutMs?: number;
+  /**
+   * How long the database lets a transaction of the store sit idle before it ends the session
+   * (`idle_in_transaction_session_timeout`, default 10000 ms), so a stalled app process never
+   * holds row or advisory locks that other instances wait for.
+   */
+  readonly idleInTransactionTimeoutMs?: number;
   /** How often watchers poll while the LISTEN connection is down (default 250 ms). */
   readonly watchPollMs?: number;
   /**
@@ -29,6 +49,24 @@ export interface PostgresTaskStoreOptions extends TaskStoreOptions {
 }
 
 type Pg = typeof import("pg");
+/** The bounds in force, for the messages that name them. */
+interface Bounds {
+  readonly connectTimeoutMs: number;
+  readonly queryTimeoutMs: number;
+  readonly poolSize: number;
+}
+
+/** The defaults of the time bounds (documented in docs/tasks.md). */
+const POSTGRES_TIMEOUT_DEFAULTS = Object.freeze({
+  connectTimeoutMs: 5000,
+  statementTimeoutMs: 5000,
+  queryTimeoutMs: 6000,
+  idleInTransactionTimeoutMs: 10_000,
+});
+/** The options that only apply to a pool the store creates. */
+const OWN_POOL_OPTIONS = ["poolSize", "connectTimeoutMs", "statementTimeoutMs", "queryTimeoutMs", "idleInTransactionTimeoutMs"] as const;
+/** The largest delay a Node timer takes. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 type Queryable = Pick<PoolClient, "query">;
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,39}$/;
@@ -47,20 +85,57 @@ const stored = (c: string, param: string): string =>
 
 const SELECT_ROW = TASK_COLUMNS.map(selected).join(", ");
 
-/** SQLSTATE classes and socket errors that mean the database cannot be used now. */
-const UNAVAILABLE_SQLSTATE = /^(08|28|53|57|58|3D000)/;
+/**
+ * SQLSTATE classes and socket errors that mean the database cannot be used now (57014 is a
+ * statement cancelled by statement_timeout, 25P03 a session ended by the idle-in-transaction timeout).
+ */
+const UNAVAILABLE_SQLSTATE = /^(08|28|53|57|58|3D000|25P03)/;
 const UNAVAILABLE_ERRNO = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
-const UNAVAILABLE_MESSAGE = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Cannot use a pool after calling end/;
+const QUERY_TIMEOUT = "Query read timeout";
+const CONNECT_TIMEOUT = "timeout exceeded when trying to connect";
+const UNAVAILABLE_MESSAGE = new RegExp(
+  `Connection terminated|${CONNECT_TIMEOUT}|${QUERY_TIMEOUT}|Client has encountered a connection error|Client was closed|not queryable|Cannot use a pool after calling end`,
+);
+/** A statement the server cancelled leaves its connection usable (a ROLLBACK ends the transaction). */
+const CANCELLED = "57014";
 
 function isConnectionError(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   return (typeof code === "string" && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_ERRNO.has(code))) || (typeof message === "string" && UNAVAILABLE_MESSAGE.test(message));
 }
 
-function translate(error: unknown): unknown {
+/** The connection cannot be trusted any more: the pool must discard it, never lend it again. */
+function isBrokenConnection(error: unknown): boolean {
+  return isConnectionError(error) && (error as { code?: unknown }).code !== CANCELLED;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function translate(error: unknown, bounds: Bounds): unknown {
   if (error instanceof TaskStoreError || !isConnectionError(error)) return error;
-  const code = (error as { code?: unknown }).code;
-  return new TaskStoreUnavailableError(`The PostgreSQL task store is unavailable${typeof code === "string" ? ` (${code})` : ""}`, { cause: error });
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  const what =
+    message === QUERY_TIMEOUT
+      ? `: no answer from the database within queryTimeoutMs (${bounds.queryTimeoutMs} ms), so the connection was dropped; the database is frozen, overloaded or unreachable`
+      : message === CONNECT_TIMEOUT
+        ? `: no connection within connectTimeoutMs (${bounds.connectTimeoutMs} ms); the database is unreachable or all ${bounds.poolSize} pooled connections are busy`
+        : typeof code === "string"
+          ? ` (${code})${typeof message === "string" && message ? `: ${message}` : ""}`
+          : typeof message === "string" && message
+            ? `: ${message}`
+            : "";
+  return new TaskStoreUnavailableError(`The PostgreSQL task store is unavailable${what}`, { cause: error });
+}
+
+/** A positive whole number of milliseconds a timer can hold, or the default. */
+function millis(options: PostgresTaskStoreOptions, name: keyof typeof POSTGRES_TIMEOUT_DEFAULTS): number {
+  const value = options[name] ?? POSTGRES_TIMEOUT_DEFAULTS[name];
+  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_TIMER_MS) {
+    throw new TaskStoreConfigError(`The PostgreSQL task store's ${name} must be a whole number of milliseconds from 1 to ${MAX_TIMER_MS}, got ${String(value)}`);
+  }
+  return value;
 }
 
 /**
@@ -77,13 +152,18 @@ export class PostgresTaskStore extends RowTaskStore {
   private readonly feed: PostgresChangeFeed;
   private readonly sql: ReturnType<typeof statements>;
   private readonly testClock?: () => number;
+  private readonly bounds: Bounds;
+  /** Logs an idle pooled connection's failure, which the pool emits and which would otherwise end the process. */
+  private readonly onPoolError = (error: Error) => this.warn("A pooled PostgreSQL connection of the task store failed; the pool replaces it", { error: messageOf(error) });
 
   private constructor(
     private readonly pool: Pool,
     private readonly ownsPool: boolean,
     options: PostgresTaskStoreOptions,
+    bounds: Bounds,
   ) {
     super(options);
+    this.bounds = bounds;
     this.schema = options.schema ?? "public";
     this.channel = this.schema === "public" ? "roundtrip_tasks" : `roundtrip_tasks_${this.schema}`;
     this.testClock = options.testClock;
@@ -107,25 +187,45 @@ export class PostgresTaskStore extends RowTaskStore {
     if ((options.pool === undefined) === (options.connectionString === undefined)) {
       throw new TaskStoreConfigError("The PostgreSQL task store needs exactly one of connectionString and pool");
     }
+    const poolSize = options.poolSize ?? 10;
+    if (!Number.isSafeInteger(poolSize) || poolSize < 1) throw new TaskStoreConfigError(`The PostgreSQL task store's poolSize must be a positive integer, got ${String(poolSize)}`);
+    const connectTimeoutMs = millis(options, "connectTimeoutMs");
+    const statementTimeoutMs = millis(options, "statementTimeoutMs");
+    const queryTimeoutMs = millis(options, "queryTimeoutMs");
+    const idleInTransactionTimeoutMs = millis(options, "idleInTransactionTimeoutMs");
     let pool = options.pool;
-    if (!pool) {
+    if (pool) {
+      const mine = OWN_POOL_OPTIONS.filter((name) => options[name] !== undefined);
+      if (mine.length > 0) {
+        throw new TaskStoreConfigError(
+          `The PostgreSQL task store's ${mine.join(", ")} only apply to the pool it creates from connectionString; with your own pool, set max, connectionTimeoutMillis, statement_timeout, query_timeout and idle_in_transaction_session_timeout on it`,
+        );
+      }
+    } else {
       const pg = loadDriver<Pg>("pg", "PostgreSQL");
       pool = new pg.Pool({
         connectionString: options.connectionString,
-        max: options.poolSize ?? 10,
-        connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+        max: poolSize,
+        connectionTimeoutMillis: connectTimeoutMs,
+        statement_timeout: statementTimeoutMs,
+        query_timeout: queryTimeoutMs,
+        idle_in_transaction_session_timeout: idleInTransactionTimeoutMs,
         application_name: "roundtrip-mcp",
       });
     }
+    const ownsPool = options.pool === undefined;
+    const bounds: Bounds = ownsPool
+      ? { connectTimeoutMs, queryTimeoutMs, poolSize }
+      : { connectTimeoutMs: Number(pool.options.connectionTimeoutMillis ?? 0), queryTimeoutMs: Number((pool.options as { query_timeout?: number }).query_timeout ?? 0), poolSize: pool.options.max ?? 10 };
     let store: PostgresTaskStore;
     try {
-      store = new PostgresTaskStore(pool, options.pool === undefined, options);
+      store = new PostgresTaskStore(pool, ownsPool, options, bounds);
     } catch (error) {
-      if (options.pool === undefined) await pool.end();
+      if (ownsPool) await pool.end();
       throw error;
     }
     // An idle connection's error is emitted on the pool; unhandled, it would end the process.
-    if (store.ownsPool) pool.on("error", (error) => store.logger.warn("A pooled PostgreSQL connection failed", { error: error.message }));
+    pool.on("error", store.onPoolError);
     try {
       await store.transaction((client) => store.migrate(client));
     } catch (error) {
@@ -195,7 +295,22 @@ export class PostgresTaskStore extends RowTaskStore {
 
   protected async closeStore(): Promise<void> {
     this.feed.stop();
-    if (this.ownsPool && !this.pool.ended) await this.pool.end();
+    if (!this.ownsPool) {
+      this.pool.off("error", this.onPoolError);
+      return;
+    }
+    if (this.pool.ended || this.pool.ending) return;
+    // A connection to a frozen server never answers the goodbye: bound the wait, then drop them.
+    let timer: NodeJS.Timeout | undefined;
+    const ended = await Promise.race([
+      this.pool.end().then(() => true),
+      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), this.bounds.queryTimeoutMs))),
+    ]);
+    clearTimeout(timer);
+    if (!ended) {
+      this.logger.warn("The PostgreSQL task store's connections did not close in time; dropping them", { waitedMs: this.bounds.queryTimeoutMs });
+      for (const client of (this.pool as unknown as { _clients?: { connection?: { stream?: { destroy(): void } } }[] })._clients ?? []) client.connection?.stream?.destroy();
+    }
   }
 
   private async migrate(client: Queryable): Promise<void> {
@@ -231,7 +346,7 @@ export class PostgresTaskStore extends RowTaskStore {
     if (!this.watchers.wants(taskId, revision)) return;
     this.readRow(taskId).then(
       (read) => this.watchers.deliver(taskId, read),
-      (error: unknown) => this.logger.warn("The PostgreSQL task store could not read a changed task", { taskId, error: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) => this.warn("The PostgreSQL task store could not read a changed task", { taskId, error: error instanceof Error ? error.message : String(error) }),
     );
   }
 
@@ -243,30 +358,53 @@ export class PostgresTaskStore extends RowTaskStore {
     for (const id of ids) this.watchers.deliver(id, found.get(id));
   }
 
+  /**
+   * Runs `work` in a transaction on a pooled connection. While the store holds the connection
+   * the pool listens to it no more, so the store does: a fatal error between two queries (the
+   * server shutting down, pg_terminate_backend, right after COMMIT) is logged, never thrown out
+   * of an event. A connection that failed or timed out goes back with `release(error)`, so the
+   * pool discards it and opens a fresh one when the database returns.
+   */
   private async transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
     return this.run(async () => {
       const client = await this.pool.connect();
-      let broken = false;
+      let failure: Error | undefined;
+      const onError = (error: Error) => {
+        if (failure === undefined) this.warn("A PostgreSQL connection of the task store failed while in use", { error: messageOf(error) });
+        failure ??= error;
+      };
+      client.on("error", onError);
       try {
         await client.query("BEGIN");
         const result = await work(client);
         await client.query("COMMIT");
         return result;
       } catch (error) {
-        broken = isConnectionError(error);
-        if (!broken) await client.query("ROLLBACK").catch(() => (broken = true));
+        if (failure === undefined && isBrokenConnection(error)) failure = error as Error;
+        if (failure === undefined) await client.query("ROLLBACK").catch((rollback: Error) => (failure = rollback));
         throw error;
       } finally {
-        client.release(broken);
+        // Released first: the pool's own listener is back before ours goes, so no error falls between.
+        client.release(failure);
+        client.off("error", onError);
       }
     });
+  }
+
+  /** Logs from inside an event: a logger that throws must not become an uncaught exception. */
+  private warn(message: string, fields: Record<string, unknown>): void {
+    try {
+      this.logger.warn(message, fields);
+    } catch {
+      // Nothing better to do with a broken logger inside an event.
+    }
   }
 
   private async run<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (error) {
-      throw translate(error);
+      throw translate(error, this.bounds);
     }
   }
 }
