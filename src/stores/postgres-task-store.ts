@@ -93,6 +93,8 @@ const UNAVAILABLE_SQLSTATE = /^(08|28|53|57|58|3D000|25P03)/;
 const UNAVAILABLE_ERRNO = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
 const QUERY_TIMEOUT = "Query read timeout";
 const CONNECT_TIMEOUT = "timeout exceeded when trying to connect";
+/** A new connection that did not finish its handshake within connectionTimeoutMillis. */
+const HANDSHAKE_TIMEOUT = "Connection terminated due to connection timeout";
 const UNAVAILABLE_MESSAGE = new RegExp(
   `Connection terminated|${CONNECT_TIMEOUT}|${QUERY_TIMEOUT}|Client has encountered a connection error|Client was closed|not queryable|Cannot use a pool after calling end`,
 );
@@ -119,7 +121,7 @@ function translate(error: unknown, bounds: Bounds): unknown {
   const what =
     message === QUERY_TIMEOUT
       ? `: no answer from the database within queryTimeoutMs (${bounds.queryTimeoutMs} ms), so the connection was dropped; the database is frozen, overloaded or unreachable`
-      : message === CONNECT_TIMEOUT
+      : message === CONNECT_TIMEOUT || message === HANDSHAKE_TIMEOUT
         ? `: no connection within connectTimeoutMs (${bounds.connectTimeoutMs} ms); the database is unreachable or all ${bounds.poolSize} pooled connections are busy`
         : typeof code === "string"
           ? ` (${code})${typeof message === "string" && message ? `: ${message}` : ""}`
