@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from "pg";
+import type { Pool, PoolClient, QueryConfig } from "pg";
 import type { StoreLogger } from "./task-store";
 
 /** What the feed tells its store. */
@@ -17,12 +17,18 @@ const MAX_BACKOFF_MS = 5000;
  * polls (`resync`) every `pollMs` until it is back, reconnects with backoff (100 ms doubling to
  * 5 s), and resyncs once more after the new LISTEN, so no change falls in the gap. Its connection
  * has an 'error' listener for as long as it holds it: a lost connection is logged, never thrown.
+ * A silent connection (a frozen server, a partition that never resets it) delivers nothing and
+ * reports nothing, so the feed sends a heartbeat every `heartbeatMs` and counts a heartbeat
+ * unanswered within `heartbeatMs` as a loss.
  */
 export class PostgresChangeFeed {
   private client?: PoolClient;
   private starting?: Promise<void>;
   private reconnectTimer?: NodeJS.Timeout;
   private pollTimer?: NodeJS.Timeout;
+  private heartbeatTimer?: NodeJS.Timeout;
+  /** A resync is under way: a poll tick skips rather than queue another one behind it. */
+  private resyncing = false;
   private backoffMs = MIN_BACKOFF_MS;
   private stopped = false;
   /** A failed resync was logged; stay quiet until one succeeds. */
@@ -36,6 +42,7 @@ export class PostgresChangeFeed {
     private readonly handlers: ChangeFeedHandlers,
     private readonly logger: StoreLogger,
     private readonly pollMs: number,
+    private readonly heartbeatMs: number,
   ) {}
 
   /** Resolves once LISTEN is active. */
@@ -51,6 +58,7 @@ export class PostgresChangeFeed {
     clearTimeout(this.reconnectTimer);
     clearInterval(this.pollTimer);
     this.pollTimer = undefined;
+    clearInterval(this.heartbeatTimer);
     const client = this.client;
     this.client = undefined;
     // Destroyed, not returned: a pooled connection must not keep listening.
@@ -80,11 +88,24 @@ export class PostgresChangeFeed {
     }
     this.client = client;
     this.backoffMs = MIN_BACKOFF_MS;
+    clearInterval(this.heartbeatTimer);
+    this.heartbeatTimer = setInterval(() => this.heartbeat(client), this.heartbeatMs);
+    this.heartbeatTimer.unref();
+  }
+
+  private heartbeat(client: PoolClient): void {
+    if (this.client !== client) return;
+    // query_timeout per query is pg's (its types omit it): bounds the heartbeat on a pool the app gave too.
+    client.query({ text: "SELECT 1", query_timeout: this.heartbeatMs } as QueryConfig).then(
+      () => undefined,
+      (error: Error) => this.lost(client, error),
+    );
   }
 
   private lost(client: PoolClient, error?: Error): void {
     if (this.client !== client) return;
     this.client = undefined;
+    clearInterval(this.heartbeatTimer);
     client.release(error ?? true);
     if (this.stopped) return;
     this.warn("The PostgreSQL task store lost its LISTEN connection; polling until it is back", { error: error?.message ?? "connection ended" });
@@ -125,12 +146,16 @@ export class PostgresChangeFeed {
   }
 
   private async resync(): Promise<void> {
+    if (this.resyncing) return;
+    this.resyncing = true;
     try {
       await this.handlers.resync();
       this.failing = false;
     } catch (error) {
       if (!this.failing) this.warn("The PostgreSQL task store could not look for changes", { error: error instanceof Error ? error.message : String(error) });
       this.failing = true;
+    } finally {
+      this.resyncing = false;
     }
   }
 }

@@ -176,6 +176,8 @@ export class PostgresTaskStore extends RowTaskStore {
       { notice: (id, revision) => this.notice(id, revision), resync: () => this.resync() },
       this.logger,
       options.watchPollMs ?? 250,
+      // A heartbeat as patient as any query: a silent LISTEN connection is found within twice that.
+      bounds.queryTimeoutMs || POSTGRES_TIMEOUT_DEFAULTS.queryTimeoutMs,
     );
   }
 

@@ -13,8 +13,9 @@
  *   and work once it is back;
  * - a frozen server (a proxy that stops forwarding and closes nothing): every operation ends
  *   within connectTimeoutMs + queryTimeoutMs with a TaskStoreUnavailableError naming the bound,
- *   the store drops every connection whose answer never came (no pool slot is held forever), and
- *   once the server answers again a burst of twice the pool size succeeds;
+ *   the store drops every connection whose answer never came (no pool slot is held forever), the
+ *   silent LISTEN connection is found by its heartbeat, and once the server answers again a
+ *   burst of twice the pool size succeeds and the store listens again;
  * - a statement waiting on a lock is cancelled after statementTimeoutMs (57014), and the store
  *   then works on;
  * - the time bounds are validated, and refused beside a pool the app owns (they could not apply).
@@ -128,9 +129,10 @@ describe("the PostgreSQL task store under faults", () => {
     cleanups.push(() => proxy.close());
     const schema = freshSchema();
     cleanups.push(() => sql(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).then(() => undefined));
-    const bounds = { poolSize: 2, connectTimeoutMs: 800, queryTimeoutMs: 800, statementTimeoutMs: 400 };
+    const bounds = { poolSize: 3, connectTimeoutMs: 800, queryTimeoutMs: 800, statementTimeoutMs: 400 };
     const limit = bounds.connectTimeoutMs + bounds.queryTimeoutMs + 1000;
-    const store = await start({ connectionString: named(proxy.url, appName()), schema, ...bounds });
+    const store = await start({ connectionString: named(proxy.url, appName()), schema, watchPollMs: 50, ...bounds });
+    await store.request("watch");
     await store.request("load", { workers: 4 });
     await store.request("until-ok", { more: 5 });
 
@@ -140,6 +142,8 @@ describe("the PostgreSQL task store under faults", () => {
     expect(probe.message).toMatch(/within (queryTimeoutMs \(800 ms\)|connectTimeoutMs \(800 ms\))/);
     expect(probe.ms).toBeLessThan(limit);
     await store.request("until-failures", { more: 8 });
+    // The LISTEN connection carries no query of its own: its heartbeat finds it silent.
+    await store.warned("The PostgreSQL task store lost its LISTEN connection");
     // Every connection whose answer never came was dropped by the store, not left holding a slot.
     expect(await proxy.stalledSocketsClosed()).toBeGreaterThan(0);
     const report = await store.request<LoadReport>("stop-load");
@@ -151,6 +155,7 @@ describe("the PostgreSQL task store under faults", () => {
     proxy.thaw();
     const burst = await Promise.all(Array.from({ length: 2 * bounds.poolSize }, () => store.request("probe")));
     expect(burst.map((p) => p.ok)).toEqual(burst.map(() => true));
+    await store.warned("The PostgreSQL task store is listening for changes again");
     await expectNothingLost(url, schema, report);
     expect(await store.close()).toBe(0);
   });
