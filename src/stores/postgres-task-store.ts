@@ -111,6 +111,9 @@ function isBrokenConnection(error: unknown): boolean {
   return isConnectionError(error) && (error as { code?: unknown }).code !== CANCELLED;
 }
 
+/** See onConnect: the failure surfaces, and is logged, where the connection is used. */
+const ignoreHere = (): void => undefined;
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -155,6 +158,19 @@ export class PostgresTaskStore extends RowTaskStore {
   private readonly sql: ReturnType<typeof statements>;
   private readonly testClock?: () => number;
   private readonly bounds: Bounds;
+  /** The connections of the store's own pool until the pool has removed them (for a bounded close()). */
+  private readonly connections = new Set<PoolClient>();
+  /**
+   * Every new connection gets a listener for its whole life. The pool drops its own the moment it
+   * hands a connection out, and an error parsed from the same packet as the connection's
+   * readiness is emitted before `await pool.connect()` resumes and the store attaches its own:
+   * with no listener at all, that ends the process. The error also fails the connection's next
+   * query, which is where it is handled.
+   */
+  private readonly onConnect = (client: PoolClient) => {
+    if (this.ownsPool) this.connections.add(client);
+    client.on("error", ignoreHere);
+  };
   /** Logs an idle pooled connection's failure, which the pool emits and which would otherwise end the process. */
   private readonly onPoolError = (error: Error) => this.warn("A pooled PostgreSQL connection of the task store failed; the pool replaces it", { error: messageOf(error) });
 
@@ -230,6 +246,8 @@ export class PostgresTaskStore extends RowTaskStore {
     }
     // An idle connection's error is emitted on the pool; unhandled, it would end the process.
     pool.on("error", store.onPoolError);
+    pool.on("connect", store.onConnect);
+    if (ownsPool) pool.on("remove", (client) => store.connections.delete(client));
     try {
       await store.transaction((client) => store.migrate(client));
     } catch (error) {
@@ -301,19 +319,26 @@ export class PostgresTaskStore extends RowTaskStore {
     this.feed.stop();
     if (!this.ownsPool) {
       this.pool.off("error", this.onPoolError);
+      this.pool.off("connect", this.onConnect);
       return;
     }
     if (this.pool.ended || this.pool.ending) return;
-    // A connection to a frozen server never answers the goodbye: bound the wait, then drop them.
+    await this.pool.end();
+    // The pool is done once its connections are handed back; each then says goodbye. A frozen
+    // server never answers it, so wait at most queryTimeoutMs, then drop the rest.
     let timer: NodeJS.Timeout | undefined;
-    const ended = await Promise.race([
-      this.pool.end().then(() => true),
-      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), this.bounds.queryTimeoutMs))),
-    ]);
+    const gone = new Promise<void>((resolve) => {
+      const check = () => this.connections.size === 0 && resolve();
+      this.pool.on("remove", check);
+      check();
+    });
+    const closed = await Promise.race([gone.then(() => true), new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), this.bounds.queryTimeoutMs)))]);
     clearTimeout(timer);
-    if (!ended) {
-      this.logger.warn("The PostgreSQL task store's connections did not close in time; dropping them", { waitedMs: this.bounds.queryTimeoutMs });
-      for (const client of (this.pool as unknown as { _clients?: { connection?: { stream?: { destroy(): void } } }[] })._clients ?? []) client.connection?.stream?.destroy();
+    if (!closed) {
+      this.warn("The PostgreSQL task store's connections did not close in time; dropping them", { waitedMs: this.bounds.queryTimeoutMs, connections: this.connections.size });
+      // pg has no public way to drop a connection whose goodbye is never answered: end its socket.
+      for (const client of this.connections) (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+      this.connections.clear();
     }
   }
 

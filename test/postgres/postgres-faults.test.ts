@@ -15,7 +15,8 @@
  *   within connectTimeoutMs + queryTimeoutMs with a TaskStoreUnavailableError naming the bound,
  *   the store drops every connection whose answer never came (no pool slot is held forever), the
  *   silent LISTEN connection is found by its heartbeat, and once the server answers again a
- *   burst of twice the pool size succeeds and the store listens again;
+ *   burst of twice the pool size succeeds and the store listens again; closed while frozen, it
+ *   drops its unanswered connections within queryTimeoutMs and the process exits on its own;
  * - a statement waiting on a lock is cancelled after statementTimeoutMs (57014), and the store
  *   then works on;
  * - the time bounds are validated, and refused beside a pool the app owns (they could not apply).
@@ -73,7 +74,7 @@ describe("the PostgreSQL task store under faults", () => {
 
     const seen = new Map<string, number>();
     let rounds = 0;
-    while (rounds < 5 || !seen.has("idle in transaction") || !seen.has("idle")) {
+    while (rounds < 20 || !seen.has("idle in transaction") || !seen.has("idle")) {
       if (rounds === 300) throw new Error(`never caught a backend both idle in a transaction and idle in 300 rounds: ${JSON.stringify([...seen])}`);
       rounds++;
       for (const name of names) for (const state of await terminateBackends(name)) seen.set(state, (seen.get(state) ?? 0) + 1);
@@ -157,7 +158,13 @@ describe("the PostgreSQL task store under faults", () => {
     expect(burst.map((p) => p.ok)).toEqual(burst.map(() => true));
     await store.warned("The PostgreSQL task store is listening for changes again");
     await expectNothingLost(url, schema, report);
+
+    // Closed while frozen, no goodbye is ever answered: close() still drops every connection in
+    // bounded time, so the process exits on its own (the store process does not call exit).
+    proxy.freeze();
+    const closing = Date.now();
     expect(await store.close()).toBe(0);
+    expect(Date.now() - closing).toBeLessThan(bounds.queryTimeoutMs + 2000);
   });
 
   it("cancels a statement that waits on a lock after statementTimeoutMs, then works on", async () => {

@@ -134,7 +134,7 @@ export interface FreezingProxy {
   thaw(): void;
   /** Sockets from the store still open. */
   openSockets(): number;
-  /** Resolves once every socket that was sent bytes while frozen has been closed by the store. */
+  /** Resolves once every socket that was sent bytes while frozen has been closed (or ended) by the store. */
   stalledSocketsClosed(): Promise<number>;
   close(): Promise<void>;
 }
@@ -147,9 +147,10 @@ export interface FreezingProxy {
 export async function freezingProxy(targetUrl: string): Promise<FreezingProxy> {
   const target = new URL(targetUrl);
   let frozen = false;
-  const pipes = new Set<{ flush(): void; stalled: boolean; closed: Promise<void> }>();
+  const pipes = new Set<{ flush(): void; stalled: boolean; ended: boolean; closed: Promise<void> }>();
   const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
+  // Half-open allowed: the store's goodbye (FIN) is not answered while frozen, as by a frozen server.
+  const server = net.createServer({ allowHalfOpen: true }, (client) => {
     const upstream = net.connect(Number(target.port), target.hostname);
     sockets.add(client).add(upstream);
     const held: { to: net.Socket; data: Buffer }[] = [];
@@ -157,8 +158,10 @@ export async function freezingProxy(targetUrl: string): Promise<FreezingProxy> {
     const pipe = {
       stalled: false,
       closed: new Promise<void>((resolve) => (closeResolve = resolve)),
+      ended: false,
       flush: () => {
         for (const { to, data } of held.splice(0)) if (!to.destroyed) to.write(data);
+        if (pipe.ended) end();
       },
     };
     pipes.add(pipe);
@@ -173,7 +176,12 @@ export async function freezingProxy(targetUrl: string): Promise<FreezingProxy> {
       client.destroy();
       upstream.destroy();
     };
-    // The store closing its socket ends the upstream one; while frozen, the server's side never reaches the store.
+    // The store closed its side: done with this socket, though while frozen nothing tells the store so.
+    client.on("end", () => {
+      pipe.ended = true;
+      closeResolve();
+      if (!frozen) end();
+    });
     client.on("close", () => {
       pipes.delete(pipe);
       closeResolve();
