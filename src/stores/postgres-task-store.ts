@@ -409,8 +409,10 @@ export class PostgresTaskStore extends RowTaskStore {
         await client.query("COMMIT");
         return result;
       } catch (error) {
-        if (failure === undefined && isBrokenConnection(error)) failure = error as Error;
-        if (failure === undefined) await client.query("ROLLBACK").catch((rollback: Error) => (failure = rollback));
+        // The connection failed first: its error (say 57P01 or 25P03) says why, not the "not queryable" that followed.
+        if (failure !== undefined) throw failure;
+        if (isBrokenConnection(error)) failure = error as Error;
+        else await client.query("ROLLBACK").catch((rollback: Error) => (failure = rollback));
         throw error;
       } finally {
         // Released first: the pool's own listener is back before ours goes, so no error falls between.

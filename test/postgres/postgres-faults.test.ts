@@ -17,6 +17,9 @@
  *   silent LISTEN connection is found by its heartbeat, and once the server answers again a
  *   burst of twice the pool size succeeds and the store listens again; closed while frozen, it
  *   drops its unanswered connections within queryTimeoutMs and the process exits on its own;
+ * - the process stalled (SIGSTOP) inside a transaction: the server ends that session after
+ *   idleInTransactionTimeoutMs, so its locks are free for other instances; resumed, the process
+ *   survives (25P03 fails the operation under way) and works on;
  * - a statement waiting on a lock is cancelled after statementTimeoutMs (57014), and the store
  *   then works on;
  * - the time bounds are validated, and refused beside a pool the app owns (they could not apply).
@@ -27,7 +30,7 @@ import { PostgresTaskStore, TaskStoreConfigError, TaskStoreUnavailableError } fr
 import { taskInput } from "../unit/stores/task-store-contract";
 import { PostgresCluster } from "./postgres-cluster";
 import { freshSchema, postgresUrl, sql } from "./postgres-database";
-import { type LoadReport, type StoreProcess, freezingProxy, named, startStore, storedTasks, terminateBackends } from "./store-under-fault";
+import { type LoadReport, type StoreProcess, backendPids, eventually, freezingProxy, named, startStore, storedTasks, terminateBackends } from "./store-under-fault";
 
 jest.setTimeout(120_000);
 
@@ -165,6 +168,39 @@ describe("the PostgreSQL task store under faults", () => {
     const closing = Date.now();
     expect(await store.close()).toBe(0);
     expect(Date.now() - closing).toBeLessThan(bounds.queryTimeoutMs + 2000);
+  });
+
+  it("has the server end a transaction the app left idle (the process stalled) after idleInTransactionTimeoutMs, and survives it", async () => {
+    const schema = freshSchema();
+    cleanups.push(() => sql(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).then(() => undefined));
+    const name = appName();
+    const idleInTransactionTimeoutMs = 500;
+    const store = await start({ connectionString: named(url, name), schema, poolSize: 4, idleInTransactionTimeoutMs });
+    cleanups.push(() => store.resume());
+    await store.request("load", { workers: 4 });
+    await store.request("until-ok", { more: 3 });
+
+    // Stall the process until it is caught holding a transaction open.
+    let stalled: number[] = [];
+    for (let attempt = 0; stalled.length === 0; attempt++) {
+      if (attempt === 100) throw new Error("never caught the stalled store inside a transaction in 100 attempts");
+      store.pause();
+      stalled = await backendPids(name, "idle in transaction");
+      if (stalled.length > 0) break;
+      store.resume();
+      await store.request("until-ok", { more: 1 });
+    }
+    const since = Date.now();
+    await eventually("the server to end the idle transactions", async () => (await sql("SELECT 1 FROM pg_stat_activity WHERE pid = ANY($1::int[])", [stalled])).length === 0);
+    expect(Date.now() - since).toBeLessThan(idleInTransactionTimeoutMs + 2000);
+    store.resume();
+
+    await store.request("until-ok", { more: 5 });
+    const report = await store.request<LoadReport>("stop-load");
+    expect(Object.keys(kinds(report))).toEqual(["TaskStoreUnavailableError"]);
+    expect(report.failures.some((f) => f.message.includes("25P03"))).toBe(true);
+    await expectNothingLost(url, schema, report);
+    expect(await store.close()).toBe(0);
   });
 
   it("cancels a statement that waits on a lock after statementTimeoutMs, then works on", async () => {

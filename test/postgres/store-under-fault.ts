@@ -37,6 +37,20 @@ export interface StoreProcess {
   close(): Promise<number | null>;
   /** SIGKILL, for cleanup after a failure. */
   kill(): Promise<void>;
+  /** SIGSTOP / SIGCONT: the process stalls wherever it is, mid-transaction included. */
+  pause(): void;
+  resume(): void;
+}
+
+/** How long a wait may hang before it fails naming what it waited for (a hang guard, not a timing check). */
+const HANG_MS = 30_000;
+
+export function guard<T>(what: string, promise: Promise<T>, ms = HANG_MS): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error(`still waiting for ${what} after ${ms} ms`)), ms))),
+  ]);
 }
 
 /** `url` with `?application_name=<name>`: the store's pool keeps the URL's name, so its backends can be told apart. */
@@ -92,27 +106,35 @@ export async function startStore(options: PostgresTaskStoreOptions): Promise<Sto
     warnings,
     stderr: () => stderr,
     warned: (text) =>
-      new Promise<void>((resolve) => {
-        const check = () => (warnings.some((w) => w.message.startsWith(text)) ? resolve() : warnWaiters.push(check));
-        check();
-      }),
+      guard(
+        `the warning "${text}"; the store logged ${JSON.stringify(warnings.map((w) => w.message))}`,
+        new Promise<void>((resolve) => {
+          const check = () => (warnings.some((w) => w.message.startsWith(text)) ? resolve() : warnWaiters.push(check));
+          check();
+        }),
+      ),
     alive: () => exitCode === undefined,
     request: (op, args = {}) => {
       if (exitCode !== undefined) return Promise.reject(new Error(`the store process has exited (${exitCode}):\n${stderr}`));
       const id = nextId++;
-      return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        child.send({ ...args, op, id });
-      });
+      return guard(
+        `the store process to answer ${op} ${JSON.stringify(args)}`,
+        new Promise((resolve, reject) => {
+          pending.set(id, { resolve, reject });
+          child.send({ ...args, op, id });
+        }),
+      );
     },
     close: async () => {
       if (exitCode === undefined) child.send({ op: "close", id: 0 });
-      return exited;
+      return guard("the store process to close its store and exit", exited);
     },
     kill: async () => {
       if (exitCode === undefined) child.kill("SIGKILL");
       await exited;
     },
+    pause: () => void child.kill("SIGSTOP"),
+    resume: () => void child.kill("SIGCONT"),
   };
 }
 
@@ -123,6 +145,21 @@ export async function terminateBackends(applicationName: string, states?: readon
     [applicationName, states ?? null],
   );
   return rows.filter((r) => r.killed).map((r) => r.state ?? "unknown");
+}
+
+/** The pids of the backends of `applicationName` in `state`. */
+export async function backendPids(applicationName: string, state: string): Promise<number[]> {
+  const rows = await sql<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND state = $2", [applicationName, state]);
+  return rows.map((r) => r.pid);
+}
+
+/** Polls `check` every 20 ms until it holds (database state has no event to await); fails naming `what` after `ms`. */
+export async function eventually(what: string, check: () => Promise<boolean>, ms = HANG_MS): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what} after ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 export interface FreezingProxy {
@@ -209,7 +246,7 @@ export async function freezingProxy(targetUrl: string): Promise<FreezingProxy> {
     openSockets: () => pipes.size,
     stalledSocketsClosed: async () => {
       const stalled = [...pipes].filter((p) => p.stalled);
-      await Promise.all(stalled.map((p) => p.closed));
+      await guard(`the store to drop the ${stalled.length} connections whose answers never came`, Promise.all(stalled.map((p) => p.closed)));
       return stalled.length;
     },
     close: () =>
