@@ -1,7 +1,8 @@
 import os from "node:os";
 import path from "node:path";
 import { MemoryTaskStore } from "./memory-task-store";
-import { PostgresTaskStore, type PostgresTaskStoreOptions } from "./postgres-task-store";
+import type { PostgresPoolOptions } from "./postgres-pool";
+import { PostgresTaskStore } from "./postgres-task-store";
 import type { TaskStoreOptions } from "./row-task-store";
 import { SqliteTaskStore } from "./sqlite-task-store";
 import type { TaskStore } from "./task-store";
@@ -18,10 +19,10 @@ export function defaultDataDir(): string {
   return path.join(os.tmpdir(), "roundtrip-mcp");
 }
 
-/** How a `postgres://` URL's pool is sized and bounded (see PostgresTaskStoreOptions for the defaults). */
-type PostgresPoolOptions = Pick<PostgresTaskStoreOptions, "poolSize" | "connectTimeoutMs" | "statementTimeoutMs" | "queryTimeoutMs" | "idleInTransactionTimeoutMs">;
+/** How a `postgres://` URL's pool is sized and bounded (PostgresPoolOptions says the defaults). */
+type PostgresUrlOptions = Pick<PostgresPoolOptions, "poolSize" | "connectTimeoutMs" | "statementTimeoutMs" | "queryTimeoutMs" | "idleInTransactionTimeoutMs">;
 
-export interface OpenTaskStoreOptions extends TaskStoreOptions, PostgresPoolOptions {
+export interface OpenTaskStoreOptions extends TaskStoreOptions, PostgresUrlOptions {
   /** The folder of the default SQLite file (`sqlite:` with no file); default `defaultDataDir()`. */
   readonly dataDir?: string;
   /** The clock of the memory and SQLite stores (default `Date.now`); PostgreSQL always uses the database's. */
