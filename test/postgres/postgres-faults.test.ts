@@ -20,13 +20,13 @@
  * - the process stalled (SIGSTOP) inside a transaction: the server ends that session after
  *   idleInTransactionTimeoutMs, so its locks are free for other instances; resumed, the process
  *   survives (25P03 fails the operation under way) and works on;
- * - a statement waiting on a lock is cancelled after statementTimeoutMs (57014), and the store
- *   then works on;
+ * - a statement waiting on a lock is cancelled after statementTimeoutMs (57014, the bound given
+ *   to openTaskStore), and the store then works on;
  * - the time bounds are validated, and refused beside a pool the app owns (they could not apply).
  */
 import { randomBytes } from "node:crypto";
 import { Client, Pool } from "pg";
-import { PostgresTaskStore, TaskStoreConfigError, TaskStoreUnavailableError } from "../../src/stores";
+import { PostgresTaskStore, TaskStoreConfigError, TaskStoreUnavailableError, openTaskStore } from "../../src/stores";
 import { taskInput } from "../unit/stores/task-store-contract";
 import { PostgresCluster } from "./postgres-cluster";
 import { freshSchema, postgresUrl, sql } from "./postgres-database";
@@ -205,7 +205,8 @@ describe("the PostgreSQL task store under faults", () => {
 
   it("cancels a statement that waits on a lock after statementTimeoutMs, then works on", async () => {
     const schema = freshSchema();
-    const store = await PostgresTaskStore.open({ connectionString: url, schema, statementTimeoutMs: 300 });
+    // Through openTaskStore, as tasks({ storeOptions }) opens it: the bound travels with the URL's options.
+    const store = await openTaskStore(url, { schema, statementTimeoutMs: 300 });
     cleanups.push(async () => {
       await store.close();
       await sql(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
