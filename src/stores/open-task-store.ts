@@ -1,6 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { MemoryTaskStore } from "./memory-task-store";
+import type { PostgresPoolOptions } from "./postgres-pool";
 import { PostgresTaskStore } from "./postgres-task-store";
 import type { TaskStoreOptions } from "./row-task-store";
 import { SqliteTaskStore } from "./sqlite-task-store";
@@ -27,7 +28,10 @@ export function defaultDataDir(appName?: string): string {
   return path.join(root, folder === "." || folder === ".." ? folder.replace(/\./g, "_") : folder);
 }
 
-export interface OpenTaskStoreOptions extends TaskStoreOptions {
+/** How a `postgres://` URL's pool is sized and bounded (PostgresPoolOptions says the defaults). */
+type PostgresUrlOptions = Pick<PostgresPoolOptions, "poolSize" | "connectTimeoutMs" | "statementTimeoutMs" | "queryTimeoutMs" | "idleInTransactionTimeoutMs">;
+
+export interface OpenTaskStoreOptions extends TaskStoreOptions, PostgresUrlOptions {
   /** The folder of the default SQLite file (`sqlite:` with no file); default `defaultDataDir(appName)`. */
   readonly dataDir?: string;
   /**
@@ -62,7 +66,8 @@ export async function openTaskStore(url: string, options: OpenTaskStoreOptions =
     return new SqliteTaskStore({ ...common, clock: options.clock, busyTimeoutMs: options.busyTimeoutMs, file: file === "" ? path.join(options.dataDir ?? defaultDataDir(options.appName), DEFAULT_SQLITE_FILE) : file });
   }
   if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
-    return PostgresTaskStore.open({ ...common, connectionString: url, schema: options.schema });
+    const { poolSize, connectTimeoutMs, statementTimeoutMs, queryTimeoutMs, idleInTransactionTimeoutMs } = options;
+    return PostgresTaskStore.open({ ...common, connectionString: url, schema: options.schema, poolSize, connectTimeoutMs, statementTimeoutMs, queryTimeoutMs, idleInTransactionTimeoutMs });
   }
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(url)?.[1];
   throw new TaskStoreConfigError(

@@ -13,6 +13,13 @@ export interface PgQueryResult<R extends PgQueryResultRow = any> {
   rowCount: number | null;
 }
 
+/** A query with options of its own (pg's `QueryConfig`; `query_timeout` bounds this one query). */
+export interface PgQueryConfig {
+  text: string;
+  values?: any[];
+  query_timeout?: number;
+}
+
 /** A LISTEN notification. */
 export interface PgNotification {
   processId: number;
@@ -23,17 +30,25 @@ export interface PgNotification {
 /** One connection checked out of a pool. */
 export interface PgPoolClient {
   query<R extends PgQueryResultRow = any>(text: string, values?: any[]): Promise<PgQueryResult<R>>;
+  query<R extends PgQueryResultRow = any>(config: PgQueryConfig): Promise<PgQueryResult<R>>;
   release(destroy?: Error | boolean): void;
   on(event: "error", listener: (error: Error) => void): unknown;
   on(event: "end", listener: () => void): unknown;
   on(event: "notification", listener: (message: PgNotification) => void): unknown;
+  off(event: "error", listener: (error: Error) => void): unknown;
 }
 
 /** A `pg.Pool`, as the PostgreSQL task store uses it (pass your own as `pool`). */
 export interface PgPool {
+  readonly ending: boolean;
   readonly ended: boolean;
+  /** The options the pool was made with (the store reads its bounds from them). */
+  readonly options: { readonly max?: number; readonly connectionTimeoutMillis?: number; readonly query_timeout?: number };
   query<R extends PgQueryResultRow = any>(text: string, values?: any[]): Promise<PgQueryResult<R>>;
   connect(): Promise<PgPoolClient>;
   end(): Promise<void>;
   on(event: "error", listener: (error: Error, client: PgPoolClient) => void): unknown;
+  on(event: "connect" | "remove", listener: (client: PgPoolClient) => void): unknown;
+  off(event: "error", listener: (error: Error, client: PgPoolClient) => void): unknown;
+  off(event: "connect" | "remove", listener: (client: PgPoolClient) => void): unknown;
 }

@@ -1,24 +1,17 @@
-import type { PgPool as Pool, PgPoolClient as PoolClient, PgQueryResultRow as QueryResultRow } from "./pg-client";
-import { loadDriver } from "./load-driver";
+import type { PgPool as Pool, PgPoolClient as PoolClient } from "./pg-client";
 import { PostgresChangeFeed } from "./postgres-change-feed";
+import { type PostgresBounds, isBrokenConnection, messageOf, translatePostgresError } from "./postgres-errors";
+import { POSTGRES_TIMEOUT_DEFAULTS, type PostgresPoolOptions, postgresPool } from "./postgres-pool";
 import { postgresMigrations } from "./postgres-schema";
+import { atRow, postgresStatements } from "./postgres-statements";
 import { RowTaskStore, type TaskStoreOptions } from "./row-task-store";
-import { type BatchSelection, type ChangedRow, type RowAt, TASK_COLUMNS, TIME_COLUMNS, type TaskRow } from "./task-row";
-import { ACTIVE, notExpired, selectionSql } from "./task-sql";
-import { TaskStoreConfigError, TaskStoreError, TaskStoreUnavailableError } from "./task-store-errors";
+import { type BatchSelection, type ChangedRow, type RowAt, TASK_COLUMNS, type TaskRow } from "./task-row";
+import { TaskStoreConfigError } from "./task-store-errors";
 import { type NewTask, type RowChange, checkCreationKey, checkPrincipalCounts } from "./task-transitions";
 
-export interface PostgresTaskStoreOptions extends TaskStoreOptions {
-  /** A `postgres://` URL; or give `pool`. */
-  readonly connectionString?: string;
-  /** A pool the app owns (the store never ends it); or give `connectionString`. */
-  readonly pool?: Pool;
+export interface PostgresTaskStoreOptions extends TaskStoreOptions, PostgresPoolOptions {
   /** The schema holding the tables (created if missing); default "public". Lower-case letters, digits, _. */
   readonly schema?: string;
-  /** Connections in the store's own pool (default 10; one of them listens for changes). */
-  readonly poolSize?: number;
-  /** How long to wait for a connection before failing with TaskStoreUnavailableError (default 5000 ms). */
-  readonly connectTimeoutMs?: number;
   /** How often watchers poll while the LISTEN connection is down (default 250 ms). */
   readonly watchPollMs?: number;
   /**
@@ -28,40 +21,12 @@ export interface PostgresTaskStoreOptions extends TaskStoreOptions {
   readonly testClock?: () => number;
 }
 
-type Pg = typeof import("pg");
 type Queryable = Pick<PoolClient, "query">;
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,39}$/;
-const JSON_COLUMNS: ReadonlySet<string> = new Set(["input", "progress", "result", "error", "input_requests", "input_responses", "input_keys"]);
-const BIGINT_COLUMNS: ReadonlySet<string> = new Set(["ttl_ms", "poll_interval_ms"]);
 
-/** Milliseconds since the epoch as a float8 (pg hands bigint and numeric back as strings). */
-const ms = (expr: string): string => `round(extract(epoch FROM ${expr}) * 1000)::float8`;
-/** The store's clock: the database's, unless parameter `param` carries a test clock. */
-const clock = (param: string): string => `coalesce('epoch'::timestamptz + ${param}::float8 * interval '1 millisecond', clock_timestamp())`;
-/** A column as a TaskRow field. */
-const selected = (c: string): string => (TIME_COLUMNS.has(c as keyof TaskRow) ? `${ms(c)} AS ${c}` : JSON_COLUMNS.has(c) ? `${c}::text AS ${c}` : BIGINT_COLUMNS.has(c) ? `${c}::float8 AS ${c}` : c);
-/** A TaskRow field in parameter `param` as a column value. */
-const stored = (c: string, param: string): string =>
-  TIME_COLUMNS.has(c as keyof TaskRow) ? `'epoch'::timestamptz + ${param}::bigint * interval '1 millisecond'` : JSON_COLUMNS.has(c) ? `${param}::json` : param;
-
-const SELECT_ROW = TASK_COLUMNS.map(selected).join(", ");
-
-/** SQLSTATE classes and socket errors that mean the database cannot be used now. */
-const UNAVAILABLE_SQLSTATE = /^(08|28|53|57|58|3D000)/;
-const UNAVAILABLE_ERRNO = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
-const UNAVAILABLE_MESSAGE = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Cannot use a pool after calling end/;
-
-function isConnectionError(error: unknown): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return (typeof code === "string" && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_ERRNO.has(code))) || (typeof message === "string" && UNAVAILABLE_MESSAGE.test(message));
-}
-
-function translate(error: unknown): unknown {
-  if (error instanceof TaskStoreError || !isConnectionError(error)) return error;
-  const code = (error as { code?: unknown }).code;
-  return new TaskStoreUnavailableError(`The PostgreSQL task store is unavailable${typeof code === "string" ? ` (${code})` : ""}`, { cause: error });
-}
+/** See onConnect: the failure surfaces, and is logged, where the connection is used. */
+const ignoreHere = (): void => undefined;
 
 /**
  * Tasks in PostgreSQL, shared by every instance of the app: rows are locked while they change
@@ -75,25 +40,45 @@ export class PostgresTaskStore extends RowTaskStore {
   /** The NOTIFY channel changes are announced on. */
   readonly channel: string;
   private readonly feed: PostgresChangeFeed;
-  private readonly sql: ReturnType<typeof statements>;
+  private readonly sql: ReturnType<typeof postgresStatements>;
   private readonly testClock?: () => number;
+  private readonly bounds: PostgresBounds;
+  /** The connections of the store's own pool until the pool has removed them (for a bounded close()). */
+  private readonly connections = new Set<PoolClient>();
+  /**
+   * Every new connection gets a listener for its whole life. The pool drops its own the moment it
+   * hands a connection out, and an error parsed from the same packet as the connection's
+   * readiness is emitted before `await pool.connect()` resumes and the store attaches its own:
+   * with no listener at all, that ends the process. The error also fails the connection's next
+   * query, which is where it is handled.
+   */
+  private readonly onConnect = (client: PoolClient) => {
+    if (this.ownsPool) this.connections.add(client);
+    client.on("error", ignoreHere);
+  };
+  /** Logs an idle pooled connection's failure, which the pool emits and which would otherwise end the process. */
+  private readonly onPoolError = (error: Error) => this.warn("A pooled PostgreSQL connection of the task store failed; the pool replaces it", { error: messageOf(error) });
 
   private constructor(
     private readonly pool: Pool,
     private readonly ownsPool: boolean,
     options: PostgresTaskStoreOptions,
+    bounds: PostgresBounds,
   ) {
     super(options);
+    this.bounds = bounds;
     this.schema = options.schema ?? "public";
     this.channel = this.schema === "public" ? "roundtrip_tasks" : `roundtrip_tasks_${this.schema}`;
     this.testClock = options.testClock;
-    this.sql = statements(`${this.schema}.roundtrip_tasks`);
+    this.sql = postgresStatements(`${this.schema}.roundtrip_tasks`);
     this.feed = new PostgresChangeFeed(
       pool,
       this.channel,
       { notice: (id, revision) => this.notice(id, revision), resync: () => this.resync() },
       this.logger,
       options.watchPollMs ?? 250,
+      // A heartbeat as patient as any query: a silent LISTEN connection is found within twice that.
+      bounds.queryTimeoutMs || POSTGRES_TIMEOUT_DEFAULTS.queryTimeoutMs,
     );
   }
 
@@ -107,25 +92,18 @@ export class PostgresTaskStore extends RowTaskStore {
     if ((options.pool === undefined) === (options.connectionString === undefined)) {
       throw new TaskStoreConfigError("The PostgreSQL task store needs exactly one of connectionString and pool");
     }
-    let pool = options.pool;
-    if (!pool) {
-      const pg = loadDriver<Pg>("pg", "PostgreSQL");
-      pool = new pg.Pool({
-        connectionString: options.connectionString,
-        max: options.poolSize ?? 10,
-        connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
-        application_name: "roundtrip-mcp",
-      });
-    }
+    const { pool, ownsPool, bounds } = postgresPool(options);
     let store: PostgresTaskStore;
     try {
-      store = new PostgresTaskStore(pool, options.pool === undefined, options);
+      store = new PostgresTaskStore(pool, ownsPool, options, bounds);
     } catch (error) {
-      if (options.pool === undefined) await pool.end();
+      if (ownsPool) await pool.end();
       throw error;
     }
     // An idle connection's error is emitted on the pool; unhandled, it would end the process.
-    if (store.ownsPool) pool.on("error", (error) => store.logger.warn("A pooled PostgreSQL connection failed", { error: error.message }));
+    pool.on("error", store.onPoolError);
+    pool.on("connect", store.onConnect);
+    if (ownsPool) pool.on("remove", (client) => store.connections.delete(client));
     try {
       await store.transaction((client) => store.migrate(client));
     } catch (error) {
@@ -200,7 +178,31 @@ export class PostgresTaskStore extends RowTaskStore {
 
   protected async closeStore(): Promise<void> {
     this.feed.stop();
-    if (this.ownsPool && !this.pool.ended) await this.pool.end();
+    if (!this.ownsPool) {
+      this.pool.off("error", this.onPoolError);
+      this.pool.off("connect", this.onConnect);
+      return;
+    }
+    if (this.pool.ended || this.pool.ending) return;
+    await this.pool.end();
+    // The pool is done once its connections are handed back; each then says goodbye. A frozen
+    // server never answers it, so wait at most queryTimeoutMs, then drop the rest.
+    let timer: NodeJS.Timeout | undefined;
+    let check = (): void => undefined;
+    const gone = new Promise<true>((resolve) => {
+      check = () => void (this.connections.size === 0 && resolve(true));
+      this.pool.on("remove", check);
+      check();
+    });
+    const closed = await Promise.race([gone, new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), this.bounds.queryTimeoutMs)))]);
+    clearTimeout(timer);
+    this.pool.off("remove", check);
+    if (!closed) {
+      this.warn("The PostgreSQL task store's connections did not close in time; dropping them", { waitedMs: this.bounds.queryTimeoutMs, connections: this.connections.size });
+      // pg has no public way to drop a connection whose goodbye is never answered: end its socket.
+      for (const client of this.connections) (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+      this.connections.clear();
+    }
   }
 
   private async migrate(client: Queryable): Promise<void> {
@@ -236,7 +238,7 @@ export class PostgresTaskStore extends RowTaskStore {
     if (!this.watchers.wants(taskId, revision)) return;
     this.readRow(taskId).then(
       (read) => this.watchers.deliver(taskId, read),
-      (error: unknown) => this.logger.warn("The PostgreSQL task store could not read a changed task", { taskId, error: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) => this.warn("The PostgreSQL task store could not read a changed task", { taskId, error: error instanceof Error ? error.message : String(error) }),
     );
   }
 
@@ -248,67 +250,55 @@ export class PostgresTaskStore extends RowTaskStore {
     for (const id of ids) this.watchers.deliver(id, found.get(id));
   }
 
+  /**
+   * Runs `work` in a transaction on a pooled connection. While the store holds the connection
+   * the pool listens to it no more, so the store does: a fatal error between two queries (the
+   * server shutting down, pg_terminate_backend, right after COMMIT) is logged, never thrown out
+   * of an event. A connection that failed or timed out goes back with `release(error)`, so the
+   * pool discards it and opens a fresh one when the database returns.
+   */
   private async transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
     return this.run(async () => {
       const client = await this.pool.connect();
-      let broken = false;
+      let failure: Error | undefined;
+      const onError = (error: Error) => {
+        if (failure === undefined) this.warn("A PostgreSQL connection of the task store failed while in use", { error: messageOf(error) });
+        failure ??= error;
+      };
+      client.on("error", onError);
       try {
         await client.query("BEGIN");
         const result = await work(client);
         await client.query("COMMIT");
         return result;
       } catch (error) {
-        broken = isConnectionError(error);
-        if (!broken) await client.query("ROLLBACK").catch(() => (broken = true));
+        // The connection failed first: its error (say 57P01 or 25P03) says why, not the "not queryable" that followed.
+        if (failure !== undefined) throw failure;
+        if (isBrokenConnection(error)) failure = error as Error;
+        else await client.query("ROLLBACK").catch((rollback: Error) => (failure = rollback));
         throw error;
       } finally {
-        client.release(broken);
+        // Released first: the pool's own listener is back before ours goes, so no error falls between.
+        client.release(failure);
+        client.off("error", onError);
       }
     });
+  }
+
+  /** Logs from inside an event: a logger that throws must not become an uncaught exception. */
+  private warn(message: string, fields: Record<string, unknown>): void {
+    try {
+      this.logger.warn(message, fields);
+    } catch {
+      // Nothing better to do with a broken logger inside an event.
+    }
   }
 
   private async run<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (error) {
-      throw translate(error);
+      throw translatePostgresError(error, this.bounds);
     }
   }
-}
-
-/** A selected row and the clock read with it. */
-function atRow(raw: QueryResultRow | undefined): RowAt | undefined {
-  if (!raw) return undefined;
-  const { now_ms, ...row } = raw;
-  return { row: row as TaskRow, now: now_ms as number };
-}
-
-function statements(table: string) {
-  const params = TASK_COLUMNS.map((c, i) => stored(c, `$${i + 1}`));
-  const update = `UPDATE ${table} SET ${TASK_COLUMNS.map((c, i) => `${c} = ${params[i]}`)
-    .slice(1)
-    .join(", ")} WHERE id = $1`;
-  const batch = (selection: BatchSelection) =>
-    `WITH c AS (SELECT ${clock("$2")} AS now) SELECT ${SELECT_ROW}, ${ms("c.now")} AS now_ms FROM ${table} t, c WHERE ${selectionSql(selection, "c.now", "t")} LIMIT $1 FOR UPDATE OF t SKIP LOCKED`;
-  const count = (principal: string, now: string) =>
-    `WITH c AS (SELECT ${clock(now)} AS now) SELECT count(t.id)::int AS total, (count(t.id) FILTER (WHERE t.${ACTIVE}))::int AS active, ${ms("c.now")} AS now_ms ` +
-    `FROM c LEFT JOIN ${table} t ON ${principal} AND ${notExpired("c.now", "t.expires_at")} GROUP BY c.now`;
-  return {
-    read: `SELECT ${SELECT_ROW}, ${ms(clock("$2"))} AS now_ms FROM ${table} WHERE id = $1`,
-    lock: `SELECT ${SELECT_ROW}, ${ms(clock("$2"))} AS now_ms FROM ${table} WHERE id = $1 FOR UPDATE`,
-    watched: `SELECT ${SELECT_ROW}, ${ms(clock("$2"))} AS now_ms FROM ${table} WHERE id = ANY($1::text[])`,
-    byCreationKey: `SELECT ${SELECT_ROW}, ${ms(clock("$2"))} AS now_ms FROM ${table} WHERE creation_key = $1`,
-    clearCreationKey: `UPDATE ${table} SET creation_key = NULL WHERE creation_key = $1`,
-    insert: `INSERT INTO ${table} (${TASK_COLUMNS.join(", ")}) VALUES (${params.join(", ")})`,
-    update,
-    updateAndNotify: `WITH u AS (${update} RETURNING id, revision) SELECT pg_notify($${TASK_COLUMNS.length + 1}, u.id || ' ' || u.revision) FROM u`,
-    count: count("t.principal = $2", "$1"),
-    countAnonymous: count("t.principal IS NULL", "$1"),
-    claimable: batch("claimable"),
-    abandoned: batch("abandoned"),
-    reap:
-      `WITH c AS (SELECT ${clock("$2")} AS now), d AS (DELETE FROM ${table} WHERE id = ANY(ARRAY(` +
-      `SELECT x.id FROM ${table} x, c WHERE x.expires_at <= c.now ORDER BY x.expires_at LIMIT $1 FOR UPDATE OF x SKIP LOCKED)) RETURNING id) ` +
-      `SELECT d.id, pg_notify($3, d.id || ' gone') FROM d`,
-  };
 }

@@ -14,9 +14,9 @@ export function freshSchema(): string {
   return `t_${randomBytes(6).toString("hex")}`;
 }
 
-/** Runs SQL on the test database over a connection of its own. */
-export async function sql<T = Record<string, unknown>>(text: string, values: unknown[] = []): Promise<T[]> {
-  const client = new Client({ connectionString: postgresUrl() });
+/** Runs SQL on the test database (or the one at `url`) over a connection of its own. */
+export async function sql<T = Record<string, unknown>>(text: string, values: unknown[] = [], url = postgresUrl()): Promise<T[]> {
+  const client = new Client({ connectionString: url });
   await client.connect();
   try {
     return (await client.query(text, values)).rows as T[];

@@ -1,0 +1,96 @@
+// The PostgreSQL store's pool and the time bounds on it.
+import type { PgPool as Pool } from "./pg-client";
+import { loadDriver } from "./load-driver";
+import type { PostgresBounds } from "./postgres-errors";
+import { TaskStoreConfigError } from "./task-store-errors";
+
+type Pg = typeof import("pg");
+
+/** Where the PostgreSQL store connects, and the bounds on every wait. */
+export interface PostgresPoolOptions {
+  /** A `postgres://` URL; or give `pool`. */
+  readonly connectionString?: string;
+  /** A pool the app owns (the store never ends it); or give `connectionString`. */
+  readonly pool?: Pool;
+  /** Connections in the store's own pool (default 10; one of them listens for changes). */
+  readonly poolSize?: number;
+  /**
+   * How long an operation waits for a connection (a free one from the pool, or a new one being
+   * opened) before failing with TaskStoreUnavailableError (default 5000 ms; pg's `connectionTimeoutMillis`).
+   */
+  readonly connectTimeoutMs?: number;
+  /**
+   * How long the database may run one statement before it cancels it (`statement_timeout`,
+   * default 5000 ms). The store's statements touch a few rows; this bounds a lock wait.
+   */
+  readonly statementTimeoutMs?: number;
+  /**
+   * How long the store waits for the answer to one query before it gives up and drops the
+   * connection (pg's client-side `query_timeout`, default 6000 ms): what bounds a frozen server
+   * or a network partition that never resets the connection. Keep it above `statementTimeoutMs`.
+   */
+  readonly queryTimeoutMs?: number;
+  /**
+   * How long the database lets a transaction of the store sit idle before it ends the session
+   * (`idle_in_transaction_session_timeout`, default 10000 ms), so a stalled app process never
+   * holds row or advisory locks that other instances wait for.
+   */
+  readonly idleInTransactionTimeoutMs?: number;
+}
+
+/** The defaults of the time bounds (documented in docs/tasks.md). */
+export const POSTGRES_TIMEOUT_DEFAULTS = Object.freeze({
+  connectTimeoutMs: 5000,
+  statementTimeoutMs: 5000,
+  queryTimeoutMs: 6000,
+  idleInTransactionTimeoutMs: 10_000,
+});
+/** The options that only apply to a pool the store creates. */
+const OWN_POOL_OPTIONS = ["poolSize", "connectTimeoutMs", "statementTimeoutMs", "queryTimeoutMs", "idleInTransactionTimeoutMs"] as const;
+/** The largest delay a Node timer takes. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A positive whole number of milliseconds a timer can hold, or the default. */
+function millis(options: PostgresPoolOptions, name: keyof typeof POSTGRES_TIMEOUT_DEFAULTS): number {
+  const value = options[name] ?? POSTGRES_TIMEOUT_DEFAULTS[name];
+  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_TIMER_MS) {
+    throw new TaskStoreConfigError(`The PostgreSQL task store's ${name} must be a whole number of milliseconds from 1 to ${MAX_TIMER_MS}, got ${String(value)}`);
+  }
+  return value;
+}
+
+/**
+ * The store's pool: the app's own (whose settings apply; the store's bounds beside it are
+ * refused, as they could not apply), or one made from `connectionString` with every wait bounded.
+ */
+export function postgresPool(options: PostgresPoolOptions): { pool: Pool; ownsPool: boolean; bounds: PostgresBounds } {
+  const poolSize = options.poolSize ?? 10;
+  if (!Number.isSafeInteger(poolSize) || poolSize < 1) throw new TaskStoreConfigError(`The PostgreSQL task store's poolSize must be a positive integer, got ${String(poolSize)}`);
+  const connectTimeoutMs = millis(options, "connectTimeoutMs");
+  const statementTimeoutMs = millis(options, "statementTimeoutMs");
+  const queryTimeoutMs = millis(options, "queryTimeoutMs");
+  const idleInTransactionTimeoutMs = millis(options, "idleInTransactionTimeoutMs");
+  if (options.pool) {
+    const mine = OWN_POOL_OPTIONS.filter((name) => options[name] !== undefined);
+    if (mine.length > 0) {
+      throw new TaskStoreConfigError(
+        `The PostgreSQL task store's ${mine.join(", ")} only apply to the pool it creates from connectionString; with your own pool, set max, connectionTimeoutMillis, statement_timeout, query_timeout and idle_in_transaction_session_timeout on it`,
+      );
+    }
+    const { connectionTimeoutMillis, max } = options.pool.options;
+    const queryTimeout = (options.pool.options as { query_timeout?: number }).query_timeout;
+    return { pool: options.pool, ownsPool: false, bounds: { connectTimeoutMs: Number(connectionTimeoutMillis ?? 0), queryTimeoutMs: Number(queryTimeout ?? 0), poolSize: max ?? 10 } };
+  }
+  const pg = loadDriver<Pg>("pg", "PostgreSQL");
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: poolSize,
+    connectionTimeoutMillis: connectTimeoutMs,
+    // Sent in the startup packet: every session of the store carries them from its first statement.
+    statement_timeout: statementTimeoutMs,
+    query_timeout: queryTimeoutMs,
+    idle_in_transaction_session_timeout: idleInTransactionTimeoutMs,
+    application_name: "roundtrip-mcp",
+  });
+  return { pool, ownsPool: true, bounds: { connectTimeoutMs, queryTimeoutMs, poolSize } };
+}
