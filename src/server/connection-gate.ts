@@ -2,6 +2,12 @@ import type { Server as NodeServer } from "node:http";
 import type { Socket } from "node:net";
 import { errorResponse } from "./error-response";
 
+/**
+ * How many connections may be in the middle of their refusal at once, per connection of the cap: a
+ * burst a few times the cap (clients retrying together) is still answered, a flood is bounded.
+ */
+const REFUSING_PER_CONNECTION = 4;
+
 /** What a refused client is told to wait before it tries again, in seconds. */
 export const RETRY_AFTER_SECONDS = 1;
 
@@ -41,7 +47,8 @@ export function refusalMessage(reason: RefusalReason): string {
  * ended, and what the client sends is read and dropped until it closes its side (or for at most
  * `graceMs`): closing while the client still writes would reset the connection, and a reset can destroy
  * the answer before the client reads it. Connections being refused are bounded too: past
- * `maxConnections` of them at once (a flood), a new one is cut without an answer.
+ * `REFUSING_PER_CONNECTION` times `maxConnections` of them at once (a flood), a new one is cut
+ * without an answer.
  */
 export class ConnectionGate {
   private open = 0;
@@ -81,7 +88,7 @@ export class ConnectionGate {
   }
 
   private refuse(socket: Socket, reason: RefusalReason): void {
-    if (this.refusing.size >= this.maxConnections) {
+    if (this.refusing.size >= REFUSING_PER_CONNECTION * this.maxConnections) {
       this.counts.cut++;
       socket.destroy();
       return;

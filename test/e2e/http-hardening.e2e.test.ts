@@ -13,6 +13,8 @@
 //   requestTimeoutMs, not after Node's default 300 s; the options are checked when listening;
 // - maxConnections: every connection over the cap reads a whole 503 with Retry-After: 1 and
 //   Connection: close (no reset), the connections under it keep working, and a freed one makes room;
+//   a burst over the cap whose clients keep their side open is answered up to four times the cap at
+//   once, and only connections past that (a flood) are closed without an answer;
 // - the structural limits are checked on the raw body before it is parsed: 400, -32602, the id echoed;
 // - an id with a fraction is 400 -32600 without the id, never echoed (MCP ids are strings or integers);
 // - a body that is not a JSON-RPC message ({"jsonrpc":"2.0","id":77,"method":5}) is 400 -32600
@@ -21,6 +23,7 @@
 // - a mounted httpHandler() applies the same limits: on a body it reads (413 over maxBodyBytes,
 //   400 -32602 over a structural limit) and on a parsedBody its host hands it.
 import { Agent, request } from "node:http";
+import { type Socket, connect } from "node:net";
 import { createFeatureApp } from "./fixtures/feature-app";
 import { exchange, filler, keepAlive } from "../support/raw-socket";
 import { meta } from "../support/raw-http";
@@ -192,6 +195,52 @@ describe("HTTP listener timeouts and connection cap", () => {
     await held[1]!.closed;
     const served = await eventuallyServed(listener.port, request, body);
     expect(served.status).toBe(200);
+    for (const connection of held) connection.destroy();
+  });
+});
+
+/**
+ * What one connection that keeps its side open reads: resolved once the answer is whole, or with
+ * what came when the server closed it (or after 5 s); the socket is left open until `sockets` end.
+ */
+function heldOpen(port: number, sockets: Socket[]): Promise<string> {
+  return new Promise((resolve) => {
+    let received = "";
+    // allowHalfOpen: the server's FIN does not make this side end too (as a default socket would).
+    const socket = connect({ port, host: "127.0.0.1", allowHalfOpen: true });
+    sockets.push(socket);
+    const done = () => (clearTimeout(timer), resolve(received));
+    const timer = setTimeout(done, 5_000);
+    socket.on("data", (chunk) => {
+      received += chunk.toString("latin1");
+      if (/\r\n\r\n\{.*\}$/s.test(received)) done();
+    });
+    socket.on("error", done).on("end", done).on("close", done);
+  });
+}
+
+describe("a burst over maxConnections", () => {
+  let app: McpApp | undefined;
+  afterEach(() => app?.close());
+
+  it("answers up to four times the cap of refusals at once, then closes a flood's extra connections without an answer", async () => {
+    app = createFeatureApp();
+    const cap = 2;
+    const listener = await app.listen({ port: 0, maxConnections: cap, keepAliveTimeoutMs: 60_000 });
+    const held = await Promise.all(Array.from({ length: cap }, () => keepAlive(listener.port)));
+    const request = head(listener.port, "Mcp-Method: tools/list");
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta() } });
+    for (const connection of held) expect((await connection.send(request, body)).status).toBe(200);
+    // None of these clients closes its side, so each refusal lasts until the server's grace ends it.
+    const sockets: Socket[] = [];
+    const answers: Promise<string>[] = [];
+    for (let i = 0; i < 4 * cap + 3; i++) answers.push(heldOpen(listener.port, sockets));
+    const received = await Promise.all(answers);
+    for (const socket of sockets) socket.destroy();
+    const refused = received.filter((text) => text.startsWith("HTTP/1.1 503 Service Unavailable\r\n"));
+    expect(refused).toHaveLength(4 * cap);
+    for (const text of refused) expect(text).toMatch(/\r\nRetry-After: 1\r\n/i);
+    expect(received.filter((text) => text === "")).toHaveLength(3);
     for (const connection of held) connection.destroy();
   });
 });

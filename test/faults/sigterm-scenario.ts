@@ -92,7 +92,7 @@ export async function sigtermScenario(settings: FaultSettings): Promise<Scenario
     while (!closing && Date.now() - signalledAt < settings.exitMs) {
       const probe = await send(server.url, "tools/list", {}, settings.deadlineMs);
       if (probe.kind === "answer" && probe.status === 200) acceptedAfter++;
-      else closing = probe.kind === "answer" ? `answers ${probe.status}${probe.headers.get("retry-after") ? ` with Retry-After ${probe.headers.get("retry-after")}` : " without Retry-After"}` : probe.kind;
+      else closing = probe.kind === "answer" ? `answered ${probe.status}${probe.headers.get("retry-after") ? ` with Retry-After ${probe.headers.get("retry-after")}` : " without Retry-After"}` : probe.kind;
       if (!closing) await pause(20);
     }
     tally.note(`after SIGTERM the sample answered ${acceptedAfter} new request(s) normally, then a new request was ${closing || "still answered"}`);
