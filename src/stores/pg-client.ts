@@ -4,10 +4,12 @@
 
 /** A row as pg returns it. */
 export interface PgQueryResultRow {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg's own type says any: a pg.Pool must stay assignable
   [column: string]: any;
 }
 
 /** What a query resolves to. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg's own type says any: a pg.Pool must stay assignable
 export interface PgQueryResult<R extends PgQueryResultRow = any> {
   rows: R[];
   rowCount: number | null;
@@ -22,6 +24,7 @@ export interface PgNotification {
 
 /** One connection checked out of a pool. */
 export interface PgPoolClient {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg's own type says any: a pg.Pool must stay assignable
   query<R extends PgQueryResultRow = any>(text: string, values?: any[]): Promise<PgQueryResult<R>>;
   release(destroy?: Error | boolean): void;
   on(event: "error", listener: (error: Error) => void): unknown;
@@ -32,6 +35,7 @@ export interface PgPoolClient {
 /** A `pg.Pool`, as the PostgreSQL task store uses it (pass your own as `pool`). */
 export interface PgPool {
   readonly ended: boolean;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg's own type says any: a pg.Pool must stay assignable
   query<R extends PgQueryResultRow = any>(text: string, values?: any[]): Promise<PgQueryResult<R>>;
   connect(): Promise<PgPoolClient>;
   end(): Promise<void>;
