@@ -5,7 +5,8 @@ import { postgresMigrations } from "./postgres-schema";
 import { RowTaskStore, type TaskStoreOptions } from "./row-task-store";
 import { type BatchSelection, type ChangedRow, type RowAt, TASK_COLUMNS, TIME_COLUMNS, type TaskRow } from "./task-row";
 import { ACTIVE, notExpired, selectionSql } from "./task-sql";
-import { TaskStoreConfigError, TaskStoreError, TaskStoreUnavailableError } from "./task-store-errors";
+import { isConnectionError, translatePostgresError } from "./postgres-errors";
+import { TaskStoreConfigError } from "./task-store-errors";
 import { type NewTask, type RowChange, checkCreationKey, checkPrincipalCounts } from "./task-transitions";
 
 export interface PostgresTaskStoreOptions extends TaskStoreOptions {
@@ -46,22 +47,6 @@ const stored = (c: string, param: string): string =>
   TIME_COLUMNS.has(c as keyof TaskRow) ? `'epoch'::timestamptz + ${param}::bigint * interval '1 millisecond'` : JSON_COLUMNS.has(c) ? `${param}::json` : param;
 
 const SELECT_ROW = TASK_COLUMNS.map(selected).join(", ");
-
-/** SQLSTATE classes and socket errors that mean the database cannot be used now. */
-const UNAVAILABLE_SQLSTATE = /^(08|28|53|57|58|3D000)/;
-const UNAVAILABLE_ERRNO = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
-const UNAVAILABLE_MESSAGE = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Cannot use a pool after calling end/;
-
-function isConnectionError(error: unknown): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return (typeof code === "string" && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_ERRNO.has(code))) || (typeof message === "string" && UNAVAILABLE_MESSAGE.test(message));
-}
-
-function translate(error: unknown): unknown {
-  if (error instanceof TaskStoreError || !isConnectionError(error)) return error;
-  const code = (error as { code?: unknown }).code;
-  return new TaskStoreUnavailableError(`The PostgreSQL task store is unavailable${typeof code === "string" ? ` (${code})` : ""}`, { cause: error });
-}
 
 /**
  * Tasks in PostgreSQL, shared by every instance of the app: rows are locked while they change
@@ -271,7 +256,7 @@ export class PostgresTaskStore extends RowTaskStore {
     try {
       return await work();
     } catch (error) {
-      throw translate(error);
+      throw translatePostgresError(error);
     }
   }
 }
