@@ -124,7 +124,8 @@ export type { StateKey } from "./state/key-ring";
 export { StateTooLargeError } from "./state/state-too-large-error";
 
 // Server
-export { McpApp, type McpAppOptions, type ServeOptions, type ServedConnection } from "./server/mcp-app";
+export { McpApp } from "./server/mcp-app";
+export type { McpAppOptions, ServeOptions, ServedConnection } from "./server/mcp-app-options";
 export type { ListenOptions, HttpListener, Authenticator, CloseOptions } from "./server/http-listener";
 export { DEFAULT_REQUEST_LIMITS, type RequestLimits } from "./server/request-limits";
 export { ChangeNotifier } from "./server/change-notifier";

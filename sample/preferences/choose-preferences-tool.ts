@@ -1,7 +1,16 @@
 // The shared workflow served as a tool: three requests (colour, style, then the result).
 import { IsIn, IsString } from "class-validator";
 import { Result, Tool, type ToolResult } from "roundtrip-mcp";
-import { AskColor, AskStyle, COLORS, describePreferences, preferencesOf, type Color, type ColorChoice, type StyleChoice } from "./preference-questions";
+import {
+  AskColor,
+  AskStyle,
+  COLORS,
+  describePreferences,
+  preferencesOf,
+  type Color,
+  type ColorChoice,
+  type StyleChoice,
+} from "./preference-questions";
 
 /** The tool's structured output. */
 export class ChosenPreferences {
@@ -10,7 +19,11 @@ export class ChosenPreferences {
 }
 
 export class ChoosePreferencesTool {
-  @Tool({ description: "Asks your colour, then a style for it, and returns both", output: ChosenPreferences, annotations: { readOnlyHint: true } })
+  @Tool({
+    description: "Asks your colour, then a style for it, and returns both",
+    output: ChosenPreferences,
+    annotations: { readOnlyHint: true },
+  })
   choose_preferences(@AskColor() color: ColorChoice, @AskStyle() style: StyleChoice): ToolResult {
     const preferences = preferencesOf(color, style);
     return Result.structured(preferences, `Preferences chosen: ${describePreferences(preferences)}`);

@@ -3,7 +3,12 @@ import { Arg, Resource } from "roundtrip-mcp";
 import { AskColor, AskStyle, describePreferences, preferencesOf, type ColorChoice, type StyleChoice } from "./preference-questions";
 
 export class PreferencesSummaryResource {
-  @Resource({ uriTemplate: "preferences://{profile}/summary", name: "preferences-summary", description: "A profile's preferences, asked for on reading", mimeType: "text/plain" })
+  @Resource({
+    uriTemplate: "preferences://{profile}/summary",
+    name: "preferences-summary",
+    description: "A profile's preferences, asked for on reading",
+    mimeType: "text/plain",
+  })
   summary(@Arg("profile") profile: string, @AskColor() color: ColorChoice, @AskStyle() style: StyleChoice): string {
     return `Preferences for profile ${profile}: ${describePreferences(preferencesOf(color, style))}`;
   }

@@ -14,8 +14,14 @@ export class PreviewOutcome {
 }
 
 export class PreviewThemeTool {
-  @Tool({ description: "Asks consent to open a local theme preview (URL mode); opens nothing itself", output: PreviewOutcome, annotations: { readOnlyHint: true } })
-  preview_theme(@Elicit(CONSENT_KEY, { url: PREVIEW_URL }, { message: CONSENT_MESSAGE, onDecline: "outcome" }) consent: ElicitResult): ToolResult {
+  @Tool({
+    description: "Asks consent to open a local theme preview (URL mode); opens nothing itself",
+    output: PreviewOutcome,
+    annotations: { readOnlyHint: true },
+  })
+  preview_theme(
+    @Elicit(CONSENT_KEY, { url: PREVIEW_URL }, { message: CONSENT_MESSAGE, onDecline: "outcome" }) consent: ElicitResult,
+  ): ToolResult {
     const outcome: PreviewOutcome = { consent: consent.action, verified: false };
     return Result.structured(outcome, `Consent: ${consent.action}. Preview not verified: nothing was fetched or opened.`);
   }

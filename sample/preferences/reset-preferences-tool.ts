@@ -12,7 +12,10 @@ interface ResetCheckpoint {
 export class ResetPreferencesTool {
   constructor(@inject(StateSealer) private readonly sealer: StateSealer) {}
 
-  @Tool({ description: "Resets preferences in two steps (a state-only continuation); stores and changes nothing", annotations: { readOnlyHint: true, idempotentHint: true } })
+  @Tool({
+    description: "Resets preferences in two steps (a state-only continuation); stores and changes nothing",
+    annotations: { readOnlyHint: true, idempotentHint: true },
+  })
   reset_preferences(@Ctx() ctx: RequestContext): ToolResult | InputRequiredResult {
     if (ctx.requestState === undefined) {
       const checkpoint: ResetCheckpoint = { step: "reset" };

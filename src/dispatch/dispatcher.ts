@@ -151,7 +151,7 @@ export class Dispatcher implements ComponentRunner {
 
   /** Calls the bound method (or hands it to a strategy), then ends the round of a carried flow. */
   private proceed(round: Round, ctx: RequestContext, bound: Extract<BoundArguments, { ok: true }>, entry: ReadyEntry): MaybePromise<unknown> {
-    const { def, original, strategy } = round;
+    const { def, strategy } = round;
     if (strategy) return this.delegate(round, ctx, bound, entry);
     return andThen(this.call(def, this.instanceOf(def), bound, entry.values, entry.operationId, entry.ctx), (returned) => this.leave(round, ctx, entry, returned));
   }

@@ -83,7 +83,10 @@ export class RoundPlanner {
     let grew = true;
     while (grew) {
       grew = false;
-      for (const s of specs) if (!dropped.has(s.key) && s.after.some((d) => dropped.has(d))) (dropped.add(s.key), (grew = true));
+      for (const s of specs) if (!dropped.has(s.key) && s.after.some((d) => dropped.has(d))) {
+        dropped.add(s.key);
+        grew = true;
+      }
     }
     // The method answered with a re-ask, not with state of its own: none is kept.
     const kept: CarriedState = { r: resolvedState.r, a: {}, o: resolvedState.o };

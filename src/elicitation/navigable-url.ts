@@ -8,6 +8,7 @@
  */
 export function navigableUrlProblem(url: unknown): string | undefined {
   if (typeof url !== "string" || url.length === 0) return "the url must be a non-empty string";
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point: a url must hold none
   if (/[\s\u0000-\u001f\u007f-\u009f]/u.test(url)) return "the url must not contain whitespace or control characters";
   if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(url)) return "the url must be absolute (http: or https:)";
   if (!/^https?:/i.test(url)) return "the url must use http: or https:";

@@ -18,6 +18,7 @@ import type { FormFormat } from "../protocol/form-schema";
 export const ELICITATION_FORMATS: readonly FormFormat[] = ["email", "uri", "date", "date-time"];
 
 // Whitespace and C0/C1 controls: never part of any of the four formats.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const SPACE_OR_CONTROL = /[\s\u0000-\u001f\u007f-\u009f]/u;
 const SCHEME_PREFIX = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 const FULL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

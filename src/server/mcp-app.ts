@@ -3,14 +3,12 @@ import { createMcpHandler, InMemoryTransport, type McpHttpHandler, type ServerCo
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { Dispatcher } from "../dispatch/dispatcher";
 import { BUILT_IN_FEATURES } from "../features/built-in-features";
-import type { FeatureModule } from "../features/feature-module";
 import { DEFAULT_APP_NAME, FeatureTable } from "../features/feature-table";
 import { APP_LOGGER, StderrLogger, type AppLogger } from "../protocol/app-logger";
 import type { Era } from "../protocol/inbound-request";
-import type { Middleware, ResultValidator } from "../protocol/middleware";
-import type { JsonObject, ListCacheHint } from "../protocol/wire-types";
+import type { JsonObject } from "../protocol/wire-types";
 import { createStateSealer } from "../state/create-state-sealer";
-import { StateSealer, type StateOptions } from "../state/state-sealer";
+import { StateSealer } from "../state/state-sealer";
 import { ChangeNotifier } from "./change-notifier";
 import { buildComponents } from "./component-instances";
 import { warnSharedTransients } from "./shared-transients";
@@ -18,95 +16,11 @@ import { ConnectionTransport } from "./connection-transport";
 import { httpEntry } from "./http-entry";
 import { DEFAULT_DRAIN_MS, drainDeadline, startHttpListener, type CloseOptions, type HttpListener, type ListenOptions } from "./http-listener";
 import { InboundChecks } from "./inbound-checks";
-import { resolveRequestLimits, type RequestLimits } from "./request-limits";
+import { resolveRequestLimits } from "./request-limits";
 import { StdioLineTransport } from "./stdio-line-transport";
 import { FastLane, fastLaneEnabled } from "./fast-lane";
 import { buildSdkServer, capabilitiesFor, type FactsLookup, type RequestFacts } from "./sdk-bridge";
-
-export interface McpAppOptions {
-  /** Decorated component classes. */
-  components: Function[];
-  /** Server name and version published in `serverInfo`. */
-  name?: string;
-  version?: string;
-  title?: string;
-  instructions?: string;
-  /** The tsyringe container to register into; default a child of the global container. */
-  container?: DependencyContainer;
-  /**
-   * How requestState is sealed: `{ secret }`, `{ keys }`, `{ keysFromEnv: "VAR" }`, or
-   * `{ ephemeral: true }` for local development. Optional when the container already has a
-   * `StateSealer` registered.
-   */
-  state?: StateOptions;
-  /** Diagnostic logger (stderr JSON lines by default; never stdout, which stdio uses). */
-  logger?: AppLogger;
-  /** App-wide middleware, run before each component's own, on every round. */
-  middleware?: Middleware[];
-  /** Runs on every final result. */
-  resultValidator?: ResultValidator;
-  /** Cache hints for list results. Default `{ ttlMs: 0, cacheScope: "private" }`. */
-  listCache?: ListCacheHint;
-  /** Principal for requests arriving over stdio or in-process (no transport authentication). Default null. */
-  localPrincipal?: string | null;
-  /**
-   * Features beyond the built-in tools, resources, prompts and completion (protocol extensions),
-   * each made by its own function with its own options.
-   */
-  features?: FeatureModule[];
-  /**
-   * Bounds on every request, on every transport, checked before anything parses or validates it
-   * (see `RequestLimits` for each limit and its default). Give only the ones to change.
-   *
-   * @example McpApp.create({ components, state, limits: { maxBodyBytes: 16 * 1024 * 1024 } })
-   */
-  limits?: Partial<RequestLimits>;
-  /**
-   * Milliseconds one round of a component may take (middleware included) when the component sets
-   * no `timeoutMs` of its own. On expiry the request's signal aborts and the client gets -32603
-   * "Request timed out" with `data.timeoutMs`, even if the handler ignores the signal. Default 60,000.
-   */
-  timeoutMs?: number;
-  /**
-   * The fast lane: well-formed modern (2026-07-28) requests for the dispatcher's own methods, over
-   * HTTP and stdio, are answered straight from the dispatcher with the same bytes, key order and
-   * HTTP status as the SDK path; everything else takes the SDK path. Default on, unless the
-   * environment variable `ROUNDTRIP_FAST_LANE` is `off`. `listen({ fastLane })` overrides it per listener.
-   */
-  fastLane?: boolean;
-  /**
-   * Development only: the message of an unexpected error reaches the client (a tool's `isError`
-   * text, the -32603 message) instead of a generic text with its error id. Default false: the
-   * details go to the logger only. Never turn it on where clients are not yours: messages carry
-   * paths, queries and secrets.
-   */
-  exposeErrors?: boolean;
-}
-
-/** Options of `serve`, `serveStdio` and `connect`. */
-export interface ServeOptions {
-  /** Serve 2025-era clients on this connection (default "serve"). */
-  legacy?: "serve" | "reject";
-  /**
-   * Principal of every request on this connection, instead of the app's `localPrincipal`: lets a
-   * test act as another user in-process (`roundtrip-mcp/testing` uses it for `client.as(...)`).
-   *
-   * @example const transport = await app.connect({ principal: "alice" });
-   */
-  principal?: string | null;
-  /** The fast lane on this connection (stdio only); default the app's `fastLane` option. */
-  fastLane?: boolean;
-}
-
-/** One connection being served. */
-export interface ServedConnection {
-  /**
-   * Closes gracefully: new requests are answered -32000 ("shutting down") with their id, those in
-   * flight are answered (up to `drainTimeoutMs`, default 10,000; then they are dropped), then the
-   * transport closes.
-   */
-  close(options?: CloseOptions): Promise<void>;
-}
+import type { McpAppOptions, ServedConnection, ServeOptions } from "./mcp-app-options";
 
 /**
  * A roundtrip-mcp application: components registered, metadata read, schemas built — once.

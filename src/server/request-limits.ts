@@ -223,7 +223,10 @@ export function scanJsonValue(value: unknown, limits: RequestLimits): LimitBreac
     if (Array.isArray(current)) {
       items += current.length;
       if (items > maxArrayItems) return { limit: "maxArrayItems", maximum: maxArrayItems };
-      for (const item of current) (values.push(item), depths.push(depth + 1));
+      for (const item of current) {
+        values.push(item);
+        depths.push(depth + 1);
+      }
       continue;
     }
     let own = 0;

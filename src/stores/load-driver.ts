@@ -13,6 +13,7 @@ export const DRIVER_INSTALL_COMMANDS = {
  */
 export function loadDriver<T>(name: keyof typeof DRIVER_INSTALL_COMMANDS, store: string): T {
   try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use: the driver is an optional peer
     return require(name) as T;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -4,10 +4,12 @@
 
 /** A row as pg returns it. */
 export interface PgQueryResultRow {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg's own type says any: a pg.Pool must stay assignable
   [column: string]: any;
 }
 
 /** What a query resolves to. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg's own type says any: a pg.Pool must stay assignable
 export interface PgQueryResult<R extends PgQueryResultRow = any> {
   rows: R[];
   rowCount: number | null;
@@ -29,7 +31,9 @@ export interface PgNotification {
 
 /** One connection checked out of a pool. */
 export interface PgPoolClient {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg's own type says any: a pg.Pool must stay assignable
   query<R extends PgQueryResultRow = any>(text: string, values?: any[]): Promise<PgQueryResult<R>>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
   query<R extends PgQueryResultRow = any>(config: PgQueryConfig): Promise<PgQueryResult<R>>;
   release(destroy?: Error | boolean): void;
   on(event: "error", listener: (error: Error) => void): unknown;
@@ -44,6 +48,7 @@ export interface PgPool {
   readonly ended: boolean;
   /** The options the pool was made with (the store reads its bounds from them). */
   readonly options: { readonly max?: number; readonly connectionTimeoutMillis?: number; readonly query_timeout?: number };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg's own type says any: a pg.Pool must stay assignable
   query<R extends PgQueryResultRow = any>(text: string, values?: any[]): Promise<PgQueryResult<R>>;
   connect(): Promise<PgPoolClient>;
   end(): Promise<void>;

@@ -192,6 +192,7 @@ export class Flow<R extends WireResult = WireResult> {
    */
   async run(script: Script, options: RunOptions = {}): Promise<Flow<R>> {
     const { maxRounds = DEFAULT_MAX_ROUNDS, ...callOptions } = options;
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the loop walks from this round to the last
     let flow: Flow<R> = this;
     while (flow.status === "input_required") {
       if (flow.rounds >= maxRounds) {

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { MemoryLogger } from "./loggers";
-import { McpApp, type McpAppOptions } from "../server/mcp-app";
+import { McpApp } from "../server/mcp-app";
+import type { McpAppOptions } from "../server/mcp-app-options";
 import type { StateOptions } from "../state/state-sealer";
 import { createTestClock, type TestClock } from "./test-clock";
 

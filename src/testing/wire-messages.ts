@@ -4,7 +4,7 @@
  * is exactly what crossed the boundary. MCP shapes the main entry exports (InputRequest,
  * ElicitResult, ToolResult, ClientCapabilities ...) are used from there, not declared again.
  */
-import type { ContentBlock, PromptMessage, ResourceContents, ToolResult } from "../protocol/content";
+import type { PromptMessage, ResourceContents, ToolResult } from "../protocol/content";
 import type { CacheScope, JsonObject } from "../protocol/wire-types";
 import type { FormSchema } from "../protocol/form-schema";
 import type { LogLevel } from "../protocol/request-context";

@@ -48,14 +48,14 @@ function start(env: Record<string, string>): Promise<string> {
 }
 
 let id = 0;
-async function rpc(url: string, method: string, params: Record<string, unknown>, capabilities: object): Promise<Record<string, any>> {
+async function rpc(url: string, method: string, params: Record<string, unknown>, capabilities: object): Promise<Record<string, unknown>> {
   const name = method === "tools/call" ? params.name : params.taskId;
   const response = await fetch(url, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": PROTOCOL, "mcp-method": method, "mcp-name": String(name) },
     body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params: { ...params, _meta: { "io.modelcontextprotocol/protocolVersion": PROTOCOL, "io.modelcontextprotocol/clientCapabilities": capabilities } } }),
   });
-  const body = (await response.json()) as { result?: Record<string, any>; error?: unknown };
+  const body = (await response.json()) as { result?: Record<string, unknown>; error?: unknown };
   if (!body.result) throw new Error(`${method} answered ${JSON.stringify(body.error)}`);
   return body.result;
 }

@@ -109,7 +109,10 @@ describe("the samples on SIGTERM", () => {
       new Promise<Record<string, unknown>>((resolve) => {
         const check = () => {
           const found = answers.find((a) => a.id === id);
-          if (found) (lines.off("line", onLine), resolve(found));
+          if (found) {
+            lines.off("line", onLine);
+            resolve(found);
+          }
         };
         const onLine = (line: string) => (answers.push(JSON.parse(line) as Record<string, unknown>), check());
         lines.on("line", onLine);

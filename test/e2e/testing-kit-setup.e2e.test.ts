@@ -16,7 +16,7 @@
 //   spawned is refused at creation, as() needs principalEnv
 import "reflect-metadata";
 import { IsString } from "class-validator";
-import { Arg, JSONSchema, McpApp, Tool } from "roundtrip-mcp";
+import { Arg, JSONSchema, Tool } from "roundtrip-mcp";
 import { accept, createHttpTestClient, createStdioTestClient, createTestClient, createTestClock, MemoryLogger, SilentLogger, tamper, type TestClient } from "roundtrip-mcp/testing";
 import { INTERACTIVE_COMPONENTS, INTERACTIVE_SECRET, createInteractiveApp } from "./fixtures/interactive-app";
 import { FEATURE_COMPONENTS } from "./fixtures/feature-app";

@@ -8,8 +8,19 @@ import type { Outages, Tally } from "./fault-tally";
 /** A client that declares elicitation and the tasks extension, as the tasks sample needs. */
 export const DECLARING = { elicitation: {}, extensions: { "io.modelcontextprotocol/tasks": {} } };
 
+/** The fields of a result (a tool call's, a task's) the fault run reads; the rest stays unknown. */
+export interface ResultFields {
+  readonly [field: string]: unknown;
+  readonly resultType?: string;
+  readonly taskId?: string;
+  readonly status?: string;
+  readonly lastUpdatedAt?: string;
+  readonly inputRequests?: Record<string, unknown>;
+  readonly error?: { code?: number; message?: string; data?: { reason?: string } };
+}
+
 export interface JsonRpcAnswer {
-  readonly result?: Record<string, any>;
+  readonly result?: ResultFields;
   readonly error?: { code: number; message: string; data?: unknown };
 }
 

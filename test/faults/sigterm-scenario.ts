@@ -12,7 +12,7 @@ import { request } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { meta } from "../support/raw-http";
-import { DECLARING, send } from "./fault-client";
+import { DECLARING, send, type ResultFields } from "./fault-client";
 import type { FaultSettings } from "./fault-settings";
 import { Tally, type ScenarioReport } from "./fault-tally";
 import { countCrash, pause, ServerProcess, TASKS_SAMPLE } from "./server-process";
@@ -105,7 +105,7 @@ export async function sigtermScenario(settings: FaultSettings): Promise<Scenario
     else {
       const answer = parse(end.text);
       if (answer?.error?.code === -32603) tally.count("internalErrors", `the tools/call in flight at SIGTERM: ${end.text.slice(0, 200)}`);
-      else if (answer?.result?.resultType === "task") callTask = { id: answer.result.taskId, topic: "sigterm call in flight", sections: 1, ackAt: Date.now(), on: "the sample", resultSeen: false };
+      else if (answer?.result?.resultType === "task" && typeof answer.result.taskId === "string") callTask = { id: answer.result.taskId, topic: "sigterm call in flight", sections: 1, ackAt: Date.now(), on: "the sample", resultSeen: false };
       else tally.count("dropped", `the tools/call in flight at SIGTERM was answered ${end.status} ${end.text.slice(0, 200)} instead of its result`);
     }
 
@@ -135,7 +135,7 @@ export async function sigtermScenario(settings: FaultSettings): Promise<Scenario
 }
 
 /** A JSON body, or the last message of an SSE stream. */
-function parse(text: string): { result?: Record<string, any>; error?: { code: number } } | undefined {
+function parse(text: string): { result?: ResultFields; error?: { code: number } } | undefined {
   try {
     const data = text.split("\n").filter((line) => line.startsWith("data:"));
     return JSON.parse(data.length > 0 ? data[data.length - 1].slice(5) : text);

@@ -1,7 +1,7 @@
 // A client's whole life with one task of the tasks sample (build_report): create it, poll
 // tasks/get, answer its question (the appendix) with tasks/update, read the result; and the
 // final verdict on an acknowledged task, by the rules in fault-tally.ts.
-import { judge, send, type JsonRpcAnswer } from "./fault-client";
+import { judge, send, type JsonRpcAnswer, type ResultFields } from "./fault-client";
 import type { Outages, Tally } from "./fault-tally";
 import { pause } from "./server-process";
 
@@ -122,12 +122,12 @@ async function get(task: TrackedTask, target: { url: string; name: string }, flo
   return judge(flow.tally, outcome, { what: `tasks/get on ${target.name}`, storeBound: true, outages: flow.outages });
 }
 
-function observe(task: TrackedTask, read: Record<string, any>): void {
+function observe(task: TrackedTask, read: ResultFields): void {
   task.status = read.status;
   task.resultSeen = read.status === "completed" && isRightResult(task, read.result);
-  if (!TERMINAL.has(read.status)) return;
+  if (read.status === undefined || !TERMINAL.has(read.status)) return;
   task.endedAt ??= Date.now();
-  task.endedByServerAt = Date.parse(read.lastUpdatedAt);
+  task.endedByServerAt = Date.parse(read.lastUpdatedAt ?? "");
   task.result = read.result;
   task.error = read.error;
 }

@@ -12,7 +12,7 @@ declare const ctx: {
 };
 
 // Round 1: carry the answers collected so far.
-const token: string = sealer.seal({ answers: { city: "Lyon" } }, ctx, { principal: ctx.principal });
+export const token: string = sealer.seal({ answers: { city: "Lyon" } }, ctx, { principal: ctx.principal });
 
 // Round 2: the client sends the token back as requestState.
-const carried = ctx.requestState === undefined ? null : sealer.open(ctx.requestState, ctx, { principal: ctx.principal });
+export const carried = ctx.requestState === undefined ? null : sealer.open(ctx.requestState, ctx, { principal: ctx.principal });

@@ -22,7 +22,10 @@ export function answerMemoryProbes(): void {
       counting = { profiler, startUsed: getHeapStatistics().used_heap_size };
       answer({ started: true });
     } else if (command === "alloc-stop") {
-      if (!counting) return answer({ error: "alloc-stop without alloc-start" });
+      if (!counting) {
+        answer({ error: "alloc-stop without alloc-start" });
+        return;
+      }
       const endUsed = getHeapStatistics().used_heap_size;
       const result = counting.profiler.stop();
       const collections = result.statistics.map((s) => ({ before: s.beforeGC.heapStatistics.usedHeapSize, after: s.afterGC.heapStatistics.usedHeapSize }));

@@ -144,6 +144,7 @@ describe("canonicalJson", () => {
     ["-Infinity", -Infinity, /non-finite number at \$$/],
     ["undefined at the top", undefined, /undefined at \$$/],
     ["undefined in an array", [1, undefined], /undefined at \$\[1\]/],
+    // eslint-disable-next-line no-sparse-arrays -- the hole is the input under test
     ["an array hole", [1, , 3], /array hole at \$\[1\]/],
     ["a Date", { d: new Date(0) }, /a Date object at \$\.d/],
     ["a Map", new Map(), /a Map object at \$/],

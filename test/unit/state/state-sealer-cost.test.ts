@@ -79,6 +79,7 @@ describe("StateSealer cost", () => {
       try {
         if (withoutHash) (nodeCrypto as { hash: unknown }).hash = undefined;
         jest.isolateModules(() => {
+          // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh copy of the module, loaded inside isolateModules
           const { StateSealer: Isolated } = require("../../../src/state/state-sealer") as typeof import("../../../src/state/state-sealer");
           const sealer = new Isolated({ keys: KEYS, now: () => 1_750_000_000_000 }, new SilentLogger());
           const sealed = count(() => sealer.seal(DATA, CTX, { principal: "alice" }));

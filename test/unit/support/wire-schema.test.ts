@@ -41,9 +41,16 @@ import {
   validateServerMessage,
 } from "../../support/wire-schema";
 
-const schema = JSON.parse(fs.readFileSync(WIRE_SCHEMA_PATH, "utf8")) as {
-  $defs: Record<string, { anyOf?: { $ref: string }[]; properties?: Record<string, any> }>;
+/** The parts of a JSON Schema node these tests read. */
+type SchemaNode = {
+  anyOf?: SchemaNode[];
+  $ref?: string;
+  const?: unknown;
+  type?: unknown;
+  properties?: Record<string, SchemaNode>;
+  additionalProperties?: SchemaNode;
 };
+const schema = JSON.parse(fs.readFileSync(WIRE_SCHEMA_PATH, "utf8")) as { $defs: Record<string, SchemaNode> };
 
 describe("the shipped schema file", () => {
   it("is byte-identical to the published 2026-07-28 schema.json", () => {
@@ -209,8 +216,10 @@ describe("the ElicitResult number patch", () => {
   });
 
   it("fails loudly when the quirk it patches is gone", () => {
-    const fixed = structuredClone(schema) as any;
-    fixed.$defs.ElicitResult.properties.content.additionalProperties.anyOf[1].type = ["string", "number", "boolean"];
+    const fixed = structuredClone(schema);
+    const scalars = fixed.$defs.ElicitResult?.properties?.content?.additionalProperties?.anyOf?.[1];
+    if (scalars === undefined) throw new Error("ElicitResult.content.additionalProperties.anyOf[1] is gone from the schema");
+    scalars.type = ["string", "number", "boolean"];
     expect(() => patchSchema(fixed)).toThrow(/revisit patchSchema/);
   });
 });
@@ -340,7 +349,7 @@ describe("the tasks extension", () => {
 describe("the method maps agree with the schema", () => {
   it("RESULT_DEFS covers every client request method", () => {
     const methods = (schema.$defs.ClientRequest.anyOf ?? []).map(
-      (r) => schema.$defs[r.$ref.split("/").pop() as string].properties?.method.const,
+      (r) => schema.$defs[r.$ref?.split("/").pop() as string].properties?.method?.const,
     );
     expect(Object.keys(RESULT_DEFS).sort()).toEqual(methods.sort());
   });
@@ -349,16 +358,16 @@ describe("the method maps agree with the schema", () => {
     for (const defs of Object.values(RESULT_DEFS)) {
       const complete = defs.find((d) => d !== "InputRequiredResult") as string;
       const result = schema.$defs[`${complete}Response`]?.properties?.result;
-      const refs: string[] = result.anyOf ? result.anyOf.map((r: { $ref: string }) => r.$ref) : [result.$ref];
+      const refs = (result?.anyOf ?? [result]).map((r) => r?.$ref ?? "(no $ref)");
       expect(refs.map((r) => r.split("/").pop()).sort()).toEqual([...defs].sort());
     }
   });
 
   it("NOTIFICATION_DEFS matches ServerNotification", () => {
-    const defs = (schema.$defs.ServerNotification.anyOf ?? []).map((r) => r.$ref.split("/").pop() as string);
+    const defs = (schema.$defs.ServerNotification.anyOf ?? []).map((r) => r.$ref?.split("/").pop() as string);
     expect(Object.values(NOTIFICATION_DEFS).sort()).toEqual(defs.sort());
     for (const [method, def] of Object.entries(NOTIFICATION_DEFS)) {
-      expect(schema.$defs[def].properties?.method.const).toBe(method);
+      expect(schema.$defs[def].properties?.method?.const).toBe(method);
     }
   });
 });
