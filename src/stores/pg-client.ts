@@ -18,7 +18,7 @@ export interface PgQueryResult<R extends PgQueryResultRow = any> {
 /** A query with options of its own (pg's `QueryConfig`; `query_timeout` bounds this one query). */
 export interface PgQueryConfig {
   text: string;
-  values?: any[];
+  values?: unknown[];
   query_timeout?: number;
 }
 

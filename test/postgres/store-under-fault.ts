@@ -2,6 +2,7 @@
 // (fixtures/store-process.ts), so that a crash is that process's exit, seen and reported, never
 // jest's; a TCP proxy that can freeze (stop forwarding without closing a socket); and the SQL
 // that terminates a store's backends by its application_name.
+/* eslint-disable @typescript-eslint/no-explicit-any -- the IPC messages of the test's own child process: each field is read by the op that sent it */
 import { type ChildProcess, fork } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
