@@ -3,10 +3,12 @@ import { ErrorCode, McpError } from "../protocol/errors";
 import type { StateBinding } from "../protocol/request-context";
 import { type JsonValue, strictJsonStringify } from "../protocol/canonical-json";
 import { KeyRing, type StateKey } from "./key-ring";
+import { bindingDigestOf } from "./binding-digest";
 import { LEGACY_VERSION, legacyMacOf, legacyScopeMismatch } from "./legacy-token";
+import { type Binding, bindingOf, decodeRt2Payload, RT2_VERSION, rt2MacOf } from "./rt2-token";
 import { RejectionLog } from "./rejection-log";
 import { StateTooLargeError } from "./state-too-large-error";
-import { base64urlLength, bindingOf, decodeBase64url, diagnose, encodePayload, equalText, MAC_CHARS, macOf, PREFIX, tagsOf, VERSION } from "./state-token";
+import { base64urlLength, diagnose, equalText, MAC_CHARS, openPayload, PREFIX, sealPayload, tagsOf, VERSION } from "./state-token";
 
 /** Default lifetime of a sealed state, in seconds. */
 export const STATE_TTL_DEFAULT_SECONDS = 300;
@@ -90,7 +92,8 @@ export interface StateSealOptions {
 const TOKEN_SHAPE = /^rt([0-9]{1,3})\.([A-Za-z0-9_-]{1,32})\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/;
 const DOT = 0x2e;
 const CURRENT = String(VERSION);
-const LEGACY = String(LEGACY_VERSION);
+const RT2 = String(RT2_VERSION);
+const RT1 = String(LEGACY_VERSION);
 const SOURCES = ["secret", "keys", "keysFromEnv", "ephemeral"] as const;
 const SEALER_OPTIONS: ReadonlySet<string> = new Set([...SOURCES, "ttl", "now"]);
 const CALL_OPTIONS: ReadonlySet<string> = new Set(["principal", "ttl"]);
@@ -204,15 +207,14 @@ export class StateSealer {
     const body = strictJsonStringify(data);
     const key = this.ring.signing;
     const issued = this.nowSeconds();
-    const binding = bindingOf(ctx, principal);
-    const json = `[${VERSION},${issued},${issued + ttl},"${tagsOf(key, binding)}",${body}]`;
-    const overhead = PREFIX.length + key.id.length + 2 + MAC_CHARS; // rt2.<keyId>.<payload>.<mac>
-    const payload = encodePayload(json, STATE_TOKEN_MAX_BYTES - overhead);
-    if (payload === undefined) {
-      throw new StateTooLargeError(overhead + base64urlLength(Buffer.byteLength(json, "utf8")), STATE_TOKEN_MAX_BYTES);
-    }
-    const signed = `${PREFIX}${key.id}.${payload}`;
-    return `${signed}.${macOf(key, signed, binding)}`;
+    const digest = bindingDigestOf(ctx);
+    // A principal is a string or null (checked above): JSON.stringify is its canonical JSON.
+    const principalText = JSON.stringify(principal);
+    const json = `[${VERSION},${issued},${issued + ttl},"${tagsOf(key.tagKey, digest, principalText)}",${body}]`;
+    const overhead = PREFIX.length + key.id.length + 2 + MAC_CHARS; // rt3.<keyId>.<payload>.<mac>
+    const sealed = sealPayload(key, digest, principalText, json, STATE_TOKEN_MAX_BYTES - overhead);
+    if ("tooLarge" in sealed) throw new StateTooLargeError(overhead + base64urlLength(sealed.tooLarge), STATE_TOKEN_MAX_BYTES);
+    return `${PREFIX}${key.id}.${sealed.payload}.${sealed.mac}`;
   }
 
   /**
@@ -242,27 +244,40 @@ export class StateSealer {
       throw this.reject("malformed", ctx);
     }
     const version = token.slice(2, keyStart - 1);
-    if (version !== CURRENT && version !== LEGACY) throw this.refuse("unsupported-version", token, ctx);
+    if (version !== CURRENT && version !== RT2 && version !== RT1) throw this.refuse("unsupported-version", token, ctx);
     const key = this.ring.find(token.slice(keyStart, keyEnd));
     if (key === undefined) throw this.refuse("unknown-key", token, ctx);
-    const binding = bindingOf(ctx, principal);
-    const signed = token.slice(0, macStart - 1);
     const mac = token.slice(macStart);
     const payload = token.slice(keyEnd + 1, macStart - 1);
+    let fields: unknown[] | undefined;
+    let binding: Binding | undefined;
     if (version === CURRENT) {
-      // The one HMAC of an open: authenticity and binding at once.
-      if (!equalText(mac, macOf(key, signed, binding))) {
-        throw this.refuse(() => diagnose(key, decodePayload(payload)?.[3], binding), token, ctx);
+      // The one HMAC of an open, over the payload's bytes: authenticity and binding at once.
+      const digest = bindingDigestOf(ctx);
+      const principalText = JSON.stringify(principal);
+      const opened = openPayload(key, digest, principalText, payload, mac);
+      if (opened === undefined) throw this.refuse("bad-mac", token, ctx);
+      fields = parseFields(opened.json);
+      if (!opened.authentic) throw this.refuse(() => diagnose(key.tagKey, fields?.[3], digest, principalText), token, ctx);
+    } else {
+      binding = bindingOf(ctx, principal);
+      const signed = token.slice(0, macStart - 1);
+      if (version === RT2) {
+        if (!equalText(mac, rt2MacOf(key, signed, binding))) {
+          const request = binding.request;
+          const principalText = binding.principal;
+          throw this.refuse(() => diagnose(key.rt2.tagKey, decodeRt2Payload(payload)?.[3], request, principalText), token, ctx);
+        }
+      } else if (!equalText(mac, legacyMacOf(key, signed))) {
+        throw this.refuse("bad-mac", token, ctx);
       }
-    } else if (!equalText(mac, legacyMacOf(key, signed))) {
-      throw this.refuse("bad-mac", token, ctx);
+      fields = decodeRt2Payload(payload);
     }
 
     // Authentic from here on: what follows is this sealer's own output (or a key holder's).
-    const fields = decodePayload(payload);
     if (fields === undefined || fields.length !== 5) throw this.reject("malformed", ctx);
     const [payloadVersion, issued, expires, tagsOrScope, data] = fields;
-    if (payloadVersion !== (version === CURRENT ? VERSION : LEGACY_VERSION)) throw this.reject("version-mismatch", ctx);
+    if (payloadVersion !== Number(version)) throw this.reject("version-mismatch", ctx);
     if (!Number.isSafeInteger(issued) || !Number.isSafeInteger(expires) || typeof tagsOrScope !== "string") {
       throw this.reject("malformed", ctx);
     }
@@ -270,8 +285,8 @@ export class StateSealer {
     if ((issued as number) > now) throw this.reject("issued-in-future", ctx);
     if (now >= (expires as number)) throw this.reject("expired", ctx);
     if ((expires as number) - (issued as number) > ttl) throw this.reject("lifetime-exceeds-ttl", ctx);
-    if (version === LEGACY) {
-      const mismatch = legacyScopeMismatch(key, tagsOrScope, binding);
+    if (version === RT1) {
+      const mismatch = legacyScopeMismatch(key, tagsOrScope, binding!);
       if (mismatch !== undefined) throw this.reject(mismatch, ctx);
     }
     return data as JsonValue;
@@ -339,10 +354,10 @@ function checkBinding(call: "seal" | "open", ctx: StateBinding): void {
   }
 }
 
-/** The JSON array a payload holds, or undefined if it is not base64url JSON of an array. */
-function decodePayload(payload: string): unknown[] | undefined {
+/** The JSON array a payload's text holds, or undefined if it is not JSON of an array. */
+function parseFields(json: string): unknown[] | undefined {
   try {
-    const fields: unknown = JSON.parse(decodeBase64url(payload));
+    const fields: unknown = JSON.parse(json);
     return Array.isArray(fields) ? fields : undefined;
   } catch {
     return undefined;

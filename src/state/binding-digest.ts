@@ -1,0 +1,54 @@
+import { canonicalJson } from "../protocol/canonical-json";
+import type { StateBinding } from "../protocol/request-context";
+import { sha256Base64url } from "./state-token";
+
+/** Top-level params that change between rounds of the same request, so are not bound. */
+const UNBOUND_PARAMS: ReadonlySet<string> = new Set(["_meta", "inputResponses", "requestState"]);
+const DIGEST_LABEL = "roundtrip-mcp/state/binding/v3\0";
+
+/**
+ * Digests remembered per params object, for params frozen all the way down (the framework's
+ * request contexts): the open of a round and the seal of its next one share one digest. A params
+ * object that could still change is digested at every call.
+ */
+const digests = new WeakMap<object, { readonly method: string; readonly digest: string }>();
+
+/** `canonicalJson([method, salient params])`: what a token is bound to, besides the principal. */
+export function requestTextOf(ctx: StateBinding): string {
+  return canonicalJson([ctx.requestMethod, salientParams(ctx)]);
+}
+
+/**
+ * The binding digest of rt3: SHA-256 of a label and `requestTextOf(ctx)`, base64url (43
+ * characters). Never in a token: the MAC covers it, and the tags are keyed tags of it.
+ */
+export function bindingDigestOf(ctx: StateBinding): string {
+  const params = ctx.requestParams;
+  const known = digests.get(params);
+  if (known !== undefined && known.method === ctx.requestMethod) return known.digest;
+  const salient = salientParams(ctx);
+  const digest = sha256Base64url(`${DIGEST_LABEL}${canonicalJson([ctx.requestMethod, salient])}`);
+  if (Object.isFrozen(params) && frozenThroughout(salient)) digests.set(params, { method: ctx.requestMethod, digest });
+  return digest;
+}
+
+function salientParams(ctx: StateBinding): Record<string, unknown> {
+  const salient: Record<string, unknown> = Object.create(null);
+  for (const name of Object.keys(ctx.requestParams)) {
+    if (!UNBOUND_PARAMS.has(name)) salient[name] = ctx.requestParams[name];
+  }
+  return salient;
+}
+
+/** Whether every object and array inside `salient` (already canonical JSON) is frozen. */
+function frozenThroughout(salient: Record<string, unknown>): boolean {
+  const pending: unknown[] = Object.values(salient);
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (typeof item !== "object" || item === null) continue;
+    if (!Object.isFrozen(item)) return false;
+    if (Array.isArray(item)) for (let i = 0; i < item.length; i++) pending.push(item[i]);
+    else for (const key of Object.keys(item)) pending.push((item as Record<string, unknown>)[key]);
+  }
+  return true;
+}
