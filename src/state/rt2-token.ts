@@ -1,7 +1,7 @@
 import { requestTextOf } from "./binding-digest";
 import type { DerivedKey } from "./key-ring";
 import type { StateBinding } from "../protocol/request-context";
-import { decodeBase64url } from "./state-token";
+import { decodeBase64url, parseFields } from "./state-token";
 
 /**
  * The rt2 token format, which `open` still reads so that a rolling upgrade from a version that
@@ -39,10 +39,5 @@ export function rt2MacOf(key: DerivedKey, signed: string, binding: Binding): str
 
 /** The JSON array an rt2 payload holds, or undefined if it is not base64url JSON of an array. */
 export function decodeRt2Payload(payload: string): unknown[] | undefined {
-  try {
-    const fields: unknown = JSON.parse(decodeBase64url(payload));
-    return Array.isArray(fields) ? fields : undefined;
-  } catch {
-    return undefined;
-  }
+  return parseFields(decodeBase64url(payload));
 }

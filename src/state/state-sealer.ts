@@ -8,7 +8,7 @@ import { LEGACY_VERSION, legacyMacOf, legacyScopeMismatch } from "./legacy-token
 import { type Binding, bindingOf, decodeRt2Payload, RT2_VERSION, rt2MacOf } from "./rt2-token";
 import { RejectionLog } from "./rejection-log";
 import { StateTooLargeError } from "./state-too-large-error";
-import { base64urlLength, diagnose, equalText, MAC_CHARS, openPayload, PREFIX, sealPayload, tagsOf, VERSION } from "./state-token";
+import { base64urlLength, diagnose, equalText, MAC_CHARS, openPayload, parseFields, PREFIX, sealPayload, tagsOf, VERSION } from "./state-token";
 
 /** Default lifetime of a sealed state, in seconds. */
 export const STATE_TTL_DEFAULT_SECONDS = 300;
@@ -102,24 +102,19 @@ const CALL_OPTIONS: ReadonlySet<string> = new Set(["principal", "ttl"]);
  * Seals data into a signed `requestState` token bound to one request, one principal and a short
  * lifetime, and opens it again on the retry.
  *
- * The token is `rt2.<keyId>.<payload>.<mac>`: the payload is base64url JSON
- * `[2, issued, expires, tags, data]`; the MAC is one HMAC-SHA256 over the text before it *and*
- * the binding (the method with the canonical salient params, and the principal), which the token
- * does not carry: a seal and an open each compute exactly one HMAC, and a token opens only for
- * the binding it was sealed for. Neither the arguments nor the principal appear in the token, in
- * clear or as a digest anyone without the key could check a guess against. **The data does**:
- * tokens are signed, not encrypted; never put a secret in them.
+ * The token is `rt3.<keyId>.<payload>.<mac>`: the payload is base64url of the JSON bytes
+ * `[3, issued, expires, tags, data]`; the MAC is one HMAC-SHA256 over those bytes *and* the
+ * binding (a digest of the method with the canonical salient params, made once per request, and
+ * the principal), which the token does not carry (`state-token.ts`): a token opens only for the
+ * binding it was sealed for. Neither the arguments nor the principal appear in the token, in clear
+ * or as a digest anyone without the key could check a guess against. **The data does**: tokens
+ * are signed, not encrypted; never put a secret in them.
  *
- * When the MAC does not match, the binding alone cannot say why, so the token carries `tags`:
- * 24 bytes of keyed tags of the request, of the principal for that request, and of those two
- * (`state-token.ts`). `seal` computes them with three one-shot SHA-256 calls under a key derived
- * at construction (cheaper than an HMAC object); `open` reads them only on failure, to log
- * `bad-mac` (tags this key did not make, or a token changed after sealing), `other-request` or
- * `other-principal`. They are a diagnosis, not a check: the MAC alone decides. Recomputing
- * candidates on failure could not work (the sealed binding is not in the token), and a second
- * MAC over the token alone would cost every seal a second HMAC.
- *
- * `open` also reads the previous format, rt1 (`legacy-token.ts`), during a rolling upgrade.
+ * When the MAC does not match, the binding alone cannot say why, so the token carries `tags`,
+ * short keyed tags of the request and the principal that `open` reads only on failure, to log
+ * `bad-mac`, `other-request` or `other-principal`: a diagnosis, not a check (the MAC decides).
+ * `open` also reads the previous formats, rt2 (`rt2-token.ts`) and rt1 (`legacy-token.ts`),
+ * during a rolling upgrade.
  *
  * Salient params are the request params minus the top-level `_meta`, `inputResponses` and
  * `requestState`; everything nested is bound, an `_meta` inside `arguments` included. Object key
@@ -351,15 +346,5 @@ function checkBinding(call: "seal" | "open", ctx: StateBinding): void {
     Array.isArray(ctx.requestParams)
   ) {
     throw new TypeError(`StateSealer.${call}: ctx must be a StateBinding { requestMethod: string, requestParams: object }`);
-  }
-}
-
-/** The JSON array a payload's text holds, or undefined if it is not JSON of an array. */
-function parseFields(json: string): unknown[] | undefined {
-  try {
-    const fields: unknown = JSON.parse(json);
-    return Array.isArray(fields) ? fields : undefined;
-  } catch {
-    return undefined;
   }
 }

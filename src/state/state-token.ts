@@ -134,6 +134,16 @@ function keyedTag(tagKey: string, label: string, input: string, chars: number): 
 export const sha256Base64url: (text: string) => string =
   typeof hash === "function" ? (text) => hash("sha256", text, "base64url") : (text) => createHash("sha256").update(text, "utf8").digest("base64url");
 
+/** The JSON array a payload's text holds, or undefined if it is not JSON of an array. */
+export function parseFields(json: string): unknown[] | undefined {
+  try {
+    const fields: unknown = JSON.parse(json);
+    return Array.isArray(fields) ? fields : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Scratch bytes of an older payload being decoded. `open` is synchronous, so one buffer serves
  * every sealer. 16 KiB: a payload that fits in a token is at most 12 KiB.
