@@ -40,15 +40,20 @@ function salientParams(ctx: StateBinding): Record<string, unknown> {
   return salient;
 }
 
-/** Whether every object and array inside `salient` (already canonical JSON) is frozen. */
+/** Whether every object and array inside `salient` (already checked to be plain JSON) is frozen. */
 function frozenThroughout(salient: Record<string, unknown>): boolean {
-  const pending: unknown[] = Object.values(salient);
-  while (pending.length > 0) {
-    const item = pending.pop();
-    if (typeof item !== "object" || item === null) continue;
-    if (!Object.isFrozen(item)) return false;
-    if (Array.isArray(item)) for (let i = 0; i < item.length; i++) pending.push(item[i]);
-    else for (const key of Object.keys(item)) pending.push((item as Record<string, unknown>)[key]);
+  for (const name in salient) if (!frozen(salient[name])) return false;
+  return true;
+}
+
+function frozen(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return true;
+  if (!Object.isFrozen(value)) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!frozen(value[i])) return false;
+  } else {
+    // Plain objects (canonicalJson checked them): for-in walks their own keys.
+    for (const key in value) if (!frozen((value as Record<string, unknown>)[key])) return false;
   }
   return true;
 }

@@ -205,9 +205,9 @@ export class StateSealer {
     const digest = bindingDigestOf(ctx);
     // A principal is a string or null (checked above): JSON.stringify is its canonical JSON.
     const principalText = JSON.stringify(principal);
-    const json = `[${VERSION},${issued},${issued + ttl},"${tagsOf(key.tagKey, digest, principalText)}",${body}]`;
+    const head = `[${VERSION},${issued},${issued + ttl},"${tagsOf(key.tagKey, digest, principalText)}",`;
     const overhead = PREFIX.length + key.id.length + 2 + MAC_CHARS; // rt3.<keyId>.<payload>.<mac>
-    const sealed = sealPayload(key, digest, principalText, json, STATE_TOKEN_MAX_BYTES - overhead);
+    const sealed = sealPayload(key, digest, principalText, head, body, STATE_TOKEN_MAX_BYTES - overhead);
     if ("tooLarge" in sealed) throw new StateTooLargeError(overhead + base64urlLength(sealed.tooLarge), STATE_TOKEN_MAX_BYTES);
     return `${PREFIX}${key.id}.${sealed.payload}.${sealed.mac}`;
   }

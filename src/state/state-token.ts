@@ -39,26 +39,32 @@ function macHeader(keyId: string, digest: string, principal: string): string {
 }
 
 /**
- * Seals `json` (the payload's JSON text): its base64url and its MAC, or undefined when the
- * base64url would be longer than `maxChars`, with the payload's size in bytes.
+ * Seals the payload `head || body || "]"` (its JSON text, written in three parts so that it is
+ * never copied into one string): its base64url and its MAC, or its size in bytes when the
+ * base64url would be longer than `maxChars`.
  */
 export function sealPayload(
   key: DerivedKey,
   digest: string,
   principal: string,
-  json: string,
+  head: string,
+  body: string,
   maxChars: number,
 ): { payload: string; mac: string } | { tooLarge: number } {
   const maxBytes = Math.floor(maxChars / 4) * 3 + 2;
+  const units = head.length + body.length + 1;
   // A UTF-16 code unit is at least 1 and at most 3 UTF-8 bytes.
-  if (json.length > maxBytes) return { tooLarge: Buffer.byteLength(json, "utf8") };
+  if (units > maxBytes) return { tooLarge: Buffer.byteLength(head, "utf8") + Buffer.byteLength(body, "utf8") + 1 };
   const header = macHeader(key.id, digest, principal);
-  const buffer = messageBuffer((header.length + json.length) * 3);
+  const buffer = messageBuffer((header.length + units) * 3);
   const start = MESSAGE_START + buffer.write(header, MESSAGE_START, "utf8");
-  const bytes = buffer.write(json, start, "utf8");
+  let end = start + buffer.write(head, start, "utf8");
+  end += buffer.write(body, end, "utf8");
+  buffer[end++] = 0x5d; // "]"
+  const bytes = end - start;
   if (base64urlLength(bytes) > maxChars) return { tooLarge: bytes };
-  const mac = key.mac.macOfBuffer(buffer, start - MESSAGE_START + bytes);
-  return { payload: buffer.toString("base64url", start, start + bytes), mac };
+  const mac = key.mac.macOfBuffer(buffer, end - MESSAGE_START);
+  return { payload: buffer.toString("base64url", start, end), mac };
 }
 
 /**
