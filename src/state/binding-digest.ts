@@ -7,11 +7,17 @@ const UNBOUND_PARAMS: ReadonlySet<string> = new Set(["_meta", "inputResponses", 
 const DIGEST_LABEL = "roundtrip-mcp/state/binding/v3\0";
 
 /**
- * Digests remembered per params object, for params frozen all the way down (the framework's
- * request contexts): the open of a round and the seal of its next one share one digest. A params
- * object that could still change is digested at every call.
+ * The last digests made, by params object, for params frozen all the way down (the framework's
+ * request contexts): the open of a round and the seal of its next one share one digest. A few
+ * slots, not a WeakMap: a WeakMap entry per request costs the garbage collector more than the
+ * lookup saves, and a round's open and seal come close together. A params object that could
+ * still change is digested at every call.
  */
-const digests = new WeakMap<object, { readonly method: string; readonly digest: string }>();
+const SLOTS = 8;
+const slotParams: (object | undefined)[] = new Array<object | undefined>(SLOTS).fill(undefined);
+const slotMethods: string[] = new Array<string>(SLOTS).fill("");
+const slotDigests: string[] = new Array<string>(SLOTS).fill("");
+let nextSlot = 0;
 
 /** `canonicalJson([method, salient params])`: what a token is bound to, besides the principal. */
 export function requestTextOf(ctx: StateBinding): string {
@@ -24,11 +30,18 @@ export function requestTextOf(ctx: StateBinding): string {
  */
 export function bindingDigestOf(ctx: StateBinding): string {
   const params = ctx.requestParams;
-  const known = digests.get(params);
-  if (known !== undefined && known.method === ctx.requestMethod) return known.digest;
+  const method = ctx.requestMethod;
+  for (let i = 0; i < SLOTS; i++) {
+    if (slotParams[i] === params && slotMethods[i] === method) return slotDigests[i];
+  }
   const salient = salientParams(ctx);
-  const digest = sha256Base64url(`${DIGEST_LABEL}${canonicalJson([ctx.requestMethod, salient])}`);
-  if (Object.isFrozen(params) && frozenThroughout(salient)) digests.set(params, { method: ctx.requestMethod, digest });
+  const digest = sha256Base64url(`${DIGEST_LABEL}${canonicalJson([method, salient])}`);
+  if (Object.isFrozen(params) && frozenThroughout(salient)) {
+    slotParams[nextSlot] = params;
+    slotMethods[nextSlot] = method;
+    slotDigests[nextSlot] = digest;
+    nextSlot = (nextSlot + 1) % SLOTS;
+  }
   return digest;
 }
 

@@ -118,7 +118,8 @@ function main(): void {
     // bytes decoded, one HMAC of them, and the JSON parsed back.
     [FLOOR]: () => {
       const round = request();
-      sink += hash("sha256", canonicalJson([round.requestMethod, round.requestParams]), "base64url").length;
+      const { name, arguments: args } = round.requestParams;
+      sink += hash("sha256", canonicalJson([round.requestMethod, { name, arguments: args }]), "base64url").length;
       const buffer = messageBuffer(4096);
       const sealed = buffer.write(JSON.stringify(data), MESSAGE_START, "utf8");
       sink += floorMac.macOfBuffer(buffer, sealed).length;
