@@ -38,7 +38,7 @@ export interface DerivedKey {
   readonly tagKey: string;
   /** The keys of the previous token format, rt2, which `open` still reads (see `rt2-token.ts`). */
   readonly rt2: { readonly mac: HmacSha256; readonly tagKey: string };
-  /** The keys of the previous token format, rt1, which `open` still reads (see `legacy-token.ts`). */
+  /** The keys of the format before rt2, rt1, which `open` still reads (see `legacy-token.ts`). */
   readonly legacy: { readonly macKey: Buffer; readonly scopeKey: Buffer };
 }
 
