@@ -1,11 +1,12 @@
 import { createHmac } from "node:crypto";
 import type { DerivedKey } from "./key-ring";
-import { type Binding, equalText } from "./state-token";
+import type { Binding } from "./rt2-token";
+import { equalText } from "./state-token";
 
 /**
  * The rt1 token format, which `open` still reads so that a rolling upgrade from a version that
  * sealed rt1 does not fail the rounds in flight (tokens live at most 900 seconds); nothing seals
- * it any more. To be removed in a later release.
+ * it any more (nor rt2, see `rt2-token.ts`). To be removed in a later release.
  *
  * `rt1.<keyId>.<payload>.<mac>`: the payload is base64url JSON `[1, issued, expires, scope,
  * data]`, the MAC is HMAC-SHA256 over `"roundtrip-mcp/state/token/v1\0" || signed`, and the scope

@@ -3,10 +3,12 @@ import { ErrorCode, McpError } from "../protocol/errors";
 import type { StateBinding } from "../protocol/request-context";
 import { type JsonValue, strictJsonStringify } from "../protocol/canonical-json";
 import { KeyRing, type StateKey } from "./key-ring";
+import { bindingDigestOf } from "./binding-digest";
 import { LEGACY_VERSION, legacyMacOf, legacyScopeMismatch } from "./legacy-token";
+import { type Binding, bindingOf, decodeRt2Payload, RT2_VERSION, rt2MacOf } from "./rt2-token";
 import { RejectionLog } from "./rejection-log";
 import { StateTooLargeError } from "./state-too-large-error";
-import { base64urlLength, bindingOf, decodeBase64url, diagnose, encodePayload, equalText, MAC_CHARS, macOf, PREFIX, tagsOf, VERSION } from "./state-token";
+import { base64urlLength, diagnose, equalText, MAC_CHARS, openPayload, parseFields, PREFIX, sealPayload, tagsOf, VERSION } from "./state-token";
 
 /** Default lifetime of a sealed state, in seconds. */
 export const STATE_TTL_DEFAULT_SECONDS = 300;
@@ -90,7 +92,8 @@ export interface StateSealOptions {
 const TOKEN_SHAPE = /^rt([0-9]{1,3})\.([A-Za-z0-9_-]{1,32})\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/;
 const DOT = 0x2e;
 const CURRENT = String(VERSION);
-const LEGACY = String(LEGACY_VERSION);
+const RT2 = String(RT2_VERSION);
+const RT1 = String(LEGACY_VERSION);
 const SOURCES = ["secret", "keys", "keysFromEnv", "ephemeral"] as const;
 const SEALER_OPTIONS: ReadonlySet<string> = new Set([...SOURCES, "ttl", "now"]);
 const CALL_OPTIONS: ReadonlySet<string> = new Set(["principal", "ttl"]);
@@ -99,24 +102,19 @@ const CALL_OPTIONS: ReadonlySet<string> = new Set(["principal", "ttl"]);
  * Seals data into a signed `requestState` token bound to one request, one principal and a short
  * lifetime, and opens it again on the retry.
  *
- * The token is `rt2.<keyId>.<payload>.<mac>`: the payload is base64url JSON
- * `[2, issued, expires, tags, data]`; the MAC is one HMAC-SHA256 over the text before it *and*
- * the binding (the method with the canonical salient params, and the principal), which the token
- * does not carry: a seal and an open each compute exactly one HMAC, and a token opens only for
- * the binding it was sealed for. Neither the arguments nor the principal appear in the token, in
- * clear or as a digest anyone without the key could check a guess against. **The data does**:
- * tokens are signed, not encrypted; never put a secret in them.
+ * The token is `rt3.<keyId>.<payload>.<mac>`: the payload is base64url of the JSON bytes
+ * `[3, issued, expires, tags, data]`; the MAC is one HMAC-SHA256 over those bytes *and* the
+ * binding (a digest of the method with the canonical salient params, made once per request, and
+ * the principal), which the token does not carry (`state-token.ts`): a token opens only for the
+ * binding it was sealed for. Neither the arguments nor the principal appear in the token, in clear
+ * or as a digest anyone without the key could check a guess against. **The data does**: tokens
+ * are signed, not encrypted; never put a secret in them.
  *
- * When the MAC does not match, the binding alone cannot say why, so the token carries `tags`:
- * 24 bytes of keyed tags of the request, of the principal for that request, and of those two
- * (`state-token.ts`). `seal` computes them with three one-shot SHA-256 calls under a key derived
- * at construction (cheaper than an HMAC object); `open` reads them only on failure, to log
- * `bad-mac` (tags this key did not make, or a token changed after sealing), `other-request` or
- * `other-principal`. They are a diagnosis, not a check: the MAC alone decides. Recomputing
- * candidates on failure could not work (the sealed binding is not in the token), and a second
- * MAC over the token alone would cost every seal a second HMAC.
- *
- * `open` also reads the previous format, rt1 (`legacy-token.ts`), during a rolling upgrade.
+ * When the MAC does not match, the binding alone cannot say why, so the token carries `tags`,
+ * short keyed tags of the request and the principal that `open` reads only on failure, to log
+ * `bad-mac`, `other-request` or `other-principal`: a diagnosis, not a check (the MAC decides).
+ * `open` also reads the previous formats, rt2 (`rt2-token.ts`) and rt1 (`legacy-token.ts`),
+ * during a rolling upgrade.
  *
  * Salient params are the request params minus the top-level `_meta`, `inputResponses` and
  * `requestState`; everything nested is bound, an `_meta` inside `arguments` included. Object key
@@ -204,15 +202,14 @@ export class StateSealer {
     const body = strictJsonStringify(data);
     const key = this.ring.signing;
     const issued = this.nowSeconds();
-    const binding = bindingOf(ctx, principal);
-    const json = `[${VERSION},${issued},${issued + ttl},"${tagsOf(key, binding)}",${body}]`;
-    const overhead = PREFIX.length + key.id.length + 2 + MAC_CHARS; // rt2.<keyId>.<payload>.<mac>
-    const payload = encodePayload(json, STATE_TOKEN_MAX_BYTES - overhead);
-    if (payload === undefined) {
-      throw new StateTooLargeError(overhead + base64urlLength(Buffer.byteLength(json, "utf8")), STATE_TOKEN_MAX_BYTES);
-    }
-    const signed = `${PREFIX}${key.id}.${payload}`;
-    return `${signed}.${macOf(key, signed, binding)}`;
+    const digest = bindingDigestOf(ctx);
+    // A principal is a string or null (checked above): JSON.stringify is its canonical JSON.
+    const principalText = JSON.stringify(principal);
+    const head = `[${VERSION},${issued},${issued + ttl},"${tagsOf(key.tagKey, digest, principalText)}",`;
+    const overhead = PREFIX.length + key.id.length + 2 + MAC_CHARS; // rt3.<keyId>.<payload>.<mac>
+    const sealed = sealPayload(key, digest, principalText, head, body, STATE_TOKEN_MAX_BYTES - overhead);
+    if ("tooLarge" in sealed) throw new StateTooLargeError(overhead + base64urlLength(sealed.tooLarge), STATE_TOKEN_MAX_BYTES);
+    return `${PREFIX}${key.id}.${sealed.payload}.${sealed.mac}`;
   }
 
   /**
@@ -242,27 +239,40 @@ export class StateSealer {
       throw this.reject("malformed", ctx);
     }
     const version = token.slice(2, keyStart - 1);
-    if (version !== CURRENT && version !== LEGACY) throw this.refuse("unsupported-version", token, ctx);
+    if (version !== CURRENT && version !== RT2 && version !== RT1) throw this.refuse("unsupported-version", token, ctx);
     const key = this.ring.find(token.slice(keyStart, keyEnd));
     if (key === undefined) throw this.refuse("unknown-key", token, ctx);
-    const binding = bindingOf(ctx, principal);
-    const signed = token.slice(0, macStart - 1);
     const mac = token.slice(macStart);
     const payload = token.slice(keyEnd + 1, macStart - 1);
+    let fields: unknown[] | undefined;
+    let binding: Binding | undefined;
     if (version === CURRENT) {
-      // The one HMAC of an open: authenticity and binding at once.
-      if (!equalText(mac, macOf(key, signed, binding))) {
-        throw this.refuse(() => diagnose(key, decodePayload(payload)?.[3], binding), token, ctx);
+      // The one HMAC of an open, over the payload's bytes: authenticity and binding at once.
+      const digest = bindingDigestOf(ctx);
+      const principalText = JSON.stringify(principal);
+      const opened = openPayload(key, digest, principalText, payload, mac);
+      if (opened === undefined) throw this.refuse("bad-mac", token, ctx);
+      fields = parseFields(opened.json);
+      if (!opened.authentic) throw this.refuse(() => diagnose(key.tagKey, fields?.[3], digest, principalText), token, ctx);
+    } else {
+      binding = bindingOf(ctx, principal);
+      const signed = token.slice(0, macStart - 1);
+      if (version === RT2) {
+        if (!equalText(mac, rt2MacOf(key, signed, binding))) {
+          const request = binding.request;
+          const principalText = binding.principal;
+          throw this.refuse(() => diagnose(key.rt2.tagKey, decodeRt2Payload(payload)?.[3], request, principalText), token, ctx);
+        }
+      } else if (!equalText(mac, legacyMacOf(key, signed))) {
+        throw this.refuse("bad-mac", token, ctx);
       }
-    } else if (!equalText(mac, legacyMacOf(key, signed))) {
-      throw this.refuse("bad-mac", token, ctx);
+      fields = decodeRt2Payload(payload);
     }
 
     // Authentic from here on: what follows is this sealer's own output (or a key holder's).
-    const fields = decodePayload(payload);
     if (fields === undefined || fields.length !== 5) throw this.reject("malformed", ctx);
     const [payloadVersion, issued, expires, tagsOrScope, data] = fields;
-    if (payloadVersion !== (version === CURRENT ? VERSION : LEGACY_VERSION)) throw this.reject("version-mismatch", ctx);
+    if (payloadVersion !== Number(version)) throw this.reject("version-mismatch", ctx);
     if (!Number.isSafeInteger(issued) || !Number.isSafeInteger(expires) || typeof tagsOrScope !== "string") {
       throw this.reject("malformed", ctx);
     }
@@ -270,8 +280,8 @@ export class StateSealer {
     if ((issued as number) > now) throw this.reject("issued-in-future", ctx);
     if (now >= (expires as number)) throw this.reject("expired", ctx);
     if ((expires as number) - (issued as number) > ttl) throw this.reject("lifetime-exceeds-ttl", ctx);
-    if (version === LEGACY) {
-      const mismatch = legacyScopeMismatch(key, tagsOrScope, binding);
+    if (version === RT1) {
+      const mismatch = legacyScopeMismatch(key, tagsOrScope, binding!);
       if (mismatch !== undefined) throw this.reject(mismatch, ctx);
     }
     return data as JsonValue;
@@ -336,15 +346,5 @@ function checkBinding(call: "seal" | "open", ctx: StateBinding): void {
     Array.isArray(ctx.requestParams)
   ) {
     throw new TypeError(`StateSealer.${call}: ctx must be a StateBinding { requestMethod: string, requestParams: object }`);
-  }
-}
-
-/** The JSON array a payload holds, or undefined if it is not base64url JSON of an array. */
-function decodePayload(payload: string): unknown[] | undefined {
-  try {
-    const fields: unknown = JSON.parse(decodeBase64url(payload));
-    return Array.isArray(fields) ? fields : undefined;
-  } catch {
-    return undefined;
   }
 }

@@ -1,62 +1,93 @@
 import { createHash, hash, timingSafeEqual } from "node:crypto";
-import { canonicalJson } from "../protocol/canonical-json";
-import type { StateBinding } from "../protocol/request-context";
 import type { DerivedKey } from "./key-ring";
+import { MESSAGE_START, messageBuffer } from "./hmac-sha256";
 
 /**
- * The rt2 token format of `StateSealer`: `rt2.<keyId>.<payload>.<mac>`.
+ * The rt3 token format of `StateSealer`: `rt3.<keyId>.<payload>.<mac>`.
  *
- * - payload: base64url of the JSON array `[2, issued, expires, tags, data]`;
- * - mac: HMAC-SHA256 (key `mac`, see `hmac-sha256.ts`), base64url, over `LABEL || signed || \0 ||
- *   request || \0 || principal`, where `signed` is the token text before the MAC and `request`
- *   and `principal` the canonical binding (`bindingOf`). The binding is in the MAC but not in the
- *   token: the one HMAC both authenticates the token and checks what it is bound to.
+ * - payload: base64url of the UTF-8 JSON array `[3, issued, expires, tags, data]`;
+ * - mac: HMAC-SHA256 (key `mac`, see `hmac-sha256.ts`), base64url, over the bytes `LABEL ||
+ *   keyId || \0 || digest || principal || \0 || P`, where `P` is the payload's bytes as they are
+ *   (not its base64url text), `digest` the request's binding digest (`binding-digest.ts`, 43
+ *   ASCII characters, computed once per request) and `principal` its JSON (`null` for
+ *   anonymous). The binding is in the MAC but not in the token: the one HMAC both authenticates
+ *   the token and checks what it is bound to.
  * - tags: 32 base64url characters, `r || p || c`, short keyed tags of the binding that `open`
  *   reads only when the MAC does not match, to log why (see `diagnose`).
  *
- * The separators are unambiguous: `signed` is ASCII without NUL, and canonical JSON writes a NUL
- * inside a string as `\u0000`.
+ * The separators are unambiguous: the key id is ASCII without NUL, the digest has a fixed
+ * length, and JSON writes a NUL inside a string as `\u0000`. Since the MAC covers bytes, `open`
+ * accepts only the one base64url text `seal` writes for them (no padding, no other alphabet, no
+ * stray bits in the last character).
  */
-
-/** What a token is bound to, as canonical text; computed once per seal or open. */
-export interface Binding {
-  /** `canonicalJson([method, salient params])`. */
-  readonly request: string;
-  /** `canonicalJson(principal)`: a JSON string, or `null` for anonymous. */
-  readonly principal: string;
-}
 
 /** Why a token with a MAC that does not match was refused. */
 export type MismatchReason = "bad-mac" | "other-request" | "other-principal";
 
-export const VERSION = 2;
+export const VERSION = 3;
 export const PREFIX = `rt${VERSION}.`;
 /** Characters of a base64url HMAC-SHA256. */
 export const MAC_CHARS = 43;
 /** Characters of the tags field: 12 (request) + 12 (principal) + 8 (check), i.e. 9 + 9 + 6 bytes. */
 export const TAGS_CHARS = 32;
 
-const MAC_LABEL = "roundtrip-mcp/state/token/v2\0";
-/** Top-level params that change between rounds of the same request, so are not bound. */
-const UNBOUND_PARAMS: ReadonlySet<string> = new Set(["_meta", "inputResponses", "requestState"]);
+const MAC_LABEL = "roundtrip-mcp/state/token/v3\0";
 
-/** The binding of `ctx` and `principal`: one canonical JSON of the salient params. */
-export function bindingOf(ctx: StateBinding, principal: string | null): Binding {
-  const salient: Record<string, unknown> = Object.create(null);
-  for (const name of Object.keys(ctx.requestParams)) {
-    if (!UNBOUND_PARAMS.has(name)) salient[name] = ctx.requestParams[name];
-  }
-  // A principal is a string or null (checked by the sealer): JSON.stringify is its canonical JSON.
-  return { request: canonicalJson([ctx.requestMethod, salient]), principal: JSON.stringify(principal) };
-}
-
-/** The MAC of an rt2 token: HMAC-SHA256 of its signed text and its binding, base64url. */
-export function macOf(key: DerivedKey, signed: string, binding: Binding): string {
-  return key.mac.mac(`${MAC_LABEL}${signed}\0${binding.request}\0${binding.principal}`);
+/** The text the MAC covers before the payload's bytes. */
+function macHeader(keyId: string, digest: string, principal: string): string {
+  return `${MAC_LABEL}${keyId}\0${digest}${principal}\0`;
 }
 
 /**
- * The tags of a binding, `r || p || c` (32 characters):
+ * Seals the payload `head || body || "]"` (its JSON text, written in three parts so that it is
+ * never copied into one string): its base64url and its MAC, or its size in bytes when the
+ * base64url would be longer than `maxChars`.
+ */
+export function sealPayload(
+  key: DerivedKey,
+  digest: string,
+  principal: string,
+  head: string,
+  body: string,
+  maxChars: number,
+): { payload: string; mac: string } | { tooLarge: number } {
+  const maxBytes = Math.floor(maxChars / 4) * 3 + 2;
+  const units = head.length + body.length + 1;
+  // A UTF-16 code unit is at least 1 and at most 3 UTF-8 bytes.
+  if (units > maxBytes) return { tooLarge: Buffer.byteLength(head, "utf8") + Buffer.byteLength(body, "utf8") + 1 };
+  const header = macHeader(key.id, digest, principal);
+  const buffer = messageBuffer((header.length + units) * 3);
+  const start = MESSAGE_START + buffer.write(header, MESSAGE_START, "utf8");
+  let end = start + buffer.write(head, start, "utf8");
+  end += buffer.write(body, end, "utf8");
+  buffer[end++] = 0x5d; // "]"
+  const bytes = end - start;
+  if (base64urlLength(bytes) > maxChars) return { tooLarge: bytes };
+  const mac = key.mac.macOfBuffer(buffer, end - MESSAGE_START);
+  return { payload: buffer.toString("base64url", start, end), mac };
+}
+
+/**
+ * Opens a payload: whether `mac` is its MAC for this binding, and its bytes as UTF-8 text; or
+ * undefined when the base64url is not the one `seal` writes for its bytes (the MAC is then not
+ * checked: the token was changed).
+ */
+export function openPayload(key: DerivedKey, digest: string, principal: string, payload: string, mac: string): { authentic: boolean; json: string } | undefined {
+  if (payload.length % 4 === 1) return undefined;
+  const bytes = Math.floor(payload.length / 4) * 3 + [0, 0, 1, 2][payload.length % 4];
+  const header = macHeader(key.id, digest, principal);
+  const buffer = messageBuffer(header.length * 3 + bytes);
+  const start = MESSAGE_START + buffer.write(header, MESSAGE_START, "utf8");
+  // Node's decoder skips characters outside the alphabet and reads both alphabets: only the text
+  // that encodes the decoded bytes back is the one the MAC was made for.
+  if (buffer.write(payload, start, bytes, "base64url") !== bytes || buffer.toString("base64url", start, start + bytes) !== payload) return undefined;
+  const authentic = equalText(mac, key.mac.macOfBuffer(buffer, start - MESSAGE_START + bytes));
+  return { authentic, json: buffer.toString("utf8", start, start + bytes) };
+}
+
+/**
+ * The tags of a binding, `r || p || c` (32 characters), from the request text (rt3: the binding
+ * digest; rt2: the canonical request) and the principal's JSON:
  *
  * - r (9 bytes): tags the request, `T(request)`;
  * - p (9 bytes): tags the principal for this request, `T(r, principal)`, so that the same
@@ -64,42 +95,42 @@ export function macOf(key: DerivedKey, signed: string, binding: Binding): string
  * - c (6 bytes): `T(r, p)`, so that tags that were altered, or made under another key, are told
  *   from tags made by this key (only a key holder can make a matching c).
  *
- * `T` is a truncated secret-prefix SHA-256 under the key's `tagKey` (43 characters, 256 bits),
- * one label per tag: `SHA-256(tagKey || \0 || label || \0 || input)` cut to at most 9 of its 32
- * bytes. That is AMAC (Bellare, Bernstein and Tessaro, 2016), a PRF because the truncation hides
- * the state a length extension would need; it costs one `crypto.hash` call (no HMAC object) and
- * is used only to tell failures apart in the log. The security of the binding is the MAC's.
+ * `T` is a truncated secret-prefix SHA-256 under a tag key (43 characters, 256 bits), one label
+ * per tag: `SHA-256(tagKey || \0 || label || \0 || input)` cut to at most 9 of its 32 bytes. That
+ * is AMAC (Bellare, Bernstein and Tessaro, 2016), a PRF because the truncation hides the state a
+ * length extension would need; it costs one `crypto.hash` call (no HMAC object) and is used only
+ * to tell failures apart in the log. The security of the binding is the MAC's.
  */
-export function tagsOf(key: DerivedKey, binding: Binding): string {
-  const r = keyedTag(key, "request", binding.request, 12);
-  const p = keyedTag(key, "principal", `${r}\0${binding.principal}`, 12);
-  return `${r}${p}${keyedTag(key, "check", `${r}${p}`, 8)}`;
+export function tagsOf(tagKey: string, request: string, principal: string): string {
+  const r = keyedTag(tagKey, "request", request, 12);
+  const p = keyedTag(tagKey, "principal", `${r}\0${principal}`, 12);
+  return `${r}${p}${keyedTag(tagKey, "check", `${r}${p}`, 8)}`;
 }
 
 /**
- * Why a well-formed rt2 token whose MAC does not match was refused, from `tags`, the token's
- * fourth payload field (anything, or undefined, when the payload is not what `seal` writes): tags
- * this key did not make mean `bad-mac` (tampered, or sealed with another secret); otherwise the
- * first part that differs from the binding presented, and `bad-mac` when both agree (the token
- * was changed after sealing).
+ * Why a well-formed token whose MAC does not match was refused, from `tags`, the token's fourth
+ * payload field (anything, or undefined, when the payload is not what `seal` writes): tags this
+ * key did not make mean `bad-mac` (tampered, or sealed with another secret); otherwise the first
+ * part that differs from the binding presented, and `bad-mac` when both agree (the token was
+ * changed after sealing).
  *
  * A diagnosis for the log, not a verdict: someone who copies the tags of another token into a
  * forged one gets `other-request` logged; the token is refused all the same.
  */
-export function diagnose(key: DerivedKey, tags: unknown, binding: Binding): MismatchReason {
+export function diagnose(tagKey: string, tags: unknown, request: string, principal: string): MismatchReason {
   if (typeof tags !== "string" || tags.length !== TAGS_CHARS) return "bad-mac";
   const r = tags.slice(0, 12);
   const p = tags.slice(12, 24);
-  if (!equalText(tags.slice(24), keyedTag(key, "check", `${r}${p}`, 8))) return "bad-mac";
-  const expectedR = keyedTag(key, "request", binding.request, 12);
+  if (!equalText(tags.slice(24), keyedTag(tagKey, "check", `${r}${p}`, 8))) return "bad-mac";
+  const expectedR = keyedTag(tagKey, "request", request, 12);
   if (!equalText(r, expectedR)) return "other-request";
-  if (!equalText(p, keyedTag(key, "principal", `${expectedR}\0${binding.principal}`, 12))) return "other-principal";
+  if (!equalText(p, keyedTag(tagKey, "principal", `${expectedR}\0${principal}`, 12))) return "other-principal";
   return "bad-mac";
 }
 
 /** The first `chars` base64url characters of `SHA-256(tagKey || \0 || label || \0 || input)`. */
-function keyedTag(key: DerivedKey, label: string, input: string, chars: number): string {
-  return sha256Base64url(`${key.tagKey}\0${label}\0${input}`).slice(0, chars);
+function keyedTag(tagKey: string, label: string, input: string, chars: number): string {
+  return sha256Base64url(`${tagKey}\0${label}\0${input}`).slice(0, chars);
 }
 
 /**
@@ -109,21 +140,21 @@ function keyedTag(key: DerivedKey, label: string, input: string, chars: number):
 export const sha256Base64url: (text: string) => string =
   typeof hash === "function" ? (text) => hash("sha256", text, "base64url") : (text) => createHash("sha256").update(text, "utf8").digest("base64url");
 
+/** The JSON array a payload's text holds, or undefined if it is not JSON of an array. */
+export function parseFields(json: string): unknown[] | undefined {
+  try {
+    const fields: unknown = JSON.parse(json);
+    return Array.isArray(fields) ? fields : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Scratch bytes of a payload being encoded or decoded. `seal` and `open` are synchronous, so one
- * buffer serves every sealer, and a payload costs no Buffer of its own. 16 KiB: a payload that
- * fits in a token is at most 12 KiB.
+ * Scratch bytes of an older payload being decoded. `open` is synchronous, so one buffer serves
+ * every sealer. 16 KiB: a payload that fits in a token is at most 12 KiB.
  */
 const scratch = Buffer.allocUnsafe(16384);
-
-/** base64url of the UTF-8 bytes of `json`, or undefined if that is longer than `maxChars`. */
-export function encodePayload(json: string, maxChars: number): string | undefined {
-  // A write that does not fit stops within 3 bytes of the end: over 21,000 characters of
-  // base64url, more than any token may hold, so a cut-off payload is never returned.
-  const bytes = scratch.write(json, 0, "utf8");
-  if (base64urlLength(bytes) > maxChars) return undefined;
-  return scratch.toString("base64url", 0, bytes);
-}
 
 /** The UTF-8 text of base64url `payload` (at most 16 KiB of text, so at most 12 KiB of bytes). */
 export function decodeBase64url(payload: string): string {

@@ -1,7 +1,8 @@
 /*
  * StateSealer throughput: seal + open of a 1 KiB JSON payload, against a bare HMAC-SHA256 of the
- * same 1 KiB measured in the same run (the ratio is what to compare across machines), and the
- * target of issue 13: at least 60,000 seal+open pairs per second on one core.
+ * same 1 KiB measured in the same run (the ratio is what to compare across machines). Targets:
+ * a pair costs at most 4 bare HMACs of the payload (issue 24), and at least 60,000 pairs per
+ * second on one core (issue 13).
  *
  *   npx ts-node --transpile-only test/bench/sealer-bench.ts [trialMs] [trials]
  *
@@ -11,9 +12,14 @@
  * `process.cpuUsage`): what one core does, which other work on a shared machine lowers much less
  * than it lowers a wall-clock rate. The load average is printed for context.
  *
- * It also runs the floor: the native operations any seal+open of this payload performs (JSON
- * writing and parsing, base64url both ways, one SHA-256 pass over the token per MAC), without the
- * sealer's own work; no sealer can beat it on the machine it runs on.
+ * Each pair is one request: a new params object, frozen all the way down as the framework's
+ * contexts are, so the pair pays its one binding digest (canonical JSON and a SHA-256).
+ *
+ * It also runs the floor of the rt3 design: the native operations any seal+open of this payload
+ * does (JSON writing and parsing, base64url both ways, one HMAC of the payload's bytes per seal
+ * and per open, one canonical JSON of the binding and its SHA-256), without the sealer's own
+ * work (its strict JSON check of the data, the token's text and its diagnostic tags are left
+ * out); no sealer of this design can beat it on the machine it runs on.
  *
  * Exit code 0 whether or not the target is met.
  */
@@ -21,7 +27,9 @@ import { createHmac, hash, randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
 import { SilentLogger } from "../../src/testing/index";
 import type { StateBinding } from "../../src/protocol/request-context";
-import { strictJsonStringify } from "../../src/protocol/canonical-json";
+import { canonicalJson, strictJsonStringify } from "../../src/protocol/canonical-json";
+import { deepFreeze } from "../../src/protocol/deep-freeze";
+import { HmacSha256, MESSAGE_START, messageBuffer } from "../../src/state/hmac-sha256";
 import { StateSealer } from "../../src/state/state-sealer";
 
 const TRIAL_MS = Number(process.argv[2] ?? 1000);
@@ -29,17 +37,18 @@ const TRIALS = Number(process.argv[3] ?? 5);
 const WARMUP_MS = 500;
 const PAYLOAD_BYTES = 1024;
 const TARGET_PAIRS_PER_SECOND = 60_000;
+const TARGET_BARE_HMACS = 4;
 const FLOOR = "floor: the native work of a pair (see below)";
 
-const ctx: StateBinding = {
-  requestMethod: "tools/call",
-  requestParams: {
-    name: "book_trip",
-    arguments: { city: "Lyon", nights: 3, travellers: ["ana", "bo"], options: { breakfast: true } },
-    _meta: { progressToken: 1 },
-    inputResponses: { dates: { action: "accept", content: { from: "2026-08-01" } } },
-  },
-};
+const params = deepFreeze({
+  name: "book_trip",
+  arguments: { city: "Lyon", nights: 3, travellers: ["ana", "bo"], options: { breakfast: true } },
+  _meta: { progressToken: 1 },
+  inputResponses: { dates: { action: "accept", content: { from: "2026-08-01" } } },
+});
+/** The binding of one request: a new, frozen params object (what the framework makes per request). */
+const request = (): StateBinding => ({ requestMethod: "tools/call", requestParams: Object.freeze({ ...params }) });
+const ctx = request();
 
 /** About 1 KiB of carried answers, padded to exactly PAYLOAD_BYTES of JSON. */
 function payload(): { data: Record<string, unknown>; bytes: Buffer } {
@@ -84,31 +93,40 @@ function main(): void {
   const { data, bytes } = payload();
   const sealer = new StateSealer({ secret: randomBytes(32), now: Date.now }, new SilentLogger());
   const hmacKey = randomBytes(32);
+  const floorMac = new HmacSha256(randomBytes(32));
   const token = sealer.seal(data, ctx, { principal: "user-42" });
   let sink = 0;
 
   const cases: Record<string, () => void> = {
-    "seal+open (1 KiB)": () => {
-      const t = sealer.seal(data, ctx, { principal: "user-42" });
-      sink += (sealer.open(t, ctx, { principal: "user-42" }) as { round: number }).round;
+    "seal+open (1 KiB, one request)": () => {
+      const round = request();
+      const t = sealer.seal(data, round, { principal: "user-42" });
+      sink += (sealer.open(t, round, { principal: "user-42" }) as { round: number }).round;
     },
-    "seal only": () => {
-      sink += sealer.seal(data, ctx, { principal: "user-42" }).length;
+    "seal only (binding digest made)": () => {
+      sink += sealer.seal(data, request(), { principal: "user-42" }).length;
     },
-    "open only": () => {
-      sink += (sealer.open(token, ctx, { principal: "user-42" }) as { round: number }).round;
+    "open only (binding digest made)": () => {
+      sink += (sealer.open(token, request(), { principal: "user-42" }) as { round: number }).round;
     },
     "reference: HMAC-SHA256 of the same 1 KiB": () => {
       sink += createHmac("sha256", hmacKey).update(bytes).digest()[0];
     },
-    // What any seal+open of this payload does natively, with nothing of the sealer's own: write
-    // the data as JSON, base64url it, one SHA-256 pass over the token text for each of the two
-    // MACs, decode it and parse it back. No sealer can be faster than this on this machine.
+    // What any seal+open of the rt3 design does natively, with nothing of the sealer's own: the
+    // binding's canonical JSON and its SHA-256 (once per request), the data written as JSON, one
+    // HMAC of its bytes (with the fastest HMAC here) and its base64url at seal; at open the
+    // bytes decoded, one HMAC of them, and the JSON parsed back.
     [FLOOR]: () => {
-      const payloadText = Buffer.from(JSON.stringify(data)).toString("base64url");
-      sink += hash("sha256", `${token.slice(0, 12)}${payloadText}`, "buffer")[0];
-      sink += hash("sha256", `${token.slice(0, 12)}${payloadText}`, "buffer")[0];
-      sink += (JSON.parse(Buffer.from(payloadText, "base64url").toString("utf8")) as { round: number }).round;
+      const round = request();
+      const { name, arguments: args } = round.requestParams;
+      sink += hash("sha256", canonicalJson([round.requestMethod, { name, arguments: args }]), "base64url").length;
+      const buffer = messageBuffer(4096);
+      const sealed = buffer.write(JSON.stringify(data), MESSAGE_START, "utf8");
+      sink += floorMac.macOfBuffer(buffer, sealed).length;
+      const payloadText = buffer.toString("base64url", MESSAGE_START, MESSAGE_START + sealed);
+      const opened = buffer.write(payloadText, MESSAGE_START, "base64url");
+      sink += floorMac.macOfBuffer(buffer, opened).length;
+      sink += (JSON.parse(buffer.toString("utf8", MESSAGE_START, MESSAGE_START + opened)) as { round: number }).round;
     },
   };
 
@@ -129,15 +147,20 @@ function main(): void {
     console.log(`  ${name.padEnd(44)} ${format(median(values)).padStart(10)}  (${format(Math.min(...values))} - ${format(Math.max(...values))})`);
   }
   const reference = median(results["reference: HMAC-SHA256 of the same 1 KiB"]);
-  const pair = median(results["seal+open (1 KiB)"]);
-  console.log(`  ratio: one seal+open costs ${(reference / pair).toFixed(1)} bare HMACs of the payload (seal+open runs at ${((pair / reference) * 100).toFixed(1)}% of the reference rate)`);
+  const pair = median(results["seal+open (1 KiB, one request)"]);
   const floor = median(results[FLOOR]);
+  const units = reference / pair;
+  const floorUnits = reference / floor;
+  console.log(`  ratio: one seal+open costs ${units.toFixed(2)} bare HMACs of the payload (seal+open runs at ${((pair / reference) * 100).toFixed(1)}% of the reference rate)`);
   console.log(
-    `  floor: JSON.stringify, base64url both ways, two SHA-256 passes over the token and JSON.parse of this payload run at ${format(floor)}/s ` +
-      `on this machine; seal+open runs at ${((pair / floor) * 100).toFixed(1)}% of it${floor < TARGET_PAIRS_PER_SECOND ? " (the target is above the floor here)" : ""}`,
+    `  floor of the rt3 design: canonical JSON and SHA-256 of the binding, JSON.stringify, base64url both ways, two HMACs of the payload's bytes and JSON.parse ` +
+      `run at ${format(floor)}/s, ${floorUnits.toFixed(2)} bare HMACs; seal+open runs at ${((pair / floor) * 100).toFixed(1)}% of it`,
+  );
+  console.log(
+    `seal+open in bare HMACs: ${units.toFixed(2)} (floor ${floorUnits.toFixed(2)}; target <= ${TARGET_BARE_HMACS}: ${units <= TARGET_BARE_HMACS ? "met" : "MISSED"})`,
   );
   const met = pair >= TARGET_PAIRS_PER_SECOND;
-  console.log(`seal+open pairs/s: ${format(pair)} (target >= ${format(TARGET_PAIRS_PER_SECOND)}: ${met ? "met" : "MISSED"})`);
+  console.log(`seal+open pairs/s: ${format(pair)} (target >= ${format(TARGET_PAIRS_PER_SECOND)}: ${met ? "met" : "MISSED"}${floor < TARGET_PAIRS_PER_SECOND ? "; the floor is below it here" : ""})`);
   if (sink === 42.5) console.log(""); // keeps the work observable
 }
 

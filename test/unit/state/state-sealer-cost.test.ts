@@ -1,26 +1,31 @@
 /*
  * Pins the work StateSealer does on its success path, counted at node:crypto. The one HMAC of a
  * seal or an open is two one-shot crypto.hash calls (HmacSha256: inner and outer hash), no Hmac
- * object:
- * - a seal computes exactly one HMAC (two hashes) and its three short tags (three hashes), and
- *   creates no Hmac or Hash object;
- * - an open computes exactly one HMAC and nothing else: no tag, no Hmac or Hash object, for a
- *   token of the first ring key or of another, named or anonymous;
+ * object; the binding digest is one more hash, made once per request:
+ * - a seal computes exactly one HMAC (two hashes), its three short tags (three hashes) and the
+ *   binding digest (one hash), and creates no Hmac or Hash object;
+ * - an open in the same request as a seal (the same params object, frozen all the way down, as
+ *   the framework's contexts are) computes exactly one HMAC and nothing else: no digest, no tag,
+ *   for a token of the first ring key or of another, named or anonymous; in a new request it
+ *   adds the one digest;
+ * - params that could still change are digested at every call, so a token sealed for them does
+ *   not open once they changed in place (other-request);
  * - a refused open may cost more (it computes the tags to log why) and still gives the one error;
  * - without crypto.hash (Node 20 before 20.12) the tokens are the same, computed with one
- *   createHmac and three createHash.
+ *   createHmac and four createHash.
  */
 // The module object itself (not an import-star copy), so that spies replace what the sealer calls.
 import nodeCrypto = require("node:crypto");
 import { MemoryLogger, SilentLogger } from "../../../src/testing/index";
 import type { StateBinding } from "../../../src/protocol/request-context";
 import { StateSealer } from "../../../src/state/state-sealer";
+import { deepFreeze } from "../../../src/protocol/deep-freeze";
 import { rejectionOf } from "../../support/state-rejection";
 
-const CTX: StateBinding = {
-  requestMethod: "tools/call",
-  requestParams: { name: "book", arguments: { city: "Lyon", nights: 3 }, _meta: { progressToken: 1 } },
-};
+const PARAMS = { name: "book", arguments: { city: "Lyon", nights: 3, tags: ["a", "b"] }, _meta: { progressToken: 1 } };
+/** The context of one request, as the framework makes it: params frozen all the way down. */
+const frozenRequest = (): StateBinding => ({ requestMethod: "tools/call", requestParams: deepFreeze(structuredClone(PARAMS)) });
+const CTX = frozenRequest();
 const DATA = { answers: { dates: { from: "2026-08-01" } }, round: 2 };
 const KEYS = [
   { id: "k2", secret: "cost-test-secret-2-0123456789abcdefghijklmn" },
@@ -41,18 +46,22 @@ function count<T>(run: () => T): { result: T; hmac: number; hash: number; create
 }
 
 describe("StateSealer cost", () => {
-  it.each([["a named principal", "alice"], ["anonymous", null]] as [string, string | null][])("seals with one HMAC (two hashes) and three one-shot tag hashes (%s)", (_label, principal) => {
+  it.each([["a named principal", "alice"], ["anonymous", null]] as [string, string | null][])("seals with one HMAC (two hashes), three one-shot tag hashes and one digest (%s)", (_label, principal) => {
     const sealer = new StateSealer({ keys: KEYS }, new SilentLogger());
-    const sealed = count(() => sealer.seal(DATA, CTX, { principal }));
-    expect(sealed).toMatchObject({ hmac: 0, hash: 5, createHash: 0 });
+    const sealed = count(() => sealer.seal(DATA, frozenRequest(), { principal }));
+    expect(sealed).toMatchObject({ hmac: 0, hash: 6, createHash: 0 });
     expect(sealer.open(sealed.result, CTX, { principal })).toEqual(DATA);
   });
 
-  it.each([["a named principal", "alice"], ["anonymous", null]] as [string, string | null][])("opens with one HMAC (two hashes) and nothing else (%s)", (_label, principal) => {
+  it.each([["a named principal", "alice"], ["anonymous", null]] as [string, string | null][])("opens with one HMAC (two hashes) and nothing else in the request that sealed (%s)", (_label, principal) => {
     const sealer = new StateSealer({ keys: KEYS }, new SilentLogger());
-    const token = sealer.seal(DATA, CTX, { principal });
-    const opened = count(() => sealer.open(token, CTX, { principal }));
-    expect(opened).toEqual({ result: DATA, hmac: 0, hash: 2, createHash: 0 });
+    const ctx = frozenRequest();
+    const token = sealer.seal(DATA, ctx, { principal });
+    expect(count(() => sealer.open(token, ctx, { principal }))).toEqual({ result: DATA, hmac: 0, hash: 2, createHash: 0 });
+    // The next request (a new params object) digests its binding once, then shares it.
+    const next = frozenRequest();
+    expect(count(() => sealer.open(token, next, { principal }))).toEqual({ result: DATA, hmac: 0, hash: 3, createHash: 0 });
+    expect(count(() => sealer.seal(DATA, next, { principal }))).toMatchObject({ hmac: 0, hash: 5, createHash: 0 });
   });
 
   it("opens a token of a key that no longer seals with one HMAC", () => {
@@ -60,6 +69,20 @@ describe("StateSealer cost", () => {
     const after = new StateSealer({ keys: KEYS }, new SilentLogger());
     const token = before.seal(DATA, CTX, { principal: "alice" });
     expect(count(() => after.open(token, CTX, { principal: "alice" }))).toEqual({ result: DATA, hmac: 0, hash: 2, createHash: 0 });
+  });
+
+  it("digests params that could still change at every call, so a change in place is another request", () => {
+    const logger = new MemoryLogger();
+    const sealer = new StateSealer({ keys: KEYS }, logger);
+    const shallow = { name: "book", arguments: { city: "Lyon", nights: 3 } };
+    for (const params of [structuredClone(shallow), Object.freeze(structuredClone(shallow))]) {
+      const ctx: StateBinding = { requestMethod: "tools/call", requestParams: params };
+      const token = sealer.seal(DATA, ctx, { principal: "alice" });
+      expect(count(() => sealer.open(token, ctx, { principal: "alice" }))).toEqual({ result: DATA, hmac: 0, hash: 3, createHash: 0 });
+      (params.arguments as { nights: number }).nights = 30;
+      rejectionOf(() => sealer.open(token, ctx, { principal: "alice" }));
+    }
+    expect(logger.entries.map((entry) => entry.fields?.reason)).toEqual(["other-request", "other-request"]);
   });
 
   it("may cost more to refuse, and still refuses with the one error", () => {
@@ -82,10 +105,11 @@ describe("StateSealer cost", () => {
           // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh copy of the module, loaded inside isolateModules
           const { StateSealer: Isolated } = require("../../../src/state/state-sealer") as typeof import("../../../src/state/state-sealer");
           const sealer = new Isolated({ keys: KEYS, now: () => 1_750_000_000_000 }, new SilentLogger());
-          const sealed = count(() => sealer.seal(DATA, CTX, { principal: "alice" }));
-          expect(sealed).toMatchObject(withoutHash ? { hmac: 1, hash: 0, createHash: 3 } : { hmac: 0, hash: 5, createHash: 0 });
+          const ctx = frozenRequest();
+          const sealed = count(() => sealer.seal(DATA, ctx, { principal: "alice" }));
+          expect(sealed).toMatchObject(withoutHash ? { hmac: 1, hash: 0, createHash: 4 } : { hmac: 0, hash: 6, createHash: 0 });
           tokens.push(sealed.result);
-          expect(sealer.open(sealed.result, CTX, { principal: "alice" })).toEqual(DATA);
+          expect(sealer.open(sealed.result, ctx, { principal: "alice" })).toEqual(DATA);
         });
       } finally {
         (nodeCrypto as { hash: unknown }).hash = oneShot;

@@ -1,6 +1,6 @@
 /*
  * Pins how StateSealer.open reads rt1 tokens, the format sealed before rt2, during a rolling
- * upgrade (tokens live at most 900 s; seal writes rt2 only):
+ * upgrade (tokens live at most 900 s; seal writes rt3 only; rt2: state-sealer-rt2.test.ts):
  * - tokens sealed by the previous release (fixtures below, made by its sealer) open for the same
  *   request and principal, named or anonymous, with the data they carry;
  * - they fail as they always did: another request (other-request), another principal
@@ -8,7 +8,7 @@
  *   MAC (bad-mac), a key no longer in the ring (unknown-key), a payload version 2 under an rt1
  *   prefix (version-mismatch);
  * - an rt1 token checks its lifetime before its binding (an expired token for another request is
- *   `expired`), while rt2 binds in the MAC (the same case is `other-request`);
+ *   `expired`), while rt3 binds in the MAC (the same case is `other-request`);
  * - opening an rt1 token costs its three HMACs.
  */
 import nodeCrypto = require("node:crypto");
@@ -49,9 +49,9 @@ describe("StateSealer reading rt1 tokens", () => {
     expect(logger.entries).toEqual([]);
   });
 
-  it("seals rt2 only", () => {
+  it("seals rt3 only", () => {
     const { sealer } = makeSealer([{ id: "A", secret: SECRET_A }]);
-    expect(sealer.seal(DATA, CTX, { principal: "PRINCIPAL-carol" })).toMatch(/^rt2\.A\./);
+    expect(sealer.seal(DATA, CTX, { principal: "PRINCIPAL-carol" })).toMatch(/^rt3\.A\./);
   });
 
   it("refuses them for another request or principal", () => {
@@ -82,13 +82,13 @@ describe("StateSealer reading rt1 tokens", () => {
     expect(reasonOf(rotatedLog, () => rotated.open(RT1_CAROL, CTX, { principal: "PRINCIPAL-carol" }))).toBe("unknown-key");
   });
 
-  it("checks an rt1 token's lifetime before its binding, and an rt2 token's binding first", () => {
+  it("checks an rt1 token's lifetime before its binding, and an rt3 token's binding first", () => {
     const { sealer, logger, clock } = makeSealer([{ id: "A", secret: SECRET_A }]);
-    const rt2 = sealer.seal(DATA, CTX, { principal: "PRINCIPAL-carol" });
+    const rt3 = sealer.seal(DATA, CTX, { principal: "PRINCIPAL-carol" });
     clock.ms = NOW + 300_000;
     expect(reasonOf(logger, () => sealer.open(RT1_CAROL, OTHER, { principal: "PRINCIPAL-carol" }))).toBe("expired");
-    expect(reasonOf(logger, () => sealer.open(rt2, OTHER, { principal: "PRINCIPAL-carol" }))).toBe("other-request");
-    expect(reasonOf(logger, () => sealer.open(rt2, CTX, { principal: "PRINCIPAL-carol" }))).toBe("expired");
+    expect(reasonOf(logger, () => sealer.open(rt3, OTHER, { principal: "PRINCIPAL-carol" }))).toBe("other-request");
+    expect(reasonOf(logger, () => sealer.open(rt3, CTX, { principal: "PRINCIPAL-carol" }))).toBe("expired");
   });
 
   it("costs the three HMACs of the rt1 format to open one", () => {

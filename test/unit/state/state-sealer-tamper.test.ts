@@ -1,13 +1,16 @@
 /*
  * Pins how StateSealer.open refuses tokens that were not sealed as presented:
- * - the token format: rt2.<keyId>.<base64url JSON [2, issued, expires, tags, data]>.<mac>, the MAC
- *   over the signed text and the binding, reproduced by an independent implementation;
+ * - the token format: rt3.<keyId>.<base64url JSON [3, issued, expires, tags, data]>.<mac>, the MAC
+ *   over the key id, the binding digest, the principal and the payload's bytes, reproduced by an
+ *   independent implementation (as is rt2's, which open still reads);
+ * - a payload whose base64url is not the one seal writes for its bytes (padding, the other
+ *   base64 alphabet, stray bits in its last character) fails, although its bytes and MAC are right;
  * - one flipped character at any position fails (every position, two replacements each); so does a
  *   MAC character replaced by a non-ASCII one, even right after the true MAC was compared;
  * - truncation, appended characters, and a missing part fail;
  * - a token re-signed under another ring key (valid MAC under B claiming A's id, and vice versa) fails;
  * - a swapped key id fails (bad MAC for a known id, unknown-key for an unknown id);
- * - a payload version that differs from the prefix version fails (rt2, and the rt1 still read), as
+ * - a payload version that differs from the prefix version fails (rt3, and the rt2 and rt1 still read), as
  *   does an unknown prefix version;
  * - a 16,385-byte token fails before parsing (too-large), a 16,384-byte one is parsed;
  * - non-string tokens (number, null, object, undefined, array, Buffer) fail;
@@ -48,31 +51,40 @@ function reasonOf(logger: MemoryLogger, open: () => unknown): unknown {
 }
 
 // An independent re-implementation of the signing step, to forge tokens a key holder could make:
-// rt2 signs the text and the binding (canonical [method, params] and principal) in one HMAC; the
-// rt1 still read signed the text alone.
+// rt3 signs the key id, the binding digest (SHA-256 of canonical [method, params]), the principal
+// and the payload's bytes in one HMAC; the rt2 still read signed the token text and the canonical
+// binding; the rt1 still read signed the text alone.
 const derivedKey = (secret: string, label: string) => createHmac("sha256", Buffer.from(secret, "utf8")).update(label).digest();
 const REQUEST = canonicalJson([CTX.requestMethod, CTX.requestParams]);
+const DIGEST = createHash("sha256").update(`roundtrip-mcp/state/binding/v3\0${REQUEST}`).digest("base64url");
 
-function macWith(secret: string, signed: string): string {
-  if (signed.startsWith("rt1.")) {
+function macWith(secret: string, prefix: string, keyId: string, payload: Buffer): string {
+  const signed = `${prefix}.${keyId}.${payload.toString("base64url")}`;
+  if (prefix === "rt1") {
     return createHmac("sha256", derivedKey(secret, "roundtrip-mcp/state/mac-key/v1")).update(`roundtrip-mcp/state/token/v1\0${signed}`).digest("base64url");
   }
-  const text = `roundtrip-mcp/state/token/v2\0${signed}\0${REQUEST}\0${JSON.stringify(PRINCIPAL)}`;
-  return createHmac("sha256", derivedKey(secret, "roundtrip-mcp/state/mac-key/v2")).update(text).digest("base64url");
+  if (prefix === "rt2") {
+    const text = `roundtrip-mcp/state/token/v2\0${signed}\0${REQUEST}\0${JSON.stringify(PRINCIPAL)}`;
+    return createHmac("sha256", derivedKey(secret, "roundtrip-mcp/state/mac-key/v2")).update(text).digest("base64url");
+  }
+  return createHmac("sha256", derivedKey(secret, "roundtrip-mcp/state/mac-key/v3"))
+    .update(`roundtrip-mcp/state/token/v3\0${keyId}\0${DIGEST}${JSON.stringify(PRINCIPAL)}\0`)
+    .update(payload)
+    .digest("base64url");
 }
 
-/** The rt2 tags r || p || c: truncated SHA-256 of the base64url tag key, a label and the input. */
-function tagsWith(secret: string): string {
-  const tagKey = derivedKey(secret, "roundtrip-mcp/state/tag-key/v2").toString("base64url");
+/** The tags r || p || c: truncated SHA-256 of the base64url tag key, a label and the input (rt3: the digest; rt2: the request). */
+function tagsWith(secret: string, version: 2 | 3 = 3): string {
+  const tagKey = derivedKey(secret, `roundtrip-mcp/state/tag-key/v${version}`).toString("base64url");
   const tag = (label: string, input: string, chars: number) => createHash("sha256").update(`${tagKey}\0${label}\0${input}`).digest("base64url").slice(0, chars);
-  const r = tag("request", REQUEST, 12);
+  const r = tag("request", version === 3 ? DIGEST : REQUEST, 12);
   const p = tag("principal", `${r}\0${JSON.stringify(PRINCIPAL)}`, 12);
   return r + p + tag("check", r + p, 8);
 }
 
 function forge(secret: string, prefix: string, keyId: string, payloadJson: string): string {
-  const signed = `${prefix}.${keyId}.${Buffer.from(payloadJson, "utf8").toString("base64url")}`;
-  return `${signed}.${macWith(secret, signed)}`;
+  const payload = Buffer.from(payloadJson, "utf8");
+  return `${prefix}.${keyId}.${payload.toString("base64url")}.${macWith(secret, prefix, keyId, payload)}`;
 }
 
 function partsOf(token: string) {
@@ -87,15 +99,15 @@ function flip(char: string): string {
 }
 
 describe("StateSealer token format", () => {
-  it("is rt2.<keyId>.<payload>.<mac> with payload [2, issued, expires, tags, data]", () => {
+  it("is rt3.<keyId>.<payload>.<mac> with payload [3, issued, expires, tags, data]", () => {
     const { sealer } = makeSealer();
     const token = sealer.seal(DATA, CTX, { principal: PRINCIPAL });
     const { prefix, keyId, mac, fields } = partsOf(token);
-    expect(prefix).toBe("rt2");
+    expect(prefix).toBe("rt3");
     expect(keyId).toBe("A");
     expect(mac).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const issued = Math.floor(NOW / 1000);
-    expect(fields).toEqual([2, issued, issued + 300, tagsWith(SECRET_A), DATA]);
+    expect(fields).toEqual([3, issued, issued + 300, tagsWith(SECRET_A), DATA]);
     expect(fields[3]).toMatch(/^[A-Za-z0-9_-]{32}$/);
   });
 
@@ -103,9 +115,33 @@ describe("StateSealer token format", () => {
     const { sealer } = makeSealer();
     const token = sealer.seal(DATA, CTX, { principal: PRINCIPAL });
     const { fields } = partsOf(token);
-    expect(forge(SECRET_A, "rt2", "A", JSON.stringify(fields))).toBe(token);
+    expect(forge(SECRET_A, "rt3", "A", JSON.stringify(fields))).toBe(token);
     const changedData = JSON.stringify([...fields.slice(0, 4), { carried: "forged", step: 9 }]);
-    expect(sealer.open(forge(SECRET_A, "rt2", "A", changedData), CTX, { principal: PRINCIPAL })).toEqual({ carried: "forged", step: 9 });
+    expect(sealer.open(forge(SECRET_A, "rt3", "A", changedData), CTX, { principal: PRINCIPAL })).toEqual({ carried: "forged", step: 9 });
+    const rt2 = JSON.stringify([2, ...fields.slice(1, 3), tagsWith(SECRET_A, 2), { carried: "forged", step: 2 }]);
+    expect(sealer.open(forge(SECRET_A, "rt2", "A", rt2), CTX, { principal: PRINCIPAL })).toEqual({ carried: "forged", step: 2 });
+  });
+
+  it("opens only the one base64url text of the payload's bytes", () => {
+    const { sealer, logger } = makeSealer();
+    const { fields } = partsOf(sealer.seal(DATA, CTX, { principal: PRINCIPAL }));
+    // Payloads whose base64url ends in 2 and in 3 characters, so that the last one has stray bits.
+    for (const data of [{ ...DATA, pad: "" }, { ...DATA, pad: "x" }, { ...DATA, pad: "xy" }]) {
+      const bytes = Buffer.from(JSON.stringify([...fields.slice(0, 4), data]), "utf8");
+      const text = bytes.toString("base64url");
+      const token = forge(SECRET_A, "rt3", "A", bytes.toString("utf8"));
+      expect(sealer.open(token, CTX, { principal: PRINCIPAL })).toEqual(data);
+      const mac = token.slice(token.lastIndexOf(".") + 1);
+      const variants = [`${text}${"=".repeat((4 - (text.length % 4)) % 4)}`, text.replace(/-/g, "+").replace(/_/g, "/"), `${text.slice(0, 8)}*${text.slice(8)}`];
+      if (text.length % 4 !== 0) {
+        const last = ALPHABET.indexOf(text[text.length - 1]);
+        variants.push(text.slice(0, -1) + ALPHABET[last | (text.length % 4 === 2 ? 0x0f : 0x03)]);
+      }
+      for (const variant of variants.filter((v) => v !== text)) {
+        expect(Buffer.from(variant, "base64url").equals(bytes)).toBe(true);
+        expect(["bad-mac", "malformed"]).toContain(reasonOf(logger, () => sealer.open(`rt3.A.${variant}.${mac}`, CTX, { principal: PRINCIPAL })));
+      }
+    }
   });
 });
 
@@ -164,7 +200,7 @@ describe("StateSealer tamper resistance", () => {
     const { sealer, logger } = makeSealer();
     const { fields } = partsOf(sealer.seal(DATA, CTX, { principal: PRINCIPAL }));
     const payload = JSON.stringify(fields);
-    for (const prefix of ["rt2", "rt1"]) {
+    for (const prefix of ["rt3", "rt2", "rt1"]) {
       expect(reasonOf(logger, () => sealer.open(forge(SECRET_B, prefix, "A", payload), CTX, { principal: PRINCIPAL }))).toBe("bad-mac");
       expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, prefix, "B", payload), CTX, { principal: PRINCIPAL }))).toBe("bad-mac");
     }
@@ -173,8 +209,8 @@ describe("StateSealer tamper resistance", () => {
   it("rejects a swapped key id", () => {
     const { sealer, logger } = makeSealer();
     const token = sealer.seal(DATA, CTX, { principal: PRINCIPAL });
-    expect(reasonOf(logger, () => sealer.open(token.replace(/^rt2\.A\./, "rt2.B."), CTX, { principal: PRINCIPAL }))).toBe("bad-mac");
-    expect(reasonOf(logger, () => sealer.open(token.replace(/^rt2\.A\./, "rt2.C."), CTX, { principal: PRINCIPAL }))).toBe("unknown-key");
+    expect(reasonOf(logger, () => sealer.open(token.replace(/^rt3\.A\./, "rt3.B."), CTX, { principal: PRINCIPAL }))).toBe("bad-mac");
+    expect(reasonOf(logger, () => sealer.open(token.replace(/^rt3\.A\./, "rt3.C."), CTX, { principal: PRINCIPAL }))).toBe("unknown-key");
   });
 
   it("rejects a key id that was removed from the ring, even with a valid MAC", () => {
@@ -188,15 +224,18 @@ describe("StateSealer tamper resistance", () => {
     const { sealer, logger } = makeSealer();
     const { fields } = partsOf(sealer.seal(DATA, CTX, { principal: PRINCIPAL }));
     const withVersion = (version: unknown) => JSON.stringify([version, ...fields.slice(1)]);
+    for (const version of [2, 4, 0, "3", null]) {
+      expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, "rt3", "A", withVersion(version)), CTX, { principal: PRINCIPAL }))).toBe("version-mismatch");
+    }
     for (const version of [1, 3, 0, "2", null]) {
       expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, "rt2", "A", withVersion(version)), CTX, { principal: PRINCIPAL }))).toBe("version-mismatch");
     }
     for (const version of [2, 0, "1", null]) {
       expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, "rt1", "A", withVersion(version)), CTX, { principal: PRINCIPAL }))).toBe("version-mismatch");
     }
-    expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, "rt3", "A", withVersion(3)), CTX, { principal: PRINCIPAL }))).toBe("unsupported-version");
-    expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, "rt3", "A", withVersion(2)), CTX, { principal: PRINCIPAL }))).toBe("unsupported-version");
-    expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, "rt02", "A", withVersion(2)), CTX, { principal: PRINCIPAL }))).toBe("unsupported-version");
+    expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, "rt4", "A", withVersion(4)), CTX, { principal: PRINCIPAL }))).toBe("unsupported-version");
+    expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, "rt4", "A", withVersion(3)), CTX, { principal: PRINCIPAL }))).toBe("unsupported-version");
+    expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, "rt03", "A", withVersion(3)), CTX, { principal: PRINCIPAL }))).toBe("unsupported-version");
   });
 
   it("rejects a correctly signed payload of the wrong shape", () => {
@@ -211,7 +250,7 @@ describe("StateSealer tamper resistance", () => {
       JSON.stringify([version, fields[1], 1.5, fields[3], DATA]),
       JSON.stringify([version, fields[1], fields[2], 42, DATA]),
     ];
-    for (const [prefix, version] of [["rt2", 2], ["rt1", 1]] as const) {
+    for (const [prefix, version] of [["rt3", 3], ["rt2", 2], ["rt1", 1]] as const) {
       for (const shape of shapes(version)) {
         expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, prefix, "A", shape), CTX, { principal: PRINCIPAL }))).toBe("malformed");
       }
@@ -272,8 +311,8 @@ describe("StateSealer failure logging", () => {
       [42, CTX, PRINCIPAL],
       [token + "x".repeat(17000), CTX, PRINCIPAL],
       [`${token}!`, CTX, PRINCIPAL],
-      [token.replace(/^rt2/, "rt9"), CTX, PRINCIPAL],
-      [token.replace(/^rt2\.A/, "rt2.Z"), CTX, PRINCIPAL],
+      [token.replace(/^rt3/, "rt9"), CTX, PRINCIPAL],
+      [token.replace(/^rt3\.A/, "rt3.Z"), CTX, PRINCIPAL],
       [token.slice(0, -2) + (token.endsWith("AA") ? "BB" : "AA"), CTX, PRINCIPAL],
       [token, other, PRINCIPAL],
       [token, CTX, "PRINCIPAL-dave"],
