@@ -110,8 +110,8 @@ export {
 } from "./stores/task-store-errors";
 
 // State
+export { StateSealer } from "./state/state-sealer";
 export {
-  StateSealer,
   INVALID_STATE_MESSAGE,
   STATE_TTL_DEFAULT_SECONDS,
   STATE_TTL_MAX_SECONDS,
@@ -119,7 +119,7 @@ export {
   type StateOptions,
   type StateSealOptions,
   type StateRejectReason,
-} from "./state/state-sealer";
+} from "./state/state-options";
 export type { StateKey } from "./state/key-ring";
 export { StateTooLargeError } from "./state/state-too-large-error";
 

@@ -4,7 +4,7 @@ import type { FeatureModule } from "../features/feature-module";
 import type { AppLogger } from "../protocol/app-logger";
 import type { Middleware, ResultValidator } from "../protocol/middleware";
 import type { ListCacheHint } from "../protocol/wire-types";
-import type { StateOptions } from "../state/state-sealer";
+import type { StateOptions } from "../state/state-options";
 import type { CloseOptions } from "./http-listener";
 import type { RequestLimits } from "./request-limits";
 

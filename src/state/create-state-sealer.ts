@@ -1,5 +1,6 @@
 import { type AppLogger, StderrLogger } from "../protocol/app-logger";
-import { StateSealer, type StateOptions } from "./state-sealer";
+import type { StateOptions } from "./state-options";
+import { StateSealer } from "./state-sealer";
 
 const SOURCES = ["secret", "keys", "keysFromEnv", "ephemeral"] as const;
 const KNOWN: ReadonlySet<string> = new Set([...SOURCES, "ttl", "now"]);

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { MemoryLogger } from "./loggers";
 import { McpApp } from "../server/mcp-app";
 import type { McpAppOptions } from "../server/mcp-app-options";
-import type { StateOptions } from "../state/state-sealer";
+import type { StateOptions } from "../state/state-options";
 import { createTestClock, type TestClock } from "./test-clock";
 
 /** The app the kit builds from components, and whether it controls the sealer's clock. */

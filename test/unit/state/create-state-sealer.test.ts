@@ -23,7 +23,8 @@ import { MemoryLogger } from "../../../src/testing/index";
 import { McpError } from "../../../src/protocol/errors";
 import type { StateBinding } from "../../../src/protocol/request-context";
 import { createStateSealer } from "../../../src/state/create-state-sealer";
-import { StateSealer, type StateOptions } from "../../../src/state/state-sealer";
+import type { StateOptions } from "../../../src/state/state-options";
+import { StateSealer } from "../../../src/state/state-sealer";
 
 const CTX: StateBinding = { requestMethod: "prompts/get", requestParams: { name: "greet", arguments: { who: "x" } } };
 const SECRET = "factory-test-secret-0123456789-abcdefghijk";

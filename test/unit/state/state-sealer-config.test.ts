@@ -16,7 +16,8 @@
  */
 import { MemoryLogger } from "../../../src/testing/index";
 import type { StateBinding } from "../../../src/protocol/request-context";
-import { StateSealer, type StateOptions } from "../../../src/state/state-sealer";
+import type { StateOptions } from "../../../src/state/state-options";
+import { StateSealer } from "../../../src/state/state-sealer";
 import { StateTooLargeError } from "../../../src/state/state-too-large-error";
 
 const SECRET = "config-test-secret-0123456789-abcdefghijklm";
