@@ -6,7 +6,19 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 /** Bottom to top, as in floors.test.ts. `(entry)` is src/index.ts. */
-const FLOORS = ["protocol", "stores", "decorators", "schema", "elicitation", "state", "features", "dispatch", "server", "(entry)", "testing"];
+const FLOORS = [
+  "protocol",
+  "stores",
+  "decorators",
+  "schema",
+  "elicitation",
+  "state",
+  "features",
+  "dispatch",
+  "server",
+  "(entry)",
+  "testing",
+];
 const SDK = "@modelcontextprotocol/server";
 /** Folder depths under src/ covered (today the deepest is src/features/tools/, depth 2). */
 const MAX_DEPTH = 4;
@@ -76,7 +88,13 @@ export default tseslint.config(
       // `_`-prefixed names are the house way to say "unused on purpose" (tsc's noUnused* agree).
       "@typescript-eslint/no-unused-vars": [
         "error",
-        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_", ignoreRestSiblings: true },
+        {
+          argsIgnorePattern: "^_",
+          varsIgnorePattern: "^_",
+          caughtErrorsIgnorePattern: "^_",
+          destructuredArrayIgnorePattern: "^_",
+          ignoreRestSiblings: true,
+        },
       ],
     },
   },

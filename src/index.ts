@@ -7,7 +7,14 @@ export { Prompt, type PromptOptions } from "./decorators/prompt";
 export { Arg } from "./decorators/arg";
 export { Ctx } from "./decorators/ctx";
 export { OperationId } from "./decorators/operation-id";
-export { Elicit, type ElicitOptions, type ElicitedAnswers, type QuestionSource, type ComputedQuestion, type UrlQuestion } from "./decorators/elicit";
+export {
+  Elicit,
+  type ElicitOptions,
+  type ElicitedAnswers,
+  type QuestionSource,
+  type ComputedQuestion,
+  type UrlQuestion,
+} from "./decorators/elicit";
 export { Complete, type CompletionProvider, type CompletionRequest } from "./decorators/complete";
 export { UseMiddleware } from "./decorators/use-middleware";
 export type { Icon, ToolAnnotations } from "./decorators/component-options";
@@ -15,14 +22,29 @@ export { JSONSchema } from "class-validator-jsonschema";
 
 // Protocol: errors, request context, middleware, wire shapes
 export { McpError, ErrorCode, isMcpError } from "./protocol/errors";
-export type { RequestContext, ProgressReporter, RequestLogger, LogLevel, StateBinding, InputResponseSource } from "./protocol/request-context";
+export type {
+  RequestContext,
+  ProgressReporter,
+  RequestLogger,
+  LogLevel,
+  StateBinding,
+  InputResponseSource,
+} from "./protocol/request-context";
 export type { Middleware, Next, ComponentRef, ResultValidator } from "./protocol/middleware";
 export { type AppLogger, type AppLogLevel, APP_LOGGER, StderrLogger } from "./protocol/app-logger";
 export type { DtoClass } from "./protocol/dto-class";
 export type { JsonValue } from "./protocol/canonical-json";
 export type { ClientCapabilities, JsonObject, CacheScope, ListCacheHint } from "./protocol/wire-types";
 export type { InputRequest, InputRequiredResult } from "./protocol/input-request";
-export type { ToolResult, ContentBlock, ResourceContents, ResourceLinkFields, Annotations, PromptMessage, PromptResult } from "./protocol/content";
+export type {
+  ToolResult,
+  ContentBlock,
+  ResourceContents,
+  ResourceLinkFields,
+  Annotations,
+  PromptMessage,
+  PromptResult,
+} from "./protocol/content";
 export type {
   FormSchema,
   FormPropertySchema,
@@ -51,7 +73,12 @@ export type { ListRootsRequest, ListRootsResult, Root } from "./protocol/roots-r
 export { Elicitation } from "./elicitation/elicitation";
 export { Sampling, INVALID_SAMPLING_RESPONSE, type SamplingResponse } from "./elicitation/sampling";
 export { Roots, INVALID_ROOTS_RESPONSE, type RootsResponse } from "./elicitation/roots";
-export { INVALID_ELICITATION_RESPONSE, type ElicitationResponse, type FormElicitationResponse, type UrlElicitationResponse } from "./elicitation/response";
+export {
+  INVALID_ELICITATION_RESPONSE,
+  type ElicitationResponse,
+  type FormElicitationResponse,
+  type UrlElicitationResponse,
+} from "./elicitation/response";
 export type { InputMissing } from "./elicitation/input-response-entry";
 export { InputRequestError } from "./elicitation/input-request-error";
 export { requiredCapabilities, missingCapabilities, isAllowedBy } from "./elicitation/capabilities";
@@ -69,12 +96,7 @@ export type { TasksOptions } from "./features/tasks/tasks-options";
 export { IDEMPOTENCY_KEY_META } from "./features/tasks/task-runtime";
 export { TASK_EFFECT_META, type IgnoredAnswer } from "./features/tasks/task-methods";
 export type { TaskContext, TaskAnswers } from "./features/tasks/task-context";
-export {
-  openTaskStore,
-  type OpenTaskStoreOptions,
-  DEFAULT_TASK_STORE_URL,
-  defaultDataDir,
-} from "./stores/open-task-store";
+export { openTaskStore, type OpenTaskStoreOptions, DEFAULT_TASK_STORE_URL, defaultDataDir } from "./stores/open-task-store";
 export { MemoryTaskStore, type MemoryTaskStoreOptions } from "./stores/memory-task-store";
 export { SqliteTaskStore, type SqliteTaskStoreOptions } from "./stores/sqlite-task-store";
 export { PostgresTaskStore, type PostgresTaskStoreOptions } from "./stores/postgres-task-store";

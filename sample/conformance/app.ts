@@ -12,7 +12,15 @@ import { ConformancePrompts } from "./prompts";
 import { ConformanceResources } from "./resources";
 import { TaskFixtures } from "./task-tools";
 
-export const CONFORMANCE_COMPONENTS = [DeclarativeMrtr, HandwrittenMrtr, ClassicTools, Diagnostics, ConformanceResources, ConformancePrompts, TaskFixtures];
+export const CONFORMANCE_COMPONENTS = [
+  DeclarativeMrtr,
+  HandwrittenMrtr,
+  ClassicTools,
+  Diagnostics,
+  ConformanceResources,
+  ConformancePrompts,
+  TaskFixtures,
+];
 
 /** Environment variable naming the task store: `memory:`, `sqlite:<file>` or a `postgres://` URL. */
 export const TASK_STORE_ENV = "TASK_STORE";

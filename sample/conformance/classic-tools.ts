@@ -61,7 +61,11 @@ export class ClassicTools {
 
   @Tool({ description: "Returns an embedded text resource" })
   test_embedded_resource() {
-    return Result.embeddedResource({ uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." });
+    return Result.embeddedResource({
+      uri: "test://embedded-resource",
+      mimeType: "text/plain",
+      text: "This is an embedded resource content.",
+    });
   }
 
   @Tool({ description: "Returns text, an image and an embedded resource" })
@@ -69,7 +73,11 @@ export class ClassicTools {
     return Result.content(
       Result.text("Multiple content types test:"),
       Result.image(RED_PIXEL_PNG, "image/png"),
-      Result.embeddedResource({ uri: "test://mixed-content-resource", mimeType: "application/json", text: JSON.stringify({ test: "data", value: 123 }) }),
+      Result.embeddedResource({
+        uri: "test://mixed-content-resource",
+        mimeType: "application/json",
+        text: JSON.stringify({ test: "data", value: 123 }),
+      }),
     );
   }
 

@@ -39,7 +39,10 @@ export class ConformancePrompts {
     return [
       {
         role: "user",
-        content: { type: "resource", resource: { uri: args.resourceUri, mimeType: "text/plain", text: "Embedded resource content for testing." } },
+        content: {
+          type: "resource",
+          resource: { uri: args.resourceUri, mimeType: "text/plain", text: "Embedded resource content for testing." },
+        },
       },
       { role: "user", content: { type: "text", text: "Please process the embedded resource above." } },
     ];

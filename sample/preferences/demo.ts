@@ -22,7 +22,9 @@ const TRANSPORTS: readonly [TransportName, (launch: ServerLaunch) => Promise<Con
 
 function clientVersion(): string {
   try {
-    const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../../package.json"), "utf8")) as { devDependencies?: Record<string, string> };
+    const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../../package.json"), "utf8")) as {
+      devDependencies?: Record<string, string>;
+    };
     return manifest.devDependencies?.["@modelcontextprotocol/client"] ?? "(unknown version)";
   } catch {
     return "(unknown version)";
@@ -48,7 +50,11 @@ function start(connect: (launch: ServerLaunch) => Promise<Connection>, launch: S
   );
 }
 
-async function runTransport(transport: TransportName, started: Promise<Started>, selectedBuild: string | undefined): Promise<{ records: TransportRecords; notes: string[] }> {
+async function runTransport(
+  transport: TransportName,
+  started: Promise<Started>,
+  selectedBuild: string | undefined,
+): Promise<{ records: TransportRecords; notes: string[] }> {
   const records: TransportRecords = { transport, workflows: [] };
   const outcome = await started;
   if ("error" in outcome) {
@@ -81,7 +87,9 @@ async function main(args: readonly string[]): Promise<number> {
   const selected = process.env[FRAMEWORK_DIST_VARIABLE] || undefined;
   const selectedBuild = selected === undefined ? undefined : path.resolve(selected);
   if (selectedBuild !== undefined && !fs.existsSync(path.join(selectedBuild, "index.js"))) {
-    console.error(`${FRAMEWORK_DIST_VARIABLE}=${selected}: no index.js there; point it at a compiled roundtrip-mcp build (a checkout's dist/src)`);
+    console.error(
+      `${FRAMEWORK_DIST_VARIABLE}=${selected}: no index.js there; point it at a compiled roundtrip-mcp build (a checkout's dist/src)`,
+    );
     return 2;
   }
   const launch: ServerLaunch = {
@@ -94,9 +102,15 @@ async function main(args: readonly string[]): Promise<number> {
   const shownFramework = inside !== "" && !inside.startsWith("..") && !path.isAbsolute(inside) ? inside : framework;
 
   console.log("roundtrip-mcp preferences demo");
-  console.log(`  client     @modelcontextprotocol/client ${clientVersion()}, pinned to 2026-07-28, manual MRTR: every round is a new request`);
-  console.log(`  framework  ${shownFramework}${selectedBuild === undefined ? " (this checkout's build)" : ` (${FRAMEWORK_DIST_VARIABLE})`}`);
-  console.log(`  workflows  ${WORKFLOWS.map((w) => w.id).join(", ")}; over ${TRANSPORTS.map(([t]) => t).join(" and ")}; read-only, no public services`);
+  console.log(
+    `  client     @modelcontextprotocol/client ${clientVersion()}, pinned to 2026-07-28, manual MRTR: every round is a new request`,
+  );
+  console.log(
+    `  framework  ${shownFramework}${selectedBuild === undefined ? " (this checkout's build)" : ` (${FRAMEWORK_DIST_VARIABLE})`}`,
+  );
+  console.log(
+    `  workflows  ${WORKFLOWS.map((w) => w.id).join(", ")}; over ${TRANSPORTS.map(([t]) => t).join(" and ")}; read-only, no public services`,
+  );
 
   // Both children start at once (process start-up dominates); the workflows then run one transport after the other.
   const starting = TRANSPORTS.map(([transport, connect]) => [transport, start(connect, launch)] as const);
@@ -111,7 +125,9 @@ async function main(args: readonly string[]): Promise<number> {
   const expectedRuns = WORKFLOWS.length * TRANSPORTS.length;
   const summary = summaryLine(all, expectedRuns, (performance.now() - began) / 1000);
   console.log(check ? summary : `\n${summary}`);
-  const failed = all.some((t) => t.failure !== undefined || t.workflows.length !== WORKFLOWS.length || t.workflows.some((w) => w.failure !== undefined));
+  const failed = all.some(
+    (t) => t.failure !== undefined || t.workflows.length !== WORKFLOWS.length || t.workflows.some((w) => w.failure !== undefined),
+  );
   return failed ? 1 : 0;
 }
 

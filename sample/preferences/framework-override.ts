@@ -40,7 +40,9 @@ function install(selected: string): void {
   const directory = path.resolve(selected);
   const entry = path.join(directory, "index.js");
   if (!fs.existsSync(entry)) {
-    throw new Error(`${FRAMEWORK_DIST_VARIABLE}=${selected}: no index.js there; point it at a compiled roundtrip-mcp build (a checkout's dist/src)`);
+    throw new Error(
+      `${FRAMEWORK_DIST_VARIABLE}=${selected}: no index.js there; point it at a compiled roundtrip-mcp build (a checkout's dist/src)`,
+    );
   }
   const internals = Module as unknown as ModuleInternals;
   const original = internals._resolveFilename;
@@ -49,7 +51,8 @@ function install(selected: string): void {
 
   internals._resolveFilename = function resolveFilename(this: unknown, request, parent, isMain, options) {
     if (request === "roundtrip-mcp") return entry;
-    if (request.startsWith("roundtrip-mcp/")) return original.call(this, path.join(directory, request.slice("roundtrip-mcp/".length)), parent, isMain, options);
+    if (request.startsWith("roundtrip-mcp/"))
+      return original.call(this, path.join(directory, request.slice("roundtrip-mcp/".length)), parent, isMain, options);
     const fromPackage = parent?.filename?.includes(NODE_MODULES) ?? false;
     if (!isBare(request) || fromPackage) return original.call(this, request, parent, isMain, options);
     let lastError: unknown;

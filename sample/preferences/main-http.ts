@@ -4,7 +4,8 @@ import { createPreferencesApp } from "./preferences-app";
 
 async function main(): Promise<void> {
   const port = Number(process.env.PORT || 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RangeError(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(process.env.PORT)}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new RangeError(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(process.env.PORT)}`);
   const app = createPreferencesApp();
   const listener = await app.listen({ host: "127.0.0.1", port, path: "/mcp" });
   console.log(`preferences sample listening on ${listener.url}`);

@@ -7,7 +7,13 @@ import { PreferencesSummaryResource } from "./preferences-summary-resource";
 import { PreviewThemeTool } from "./preview-theme-tool";
 import { ResetPreferencesTool } from "./reset-preferences-tool";
 
-export const PREFERENCES_COMPONENTS = [ChoosePreferencesTool, PreferencesSummaryResource, PreferencesPrompt, PreviewThemeTool, ResetPreferencesTool];
+export const PREFERENCES_COMPONENTS = [
+  ChoosePreferencesTool,
+  PreferencesSummaryResource,
+  PreferencesPrompt,
+  PreviewThemeTool,
+  ResetPreferencesTool,
+];
 
 export function createPreferencesApp(overrides: Partial<McpAppOptions> = {}): McpApp {
   return McpApp.create({

@@ -32,13 +32,24 @@ function env(folder: string, transport: string): Record<string, string> {
 
 async function overStdio(folder: string): Promise<Served> {
   const entry = path.join(__dirname, "main-stdio.js");
-  const client = await createStdioTestClient({ command: process.execPath, args: [entry], env: env(folder, "stdio") }, { capabilities: CAPABILITIES });
-  return { transport: "stdio", served: `node ${path.relative(process.cwd(), entry)} (child process, stdio)`, client, close: () => client.close() };
+  const client = await createStdioTestClient(
+    { command: process.execPath, args: [entry], env: env(folder, "stdio") },
+    { capabilities: CAPABILITIES },
+  );
+  return {
+    transport: "stdio",
+    served: `node ${path.relative(process.cwd(), entry)} (child process, stdio)`,
+    client,
+    close: () => client.close(),
+  };
 }
 
 async function overHttp(folder: string): Promise<Served> {
   const entry = path.join(__dirname, "main-http.js");
-  const child = spawn(process.execPath, [entry], { env: { ...process.env, ...env(folder, "http"), PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [entry], {
+    env: { ...process.env, ...env(folder, "http"), PORT: "0" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -69,7 +80,9 @@ async function main(args: readonly string[]): Promise<number> {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), "roundtrip-tasks-demo-"));
   console.log("roundtrip-mcp tasks demo");
   console.log("  client     roundtrip-mcp/testing raw client, 2026-07-28, declaring the tasks extension (io.modelcontextprotocol/tasks)");
-  console.log(`  workflows  ${WORKFLOWS.map((w) => w.name.replace("Workflow", "")).join(", ")}; over stdio and http; each server keeps its tasks in a SQLite file of its own`);
+  console.log(
+    `  workflows  ${WORKFLOWS.map((w) => w.name.replace("Workflow", "")).join(", ")}; over stdio and http; each server keeps its tasks in a SQLite file of its own`,
+  );
   const runs: { transport: string; run: WorkflowRun }[] = [];
   let failed = false;
   try {
@@ -83,7 +96,10 @@ async function main(args: readonly string[]): Promise<number> {
           failed ||= run.failure !== undefined;
           const head = `${served.transport}/${run.id}: ${run.polls} polls, ${run.ms} ms`;
           if (check) console.log(`${run.failure ? "FAIL" : "ok  "} ${head}${run.failure ? ` -- ${run.failure}` : ""}`);
-          else console.log([`  ${run.id}`, ...run.lines.map((l) => `    ${l}`), ...(run.failure ? [`    FAIL ${run.failure}`] : [])].join("\n"));
+          else
+            console.log(
+              [`  ${run.id}`, ...run.lines.map((l) => `    ${l}`), ...(run.failure ? [`    FAIL ${run.failure}`] : [])].join("\n"),
+            );
         }
       } finally {
         await served.close();
@@ -93,7 +109,9 @@ async function main(args: readonly string[]): Promise<number> {
     fs.rmSync(folder, { recursive: true, force: true });
   }
   const passed = runs.filter((r) => r.run.failure === undefined).length;
-  console.log(`${check ? "" : "\n"}summary: ${passed}/${WORKFLOWS.length * 2} task runs passed in ${((performance.now() - began) / 1000).toFixed(1)} s`);
+  console.log(
+    `${check ? "" : "\n"}summary: ${passed}/${WORKFLOWS.length * 2} task runs passed in ${((performance.now() - began) / 1000).toFixed(1)} s`,
+  );
   return failed || runs.length !== WORKFLOWS.length * 2 ? 1 : 0;
 }
 

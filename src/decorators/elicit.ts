@@ -43,6 +43,5 @@ export interface ElicitOptions {
  * @example handle(@Elicit("color", ColorForm, { message: "Pick a colour" }) color: ColorForm) { ... }
  */
 export function Elicit(key: string, source: QuestionSource | ComputedQuestion, options: ElicitOptions): ParameterDecorator {
-  return (target, propertyKey, index) =>
-    declareParam(target, propertyKey, { index, kind: "elicit", key, schema: source, options });
+  return (target, propertyKey, index) => declareParam(target, propertyKey, { index, kind: "elicit", key, schema: source, options });
 }

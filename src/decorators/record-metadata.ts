@@ -16,7 +16,11 @@ export interface RecordedParam {
 type Ctor = abstract new (...args: never[]) => unknown;
 
 /** Adds a component declaration to a class; used by @Tool, @Resource and @Prompt. */
-export function declareComponent(target: object, propertyKey: string | symbol | undefined, make: (methodName: string) => RecordedComponent): void {
+export function declareComponent(
+  target: object,
+  propertyKey: string | symbol | undefined,
+  make: (methodName: string) => RecordedComponent,
+): void {
   const ctor = (propertyKey === undefined ? target : (target as { constructor: Ctor }).constructor) as Ctor;
   if (typeof propertyKey === "symbol") {
     throw new TypeError(`${ctor.name}: a component method must have a string name`);

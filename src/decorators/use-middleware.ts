@@ -11,7 +11,8 @@ export function UseMiddleware(...middleware: Middleware[]): ClassDecorator & Met
   return (target: object, propertyKey?: string | symbol) => {
     const ctor = propertyKey === undefined ? (target as Function) : (target as { constructor: Function }).constructor;
     const key = propertyKey === undefined ? undefined : String(propertyKey);
-    const own: Middleware[] = (key === undefined ? Reflect.getOwnMetadata(MIDDLEWARE_KEY, ctor) : Reflect.getOwnMetadata(MIDDLEWARE_KEY, ctor, key)) ?? [];
+    const own: Middleware[] =
+      (key === undefined ? Reflect.getOwnMetadata(MIDDLEWARE_KEY, ctor) : Reflect.getOwnMetadata(MIDDLEWARE_KEY, ctor, key)) ?? [];
     if (key === undefined) Reflect.defineMetadata(MIDDLEWARE_KEY, [...own, ...middleware], ctor);
     else Reflect.defineMetadata(MIDDLEWARE_KEY, [...own, ...middleware], ctor, key);
   };

@@ -87,7 +87,11 @@ export class Dispatcher implements ComponentRunner {
     checkRetryEnvelope(request);
     // The round's own signal: aborts on cancellation or at the time limit, never after it returned.
     // The transport's signal is read lazily: a transport may make it only when something reads it.
-    const deadline = new RequestDeadline(() => request.signal, def.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS, request.cancelled);
+    const deadline = new RequestDeadline(
+      () => request.signal,
+      def.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      request.cancelled,
+    );
     const ctx = requestContextOf(request, deadline);
     const strategy = this.options.features.strategyFor(def);
     strategy?.admit?.(def, ctx);
@@ -145,15 +149,24 @@ export class Dispatcher implements ComponentRunner {
     return andThen(def.bind(ctx, matched), (bound) => {
       if (!bound.ok) return bound.outcome;
       if (!def.carriedFlow) return this.proceed(round, ctx, bound, { kind: "ready", values: NO_VALUES, ctx });
-      return andThen(this.flows.enter(def, ctx, original), (entered) => (entered.kind === "outcome" ? entered.outcome : this.proceed(round, ctx, bound, entered)));
+      return andThen(this.flows.enter(def, ctx, original), (entered) =>
+        entered.kind === "outcome" ? entered.outcome : this.proceed(round, ctx, bound, entered),
+      );
     });
   }
 
   /** Calls the bound method (or hands it to a strategy), then ends the round of a carried flow. */
-  private proceed(round: Round, ctx: RequestContext, bound: Extract<BoundArguments, { ok: true }>, entry: ReadyEntry): MaybePromise<unknown> {
+  private proceed(
+    round: Round,
+    ctx: RequestContext,
+    bound: Extract<BoundArguments, { ok: true }>,
+    entry: ReadyEntry,
+  ): MaybePromise<unknown> {
     const { def, strategy } = round;
     if (strategy) return this.delegate(round, ctx, bound, entry);
-    return andThen(this.call(def, this.instanceOf(def), bound, entry.values, entry.operationId, entry.ctx), (returned) => this.leave(round, ctx, entry, returned));
+    return andThen(this.call(def, this.instanceOf(def), bound, entry.values, entry.operationId, entry.ctx), (returned) =>
+      this.leave(round, ctx, entry, returned),
+    );
   }
 
   /** What the method returned, carried on when its flow needs it. */
@@ -164,7 +177,12 @@ export class Dispatcher implements ComponentRunner {
   }
 
   /** The round run by the component's strategy (a task, say): recorded, executed, maybe handed over. */
-  private async delegate(round: Round, ctx: RequestContext, bound: Extract<BoundArguments, { ok: true }>, entry: ReadyEntry): Promise<unknown> {
+  private async delegate(
+    round: Round,
+    ctx: RequestContext,
+    bound: Extract<BoundArguments, { ok: true }>,
+    entry: ReadyEntry,
+  ): Promise<unknown> {
     const { def, original, strategy, handOver } = round;
     const recorded: RecordedInvocation = {
       arguments: ctx.requestParams.arguments,
@@ -231,11 +249,16 @@ export class Dispatcher implements ComponentRunner {
   ): unknown {
     const parameters = def.params.map((p) => {
       switch (p.kind) {
-        case "arguments": return bound.whole;
-        case "argument": return bound.named[p.name];
-        case "ctx": return seen;
-        case "elicit": return values.get(p.key);
-        case "operationId": return operationId;
+        case "arguments":
+          return bound.whole;
+        case "argument":
+          return bound.named[p.name];
+        case "ctx":
+          return seen;
+        case "elicit":
+          return values.get(p.key);
+        case "operationId":
+          return operationId;
       }
     });
     return instance[def.methodName](...parameters);

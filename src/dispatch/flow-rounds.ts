@@ -53,20 +53,29 @@ export class FlowRounds {
   enter(def: ComponentDefinition, ctx: RequestContext, declared: RequestContext = ctx): MaybePromise<FlowEntry> {
     if (!def.carriedFlow) return { kind: "ready", values: NO_VALUES, ctx };
     return andThen(this.planner.planNow(def.elicits, ctx, declared), (plan): FlowEntry => {
-      if (plan.kind === "ask") return { kind: "outcome", outcome: Result.inputRequired({ inputRequests: plan.inputRequests, requestState: plan.requestState }) };
+      if (plan.kind === "ask")
+        return { kind: "outcome", outcome: Result.inputRequired({ inputRequests: plan.inputRequests, requestState: plan.requestState }) };
       if (plan.kind === "ended") return { kind: "outcome", outcome: def.declined(plan.key, plan.action) };
       return { kind: "ready", values: plan.values, ctx: withRequestState(ctx, plan.state.m), operationId: plan.state.o, state: plan.state };
     });
   }
 
   /** What the round answers, given what the method returned. Synchronous except for a re-ask; a refusal may be thrown at once. */
-  leave(def: ComponentDefinition, ctx: RequestContext, entry: FlowEntry & { kind: "ready" }, returned: unknown, declared: RequestContext = ctx): MaybePromise<unknown> {
+  leave(
+    def: ComponentDefinition,
+    ctx: RequestContext,
+    entry: FlowEntry & { kind: "ready" },
+    returned: unknown,
+    declared: RequestContext = ctx,
+  ): MaybePromise<unknown> {
     if (isReask(returned)) return this.reask(def, ctx, entry, returned.reask, declared);
     if (!entry.state || !isInputRequired(returned)) return returned;
     const { inputRequests, requestState } = returned;
-    if (requestState !== undefined && typeof requestState !== "string") throw this.violation(def, "returned input_required with a requestState that is not a string");
+    if (requestState !== undefined && typeof requestState !== "string")
+      throw this.violation(def, "returned input_required with a requestState that is not a string");
     const asked = isPlainObject(inputRequests) ? Object.keys(inputRequests) : [];
-    if (asked.length === 0 && requestState === undefined) throw this.violation(def, "returned input_required with neither inputRequests nor requestState");
+    if (asked.length === 0 && requestState === undefined)
+      throw this.violation(def, "returned input_required with neither inputRequests nor requestState");
     const clash = asked.find((key) => def.elicits.some((s) => s.key === key));
     if (clash !== undefined) {
       throw this.violation(def, `its input request key "${clash}" is also the key of @Elicit("${clash}"); give one of them another key`);
@@ -75,10 +84,20 @@ export class FlowRounds {
   }
 
   /** The round after a method returned `Result.reask(keys)`: those questions (and their dependents) asked again. */
-  private async reask(def: ComponentDefinition, ctx: RequestContext, entry: FlowEntry & { kind: "ready" }, keys: readonly string[], declared: RequestContext): Promise<unknown> {
+  private async reask(
+    def: ComponentDefinition,
+    ctx: RequestContext,
+    entry: FlowEntry & { kind: "ready" },
+    keys: readonly string[],
+    declared: RequestContext,
+  ): Promise<unknown> {
     if (def.elicits.length === 0) throw this.violation(def, "returned Result.reask() but has no @Elicit parameters");
     const unknown = keys.filter((key) => !def.elicits.some((s) => s.key === key));
-    if (unknown.length > 0) throw this.violation(def, `Result.reask() names ${unknown.map((k) => `"${k}"`).join(", ")}, which is not an @Elicit key of this method`);
+    if (unknown.length > 0)
+      throw this.violation(
+        def,
+        `Result.reask() names ${unknown.map((k) => `"${k}"`).join(", ")}, which is not an @Elicit key of this method`,
+      );
     const plan = await this.planner.reask(def.elicits, ctx, keys, entry.state!, declared);
     if (plan.kind !== "ask") throw this.violation(def, "Result.reask() left nothing to ask");
     return Result.inputRequired({ inputRequests: plan.inputRequests, requestState: plan.requestState });

@@ -60,7 +60,8 @@ export function requestContextOf(request: InboundRequest, source: SignalSource):
 export function withRequestState(ctx: RequestContext, requestState: string | undefined): RequestContext {
   const made = ctx as RequestContext & { readonly [SIGNAL_SOURCE]?: SignalSource };
   const source = made[SIGNAL_SOURCE];
-  if (source === undefined || Object.getOwnPropertyDescriptor(ctx, "signal")?.get !== LAZY_SIGNAL.get) return Object.freeze({ ...ctx, requestState });
+  if (source === undefined || Object.getOwnPropertyDescriptor(ctx, "signal")?.get !== LAZY_SIGNAL.get)
+    return Object.freeze({ ...ctx, requestState });
   // Every field as `requestContextOf` wrote it, in its order, but the signal's getter (not read).
   const fields: Record<string | symbol, unknown> = {};
   for (const key of Object.keys(ctx)) if (key !== "signal") fields[key] = ctx[key as keyof RequestContext];

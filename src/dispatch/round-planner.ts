@@ -75,7 +75,13 @@ export class RoundPlanner {
   }
 
   /** Plans a re-ask after the method returned `Result.reask(...)`: those answers and their dependents are dropped. */
-  async reask(specs: readonly ElicitSpec[], ctx: RequestContext, keys: readonly string[], resolvedState: CarriedState, declared: RequestContext = ctx): Promise<RoundPlan> {
+  async reask(
+    specs: readonly ElicitSpec[],
+    ctx: RequestContext,
+    keys: readonly string[],
+    resolvedState: CarriedState,
+    declared: RequestContext = ctx,
+  ): Promise<RoundPlan> {
     for (const key of keys) {
       if (!specs.some((s) => s.key === key)) throw new McpError(ErrorCode.InternalError, "Internal error", undefined);
     }
@@ -83,10 +89,11 @@ export class RoundPlanner {
     let grew = true;
     while (grew) {
       grew = false;
-      for (const s of specs) if (!dropped.has(s.key) && s.after.some((d) => dropped.has(d))) {
-        dropped.add(s.key);
-        grew = true;
-      }
+      for (const s of specs)
+        if (!dropped.has(s.key) && s.after.some((d) => dropped.has(d))) {
+          dropped.add(s.key);
+          grew = true;
+        }
     }
     // The method answered with a re-ask, not with state of its own: none is kept.
     const kept: CarriedState = { r: resolvedState.r, a: {}, o: resolvedState.o };
@@ -152,7 +159,10 @@ export class RoundPlanner {
         admit();
         const answer = Elicitation.response({ inputResponses: responses }, spec.key, question.request as never);
         if (answer.status === "missing") continue;
-        outcome = answer.action === "accept" ? { action: "accept", ...(answer.content !== undefined && { content: answer.content }) } : { action: answer.action };
+        outcome =
+          answer.action === "accept"
+            ? { action: "accept", ...(answer.content !== undefined && { content: answer.content }) }
+            : { action: answer.action };
       }
       if (!outcome) {
         ask[spec.key] = question.request;
@@ -162,7 +172,12 @@ export class RoundPlanner {
       if (outcome.action === "accept" && question.dto) {
         const checked = (yield validateDto(question.dto, outcome.content ?? {})) as DtoValidation<object>;
         if (!checked.ok) {
-          throw new McpError(ErrorCode.InvalidParams, INVALID_ANSWER, { key: spec.key, reason: firstViolations(checked.violations).map((v) => `${v.field}: ${v.constraint}`).join("; ") });
+          throw new McpError(ErrorCode.InvalidParams, INVALID_ANSWER, {
+            key: spec.key,
+            reason: firstViolations(checked.violations)
+              .map((v) => `${v.field}: ${v.constraint}`)
+              .join("; "),
+          });
         }
         accepted = checked.value;
       }
@@ -176,7 +191,9 @@ export class RoundPlanner {
       }
       const value =
         policy === "outcome"
-          ? outcome.action === "accept" ? { action: "accept", ...(question.mode === "form" && { content: accepted }) } : outcome
+          ? outcome.action === "accept"
+            ? { action: "accept", ...(question.mode === "form" && { content: accepted }) }
+            : outcome
           : accepted;
       values.set(spec.key, value);
       answers[spec.key] = value;

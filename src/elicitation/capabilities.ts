@@ -82,7 +82,8 @@ function missingFor(request: InputRequest, declared: Readonly<ClientCapabilities
   switch (request.method) {
     case "elicitation/create": {
       const elicitation = declared.elicitation;
-      if (isUrlMode(request)) return isPlainObject(elicitation) && isPlainObject(elicitation.url) ? undefined : { elicitation: { url: {} } };
+      if (isUrlMode(request))
+        return isPlainObject(elicitation) && isPlainObject(elicitation.url) ? undefined : { elicitation: { url: {} } };
       const formAllowed =
         isPlainObject(elicitation) &&
         (isPlainObject(elicitation.form) || (elicitation.form === undefined && elicitation.url === undefined));

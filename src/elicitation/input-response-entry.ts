@@ -11,11 +11,7 @@ export type InputMissing = { status: "missing" };
  * later. `inputResponses: null` counts as absent; an `inputResponses` that is not an object is
  * invalid. Other keys are never looked at.
  */
-export function inputResponseEntry(
-  source: InputResponseSource,
-  key: string,
-  errorMessage: string,
-): { entry: unknown } | undefined {
+export function inputResponseEntry(source: InputResponseSource, key: string, errorMessage: string): { entry: unknown } | undefined {
   const responses: unknown = source.inputResponses;
   if (responses === undefined || responses === null) return undefined;
   if (!isPlainObject(responses)) throw invalidInputResponse(errorMessage, key, "inputResponses: not an object");

@@ -53,9 +53,7 @@ function schemaStructure(schema: unknown): unknown {
   return {
     type: schema.type,
     required,
-    properties: Object.fromEntries(
-      Object.entries(properties).map(([name, property]) => [name, withoutPresentation(property)]),
-    ),
+    properties: Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, withoutPresentation(property)])),
   };
 }
 

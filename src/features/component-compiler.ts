@@ -27,7 +27,10 @@ export interface DeclaredComponent {
 }
 
 /** The fields of a `ComponentDefinition` that do not depend on its feature. */
-export type CommonFields = Pick<ComponentDefinition, "ref" | "where" | "token" | "methodName" | "params" | "middleware" | "elicits" | "carriedFlow" | "descriptor" | "timeoutMs">;
+export type CommonFields = Pick<
+  ComponentDefinition,
+  "ref" | "where" | "token" | "methodName" | "params" | "middleware" | "elicits" | "carriedFlow" | "descriptor" | "timeoutMs"
+>;
 
 /** What every kind of component shares, planned from its declaration. */
 export interface CommonPlan {
@@ -77,7 +80,11 @@ export class ComponentCompiler {
     const declared = paramDeclarations(cls, methodName);
     const reflected: unknown[] | undefined = Reflect.getMetadata("design:paramtypes", cls.prototype, methodName);
     const types: unknown[] = reflected ?? [];
-    const arity = Math.max(types.length, (cls.prototype as Record<string, Function>)[methodName].length, ...declared.map((d) => d.index + 1));
+    const arity = Math.max(
+      types.length,
+      (cls.prototype as Record<string, Function>)[methodName].length,
+      ...declared.map((d) => d.index + 1),
+    );
     // With emitDecoratorMetadata on, TypeScript records the parameter types of every decorated
     // method (a method decorator, or one on a parameter); none recorded means the option is off,
     // which matters for a parameter whose type is its DTO (@Arg(), or a lone undecorated one).
@@ -149,7 +156,10 @@ export class ComponentCompiler {
       if (component.declaration.kind !== kind) continue;
       const definition = this.guard(component.where, () => compile(component));
       const earlier = compiled.get(definition.name);
-      if (earlier) throw new RegistrationError(`${component.where}: duplicate ${kind} name "${definition.name}" (already declared by ${earlier.where})`);
+      if (earlier)
+        throw new RegistrationError(
+          `${component.where}: duplicate ${kind} name "${definition.name}" (already declared by ${earlier.where})`,
+        );
       compiled.set(definition.name, definition);
     }
     return compiled;
@@ -173,7 +183,10 @@ export class ComponentCompiler {
       return dtoToJsonSchema(dto);
     } catch (error) {
       if (!(error instanceof SchemaGenerationError)) throw error;
-      const fix = error.reason === "undecorated" ? `, so class-validator would refuse every value (unknownValue). ${UNDECORATED_DTO_FIX} ${use.without}` : "";
+      const fix =
+        error.reason === "undecorated"
+          ? `, so class-validator would refuse every value (unknownValue). ${UNDECORATED_DTO_FIX} ${use.without}`
+          : "";
       throw new RegistrationError(`${where}: ${use.place}: ${error.message}${fix}`);
     }
   }
@@ -195,7 +208,8 @@ export class ComponentCompiler {
 
   private middleware(cls: Function, methodName: string, own: Middleware[] | undefined): Middleware[] {
     const list = [...declaredMiddleware(cls, methodName), ...(own ?? [])];
-    for (const m of list) if (typeof m !== "function") throw new RegistrationError(`${cls.name}.${methodName}: middleware must be functions`);
+    for (const m of list)
+      if (typeof m !== "function") throw new RegistrationError(`${cls.name}.${methodName}: middleware must be functions`);
     return list;
   }
 }
@@ -217,14 +231,19 @@ function planDeclared(
   }
   if (decl.kind === "elicit") return { plan: { kind: "elicit", key: decl.key } };
   if (decl.name !== undefined) {
-    if (kind === "tool") throw new RegistrationError(`${where}: @Arg("${decl.name}") names a template variable; a tool takes its arguments as one DTO with @Arg()`);
+    if (kind === "tool")
+      throw new RegistrationError(
+        `${where}: @Arg("${decl.name}") names a template variable; a tool takes its arguments as one DTO with @Arg()`,
+      );
     return { plan: { kind: "argument", name: decl.name } };
   }
   if (kind === "resource") throw new RegistrationError(`${where}: a resource binds template variables with @Arg("name")`);
   if (hasDto) throw new RegistrationError(`${where}: more than one @Arg() parameter`);
   if (!isDtoClass(type)) {
     if (kind === "tool" && rawInput) return { plan: { kind: "arguments" } };
-    throw new RegistrationError(`${where}: @Arg() parameter ${decl.index} must be typed with a DTO class (found ${typeName(type)}), or the tool must declare a raw input schema`);
+    throw new RegistrationError(
+      `${where}: @Arg() parameter ${decl.index} must be typed with a DTO class (found ${typeName(type)}), or the tool must declare a raw input schema`,
+    );
   }
   return { plan: { kind: "arguments" }, dto: type as Function };
 }

@@ -10,11 +10,7 @@ import type { InputRequest } from "../protocol/input-request";
 
 /** How each handler parameter is filled, in positional order. */
 export type ParamPlan =
-  | { kind: "arguments" }
-  | { kind: "argument"; name: string }
-  | { kind: "ctx" }
-  | { kind: "elicit"; key: string }
-  | { kind: "operationId" };
+  { kind: "arguments" } | { kind: "argument"; name: string } | { kind: "ctx" } | { kind: "elicit"; key: string } | { kind: "operationId" };
 
 /** One question as asked this round: the wire input request and, for a DTO form, the DTO to validate with. */
 export interface BuiltQuestion {
@@ -47,9 +43,7 @@ export type OutputCheck = (structured: unknown) => MaybePromise<FieldViolation[]
  * The arguments of one round: `whole` feeds an `@Arg()` parameter, `named` feeds `@Arg("name")`;
  * or an outcome that ends the round before any question is asked (a tool's isError result).
  */
-export type BoundArguments =
-  | { ok: true; whole: unknown; named: Readonly<Record<string, unknown>> }
-  | { ok: false; outcome: unknown };
+export type BoundArguments = { ok: true; whole: unknown; named: Readonly<Record<string, unknown>> } | { ok: false; outcome: unknown };
 
 /** Where completion providers hang: `completion/complete` finds them by `ref.type` and key. */
 export interface CompletionSource {

@@ -22,7 +22,8 @@ export function elicitSpecs(declared: readonly ParamDeclaration[], where: string
       throw new RegistrationError(`${where}: @Elicit("${d.key}") needs a message`);
     }
     const onDecline = options.onDecline ?? "end";
-    if (!["end", "optional", "outcome"].includes(onDecline)) throw new RegistrationError(`${where}: @Elicit("${d.key}") onDecline must be "end", "optional" or "outcome"`);
+    if (!["end", "optional", "outcome"].includes(onDecline))
+      throw new RegistrationError(`${where}: @Elicit("${d.key}") onDecline must be "end", "optional" or "outcome"`);
     const place = `${where}: parameter ${d.index} (@Elicit("${d.key}"))`;
     // An arrow function has no prototype: that is how a computed question is told from a DTO class.
     const computed = typeof d.schema === "function" && !("prototype" in d.schema);
@@ -44,7 +45,8 @@ export function elicitSpecs(declared: readonly ParamDeclaration[], where: string
   }
   for (const s of specs) {
     for (const dep of s.after) {
-      if (!specs.some((o) => o.key === dep)) throw new RegistrationError(`${where}: @Elicit("${s.key}") is after "${dep}", which is not an @Elicit key of this method`);
+      if (!specs.some((o) => o.key === dep))
+        throw new RegistrationError(`${where}: @Elicit("${s.key}") is after "${dep}", which is not an @Elicit key of this method`);
     }
   }
   return topologicalOrder(specs, where);
@@ -61,9 +63,14 @@ function topologicalOrder(specs: readonly ElicitSpec[], where: string): ElicitSp
   const state = new Map<string, "visiting" | "done">();
   const visit = (s: ElicitSpec, path: string[]) => {
     if (state.get(s.key) === "done") return;
-    if (state.get(s.key) === "visiting") throw new RegistrationError(`${where}: @Elicit order has a cycle: ${[...path, s.key].join(" -> ")}`);
+    if (state.get(s.key) === "visiting")
+      throw new RegistrationError(`${where}: @Elicit order has a cycle: ${[...path, s.key].join(" -> ")}`);
     state.set(s.key, "visiting");
-    for (const dep of s.after) visit(specs.find((o) => o.key === dep)!, [...path, s.key]);
+    for (const dep of s.after)
+      visit(
+        specs.find((o) => o.key === dep)!,
+        [...path, s.key],
+      );
     state.set(s.key, "done");
     ordered.push(s);
   };

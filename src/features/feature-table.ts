@@ -43,13 +43,21 @@ export class FeatureTable {
     const components: ComponentDefinition[] = [];
     const owners = new Map<string, string>();
     for (const module of modules) {
-      const feature = module.compile({ declarations, components: [...components], compiler, listCache, logger: options.logger, appName: options.appName ?? DEFAULT_APP_NAME });
+      const feature = module.compile({
+        declarations,
+        components: [...components],
+        compiler,
+        listCache,
+        logger: options.logger,
+        appName: options.appName ?? DEFAULT_APP_NAME,
+      });
       features.push(feature);
       names.set(feature, module.name);
       components.push(...(feature.components ?? []));
       for (const method of feature.methods) {
         const owner = owners.get(method.method);
-        if (owner !== undefined) throw new RegistrationError(`method "${method.method}" is answered by both the ${owner} and the ${module.name} feature`);
+        if (owner !== undefined)
+          throw new RegistrationError(`method "${method.method}" is answered by both the ${owner} and the ${module.name} feature`);
         owners.set(method.method, module.name);
         this.byMethod.set(method.method, method);
       }

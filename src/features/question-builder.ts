@@ -12,7 +12,9 @@ function isUrlQuestion(source: QuestionSource): source is UrlQuestion {
 
 /** Builds the question for `spec` from the answers resolved so far (computed sources and messages see them). */
 export function buildQuestion(spec: ElicitSpec, answers: ElicitedAnswers, ctx: RequestContext | undefined): BuiltQuestion {
-  const source = spec.computed ? (spec.source as (a: ElicitedAnswers, c: RequestContext) => QuestionSource)(answers, ctx!) : (spec.source as QuestionSource);
+  const source = spec.computed
+    ? (spec.source as (a: ElicitedAnswers, c: RequestContext) => QuestionSource)(answers, ctx!)
+    : (spec.source as QuestionSource);
   const message = typeof spec.options.message === "function" ? spec.options.message(answers, ctx!) : spec.options.message;
   if (isUrlQuestion(source)) {
     return { request: Elicitation.url(message, source.url), mode: "url" };

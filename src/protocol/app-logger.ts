@@ -20,10 +20,18 @@ const ORDER: Record<AppLogLevel, number> = { debug: 10, info: 20, warn: 30, erro
 /** One JSON line per entry on stderr; stdout stays free for the stdio transport. */
 export class StderrLogger implements AppLogger {
   constructor(private readonly minimum: AppLogLevel = "info") {}
-  debug(message: string, fields?: Record<string, unknown>): void { this.write("debug", message, fields); }
-  info(message: string, fields?: Record<string, unknown>): void { this.write("info", message, fields); }
-  warn(message: string, fields?: Record<string, unknown>): void { this.write("warn", message, fields); }
-  error(message: string, fields?: Record<string, unknown>): void { this.write("error", message, fields); }
+  debug(message: string, fields?: Record<string, unknown>): void {
+    this.write("debug", message, fields);
+  }
+  info(message: string, fields?: Record<string, unknown>): void {
+    this.write("info", message, fields);
+  }
+  warn(message: string, fields?: Record<string, unknown>): void {
+    this.write("warn", message, fields);
+  }
+  error(message: string, fields?: Record<string, unknown>): void {
+    this.write("error", message, fields);
+  }
   private write(level: AppLogLevel, message: string, fields?: Record<string, unknown>): void {
     if (ORDER[level] < ORDER[this.minimum]) return;
     process.stderr.write(`${JSON.stringify({ level, message, ...fields })}\n`);

@@ -42,8 +42,6 @@ export class McpError extends Error {
 export function isMcpError(value: unknown): value is McpError {
   return (
     value instanceof McpError ||
-    (value instanceof Error &&
-      value.name === "McpError" &&
-      typeof (value as { code?: unknown }).code === "number")
+    (value instanceof Error && value.name === "McpError" && typeof (value as { code?: unknown }).code === "number")
   );
 }

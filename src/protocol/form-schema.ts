@@ -45,11 +45,7 @@ export type MultiSelectPropertySchema = {
 
 /** One property of a form: exactly one of the spec's primitive schema shapes. */
 export type FormPropertySchema =
-  | StringPropertySchema
-  | NumberPropertySchema
-  | BooleanPropertySchema
-  | SingleSelectPropertySchema
-  | MultiSelectPropertySchema;
+  StringPropertySchema | NumberPropertySchema | BooleanPropertySchema | SingleSelectPropertySchema | MultiSelectPropertySchema;
 
 /**
  * The restricted flat `requestedSchema` of a form elicitation (MCP 2026-07-28

@@ -51,5 +51,6 @@ export function jsonHazard(value: unknown): string | undefined {
 
 /** Strings, numbers, booleans, null and undefined carry no hazard: not worth a visit. */
 function enter(item: unknown, stack: unknown[]): void {
-  if (item !== null && item !== undefined && typeof item !== "string" && typeof item !== "number" && typeof item !== "boolean") stack.push(item);
+  if (item !== null && item !== undefined && typeof item !== "string" && typeof item !== "number" && typeof item !== "boolean")
+    stack.push(item);
 }

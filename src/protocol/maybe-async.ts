@@ -11,7 +11,9 @@ export type MaybePromise<T> = T | PromiseLike<T>;
 
 /** Whether `value` is a thenable, as `await` tells (any object or function with a callable `then`). */
 export function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function";
+  return (
+    (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function"
+  );
 }
 
 /**

@@ -50,7 +50,8 @@ const HANDLED_TYPES = new Set([CUSTOM_VALIDATION, CONDITIONAL_VALIDATION, IS_DEF
  * serves for every call. A constraint class of the app's own is resolved through class-validator's
  * container on every call, as class-validator does.
  */
-const STATELESS_WRAPPER = /^class CustomConstraint \{\s*validate\(value, validationArguments\) \{\s*return validator\.validate\(value, validationArguments\);\s*\}/;
+const STATELESS_WRAPPER =
+  /^class CustomConstraint \{\s*validate\(value, validationArguments\) \{\s*return validator\.validate\(value, validationArguments\);\s*\}/;
 const UNSURE = Symbol("unsure");
 
 /**
@@ -81,7 +82,13 @@ export function compileFastPath(dto: Function): FastPath | undefined {
 function compile(dto: Function): FastPath | undefined {
   const storage = getMetadataStorage();
   // The lookup class-validator's validate() makes for an instance of dto, with no groups.
-  const metadatas = storage.getTargetValidationMetadatas(dto, undefined as unknown as string, false, false, undefined) as unknown as RuleMetadata[];
+  const metadatas = storage.getTargetValidationMetadatas(
+    dto,
+    undefined as unknown as string,
+    false,
+    false,
+    undefined,
+  ) as unknown as RuleMetadata[];
   if (metadatas.length === 0) return undefined;
   const byProperty = new Map<string, RuleMetadata[]>();
   for (const metadata of metadatas) {
@@ -100,7 +107,9 @@ function compile(dto: Function): FastPath | undefined {
       if (entries.some((entry) => entry.async)) return undefined;
       rules.push({ metadata, constraints: entries.map((entry) => constraintOf(metadata.constraintCls, entry)) });
     }
-    const conditions = list.filter((m) => m.type === CONDITIONAL_VALIDATION).map((m) => m.constraints[0] as PropertyRules["conditions"][number]);
+    const conditions = list
+      .filter((m) => m.type === CONDITIONAL_VALIDATION)
+      .map((m) => m.constraints[0] as PropertyRules["conditions"][number]);
     properties.push({ name, conditions, rules });
   }
   const known = new Set(byProperty.keys());
@@ -195,9 +204,12 @@ function isPrimitive(value: unknown): boolean {
 /** No class-transformer metadata that plainToInstance would act on, for `dto`, its ancestors or these properties. */
 function transformsNothing(dto: Function, names: readonly string[]): boolean {
   const storage = transformerMetadata;
-  if (storage.getStrategy(dto) !== "none" || storage.getExposedMetadatas(dto).length > 0 || storage.getExcludedMetadatas(dto).length > 0) return false;
+  if (storage.getStrategy(dto) !== "none" || storage.getExposedMetadatas(dto).length > 0 || storage.getExcludedMetadatas(dto).length > 0)
+    return false;
   return names.every(
-    (name) => storage.findTypeMetadata(dto, name) === undefined && storage.findTransformMetadatas(dto, name, TransformationType.PLAIN_TO_CLASS).length === 0,
+    (name) =>
+      storage.findTypeMetadata(dto, name) === undefined &&
+      storage.findTransformMetadatas(dto, name, TransformationType.PLAIN_TO_CLASS).length === 0,
   );
 }
 

@@ -42,9 +42,9 @@ const ANNOTATION_KEYS = ["title", "description", "default"];
 /** What the form subset offers instead of a decorator people reach for (appended to its error). */
 const NO_EQUIVALENT_HINTS: Record<string, string> = {
   matches:
-    " (a form has no \"pattern\"): use a format it has (@IsEmail, @IsUrl, @IsDateString), a choice list (@IsIn([...])) " +
+    ' (a form has no "pattern"): use a format it has (@IsEmail, @IsUrl, @IsDateString), a choice list (@IsIn([...])) ' +
     "or length bounds (@MinLength, @MaxLength), or keep @IsString() and check the answer in the method (return Result.error(...) naming what is wrong)",
-  isUuid: " (a form has no \"uuid\" format): keep @IsString() and check the answer in the method, or offer the choices with @IsIn([...])",
+  isUuid: ' (a form has no "uuid" format): keep @IsString() and check the answer in the method, or offer the choices with @IsIn([...])',
 };
 const DATE_FORMATS: readonly string[] = ["date", "date-time"];
 
@@ -147,8 +147,7 @@ function gatherFacts(dto: DtoClass, property: string, entries: ValidatorEntry[])
       case "isDateString":
       case "isIso8601": {
         imply("string", decorator);
-        const value: FormFormat =
-          entry.name === "isEmail" ? "email" : entry.name === "isUrl" ? "uri" : "date-time";
+        const value: FormFormat = entry.name === "isEmail" ? "email" : entry.name === "isUrl" ? "uri" : "date-time";
         if (facts.format !== undefined && facts.format.value !== value) {
           fail(decorator, `conflicts with @${facts.format.decorator}: a field has at most one format`);
         }
@@ -251,10 +250,7 @@ function writeProperty(dto: DtoClass, property: string, facts: PropertyFacts): F
       break;
     case "array":
       if (facts.values === undefined) {
-        fail(
-          facts.kinds.get("array") ?? "IsArray",
-          "a multi-select needs its options: add @IsIn([...], { each: true })",
-        );
+        fail(facts.kinds.get("array") ?? "IsArray", "a multi-select needs its options: add @IsIn([...], { each: true })");
       }
       written = {
         type: "array",
@@ -290,10 +286,7 @@ function resolveKind(dto: DtoClass, property: string, facts: PropertyFacts): Kin
   if (designType === String) return "string";
   if (designType === Number) return "number";
   if (designType === Boolean) return "boolean";
-  throw new ElicitationSchemaError(
-    "its type is unknown: add IsString, IsInt, IsNumber, IsBoolean or IsIn",
-    { dto: dto.name, property },
-  );
+  throw new ElicitationSchemaError("its type is unknown: add IsString, IsInt, IsNumber, IsBoolean or IsIn", { dto: dto.name, property });
 }
 
 /** title / description / default (and a date format choice) from `@JSONSchema({...})`. */

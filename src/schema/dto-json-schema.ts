@@ -82,11 +82,15 @@ function collectRefs(node: unknown, owner: Function, property: string, found: Co
     }
     const nested = nestedClass(owner, property, name);
     if (!nested) {
-      throw new SchemaGenerationError(`${owner.name}.${property}: cannot resolve nested type ${name} (use @Type(() => ${name}) from class-transformer)`);
+      throw new SchemaGenerationError(
+        `${owner.name}.${property}: cannot resolve nested type ${name} (use @Type(() => ${name}) from class-transformer)`,
+      );
     }
     const known = found.classes.get(name);
     if (known !== undefined && known !== nested) {
-      throw new SchemaGenerationError(`${owner.name}.${property}: two different classes are named ${name}, and $defs names them by class name; rename one`);
+      throw new SchemaGenerationError(
+        `${owner.name}.${property}: two different classes are named ${name}, and $defs names them by class name; rename one`,
+      );
     }
     found.referenced.add(name);
     if (known === undefined) {
@@ -95,7 +99,10 @@ function collectRefs(node: unknown, owner: Function, property: string, found: Co
         found.defs[name] = convert(nested, found);
       } catch (error) {
         if (error instanceof SchemaGenerationError && error.reason === "undecorated") {
-          throw new SchemaGenerationError(`${owner.name}.${property} is a nested ${name}, which has no class-validator decorators`, "undecorated");
+          throw new SchemaGenerationError(
+            `${owner.name}.${property} is a nested ${name}, which has no class-validator decorators`,
+            "undecorated",
+          );
         }
         throw error;
       }

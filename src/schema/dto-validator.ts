@@ -28,7 +28,15 @@ const knownByDto = new WeakMap<Function, ReadonlySet<string>>();
 /** The properties a DTO validates (its whitelist), inherited ones included; read once per DTO. */
 function knownProperties(dto: Function): ReadonlySet<string> {
   let known = knownByDto.get(dto);
-  if (!known) knownByDto.set(dto, (known = new Set(getMetadataStorage().getTargetValidationMetadatas(dto, "", true, false).map((m) => m.propertyName))));
+  if (!known)
+    knownByDto.set(
+      dto,
+      (known = new Set(
+        getMetadataStorage()
+          .getTargetValidationMetadatas(dto, "", true, false)
+          .map((m) => m.propertyName),
+      )),
+    );
   return known;
 }
 
@@ -38,7 +46,8 @@ const fastPaths = new WeakMap<Function, { generation: number; fast: FastPath | u
 function fastPathOf(dto: Function): FastPath | undefined {
   const generation = validationMetadataGeneration();
   let compiled = fastPaths.get(dto);
-  if (compiled === undefined || compiled.generation !== generation) fastPaths.set(dto, (compiled = { generation, fast: compileFastPath(dto) }));
+  if (compiled === undefined || compiled.generation !== generation)
+    fastPaths.set(dto, (compiled = { generation, fast: compileFastPath(dto) }));
   return compiled.fast;
 }
 
@@ -133,5 +142,7 @@ export function describeViolations(violations: readonly FieldViolation[]): strin
 
 /** The violations an error shows (the first five), with fields and messages clipped. */
 export function firstViolations(violations: readonly FieldViolation[]): FieldViolation[] {
-  return violations.slice(0, SHOWN_VIOLATIONS).map((v) => ({ field: clip(v.field, FIELD_CHARS), constraint: v.constraint, message: clip(v.message, MESSAGE_CHARS) }));
+  return violations
+    .slice(0, SHOWN_VIOLATIONS)
+    .map((v) => ({ field: clip(v.field, FIELD_CHARS), constraint: v.constraint, message: clip(v.message, MESSAGE_CHARS) }));
 }

@@ -38,10 +38,7 @@ function stringViolation(property: StringPropertySchema, value: string): string 
   return undefined;
 }
 
-function multiSelectViolation(
-  property: Extract<FormPropertySchema, { type: "array" }>,
-  value: unknown,
-): string | undefined {
+function multiSelectViolation(property: Extract<FormPropertySchema, { type: "array" }>, value: unknown): string | undefined {
   if (!Array.isArray(value) || !value.every((item) => typeof item === "string")) return "type";
   const allowed = "enum" in property.items ? property.items.enum : optionValues(property.items.anyOf);
   if (!value.every((item) => allowed.includes(item))) return "enum" in property.items ? "items.enum" : "items.anyOf";

@@ -49,7 +49,10 @@ function explainResolution(component: Function, error: unknown): string {
     chain.push({ owner: link[2], position: Number(link[1]) });
     rest++;
   }
-  const reason = lines.slice(rest).map((l) => l.trim()).join(" ");
+  const reason = lines
+    .slice(rest)
+    .map((l) => l.trim())
+    .join(" ");
   const head = `${component.name}: the container cannot build this component (McpApp.create builds every component)`;
   const last = chain[chain.length - 1];
   if (last === undefined) {
@@ -59,7 +62,13 @@ function explainResolution(component: Function, error: unknown): string {
     }
     return `${head}: its constructor threw: ${reason}`;
   }
-  const through = chain.length > 1 ? ` (reached through ${chain.slice(0, -1).map((l) => `parameter ${l.position} of ${l.owner}`).join(", then ")})` : "";
+  const through =
+    chain.length > 1
+      ? ` (reached through ${chain
+          .slice(0, -1)
+          .map((l) => `parameter ${l.position} of ${l.owner}`)
+          .join(", then ")})`
+      : "";
   const unknownType = UNKNOWN_TYPE.exec(reason);
   if (unknownType && ERASED.has(unknownType[1])) {
     return (

@@ -16,7 +16,8 @@ export type RefusalReason = "over-cap" | "closing";
 
 const MESSAGES: Record<RefusalReason, string> = {
   "over-cap": "Service unavailable: the server has reached its connection limit (maxConnections); retry after Retry-After seconds",
-  closing: "Service unavailable: the server is shutting down; retry the request after Retry-After seconds, on another instance if there is one",
+  closing:
+    "Service unavailable: the server is shutting down; retry the request after Retry-After seconds, on another instance if there is one",
 };
 
 /** The raw HTTP answer of a refused connection, made once per reason. */

@@ -84,7 +84,8 @@ export class ConnectionTransport implements Transport {
         this.settle(message.params.requestId);
       }
       if (this.lane !== undefined && this.takeByLane(this.lane, message)) return;
-      if (isRequest(message) && message.params && typeof message.params === "object") this.inflight.set(message.id, message.params as JsonObject);
+      if (isRequest(message) && message.params && typeof message.params === "object")
+        this.inflight.set(message.id, message.params as JsonObject);
       this.onmessage?.(message, extra);
     };
   }

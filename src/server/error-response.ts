@@ -7,5 +7,9 @@ import type { JsonObject } from "../protocol/wire-types";
  */
 export function errorResponse(error: { code: number; message: string; data?: unknown }, id?: unknown): JsonObject {
   const known = typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
-  return { jsonrpc: "2.0", ...(known && { id }), error: { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) } };
+  return {
+    jsonrpc: "2.0",
+    ...(known && { id }),
+    error: { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) },
+  };
 }

@@ -120,7 +120,9 @@ const MAX_CACHED_VERDICTS = 512;
  */
 const SDK_PARAMS: Readonly<Record<string, (params: JsonObject) => boolean>> = {
   "tools/call": (p) => typeof p.name === "string" && (p.arguments === undefined || isPlainObject(p.arguments)),
-  "prompts/get": (p) => typeof p.name === "string" && (p.arguments === undefined || (isPlainObject(p.arguments) && Object.values(p.arguments).every((v) => typeof v === "string"))),
+  "prompts/get": (p) =>
+    typeof p.name === "string" &&
+    (p.arguments === undefined || (isPlainObject(p.arguments) && Object.values(p.arguments).every((v) => typeof v === "string"))),
   "resources/read": (p) => typeof p.uri === "string",
   "tools/list": (p) => p.cursor === undefined || typeof p.cursor === "string",
   "prompts/list": (p) => p.cursor === undefined || typeof p.cursor === "string",
@@ -217,7 +219,12 @@ export class FastLane {
    * that tells whether the request was already cancelled. `exclusive`: the message was parsed for
    * this request alone, so the dispatcher may freeze its params in place (see `InboundRequest`).
    */
-  async answer(request: LaneRequest, principal: string | null, transport: LaneTransport | undefined, exclusive = false): Promise<LaneAnswer> {
+  async answer(
+    request: LaneRequest,
+    principal: string | null,
+    transport: LaneTransport | undefined,
+    exclusive = false,
+  ): Promise<LaneAnswer> {
     const inbound = new LaneInbound(request, principal, transport, exclusive);
     let result: JsonObject;
     try {
@@ -270,7 +277,11 @@ export class FastLane {
   /** The SDK's verdict on this `_meta` as a 2026-07-28 envelope, computed once per distinct `_meta`. */
   private validEnvelope(meta: JsonObject): boolean {
     // The commonest envelope, the version and empty capabilities alone, has one verdict.
-    if (isBareEnvelope(meta)) return (this.bareEnvelope ??= this.verdict({ [PROTOCOL_VERSION_META_KEY]: MODERN_PROTOCOL_VERSION, [CLIENT_CAPABILITIES_META_KEY]: {} }));
+    if (isBareEnvelope(meta))
+      return (this.bareEnvelope ??= this.verdict({
+        [PROTOCOL_VERSION_META_KEY]: MODERN_PROTOCOL_VERSION,
+        [CLIENT_CAPABILITIES_META_KEY]: {},
+      }));
     const key = JSON.stringify(meta);
     if (key.length > MAX_META_KEY_CHARS) return false;
     let valid = this.envelopes.get(key);

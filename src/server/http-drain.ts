@@ -114,6 +114,11 @@ function end(res: ServerResponse, flight: Flight): void {
   if (res.headersSent || res.destroyed) return void res.destroy();
   const payload = JSON.stringify(errorResponse(DEADLINE_ERROR, flight.id));
   res
-    .writeHead(503, { "retry-after": String(RETRY_AFTER_SECONDS), connection: "close", "content-type": "application/json", "content-length": String(Buffer.byteLength(payload)) })
+    .writeHead(503, {
+      "retry-after": String(RETRY_AFTER_SECONDS),
+      connection: "close",
+      "content-type": "application/json",
+      "content-length": String(Buffer.byteLength(payload)),
+    })
     .end(payload);
 }

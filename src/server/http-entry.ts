@@ -1,4 +1,10 @@
-import { isJsonContentType, readRequestBody, type AuthInfo, type McpHandlerRequestOptions, type McpHttpHandler } from "@modelcontextprotocol/server";
+import {
+  isJsonContentType,
+  readRequestBody,
+  type AuthInfo,
+  type McpHandlerRequestOptions,
+  type McpHttpHandler,
+} from "@modelcontextprotocol/server";
 import { ErrorCode } from "../protocol/errors";
 import { isPlainObject } from "../protocol/plain-object";
 import { errorResponse } from "./error-response";
@@ -52,16 +58,26 @@ export function httpEntry(inner: McpHttpHandler, checks: InboundChecks, lane?: F
     const authInfo = options.authInfo ?? ANONYMOUS;
     const extra = authInfo.extra as { principal?: string | null; laneDone?: boolean; precomputed?: unknown } | undefined;
     let precomputed = extra?.precomputed;
-    if (lane !== undefined && extra?.laneDone !== true && request.method === "POST" && isJsonContentType(request.headers.get("content-type"))) {
+    if (
+      lane !== undefined &&
+      extra?.laneDone !== true &&
+      request.method === "POST" &&
+      isJsonContentType(request.headers.get("content-type"))
+    ) {
       const taken = lane.admit(body, header);
       if (taken !== undefined) {
         // A body this entry parsed is this request's alone; one its host handed over may be shared.
         const answer = await lane.answer(taken, extra?.principal ?? null, request.signal, options.parsedBody === undefined);
-        if (answer.kind === "bytes") return new Response(answer.text, { status: answer.status, headers: { "content-type": "application/json" } });
+        if (answer.kind === "bytes")
+          return new Response(answer.text, { status: answer.status, headers: { "content-type": "application/json" } });
         precomputed = answer.outcome;
       }
     }
-    return inner.fetch(request, { ...options, parsedBody: body, authInfo: { ...authInfo, extra: { ...authInfo.extra, rawParams, precomputed } } });
+    return inner.fetch(request, {
+      ...options,
+      parsedBody: body,
+      authInfo: { ...authInfo, extra: { ...authInfo.extra, rawParams, precomputed } },
+    });
   };
   return { fetch, close: inner.close, notify: inner.notify, bus: inner.bus };
 }

@@ -92,7 +92,8 @@ export const DEFAULT_DRAIN_MS = 10_000;
 /** A drain deadline: 0 or more milliseconds. */
 export function drainDeadline(value: number | undefined, fallback: number, where: string): number {
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${where}: drainTimeoutMs must be an integer of 0 or more milliseconds, got ${String(value)}`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new RangeError(`${where}: drainTimeoutMs must be an integer of 0 or more milliseconds, got ${String(value)}`);
   return value;
 }
 
@@ -154,7 +155,12 @@ export async function startHttpListener(
   function handle(req: IncomingMessage, res: ServerResponse): void {
     if (flights.closing) {
       flights.refused++;
-      return refuseBody(req, res, { status: 503, code: -32000, message: refusalMessage("closing") }, { "retry-after": String(RETRY_AFTER_SECONDS) });
+      return refuseBody(
+        req,
+        res,
+        { status: 503, code: -32000, message: refusalMessage("closing") },
+        { "retry-after": String(RETRY_AFTER_SECONDS) },
+      );
     }
     const flight = flights.track(res);
     serve(req, res, flight).catch((error: unknown) => {
@@ -180,7 +186,8 @@ export async function startHttpListener(
     const target = req.url ?? "/";
     const url = target === path ? undefined : new URL(target, "http://localhost");
     if (url !== undefined && url.pathname !== path) return jsonError(res, 404, ErrorCode.MethodNotFound, "Not found");
-    if (!WEB_METHODS.has(req.method ?? "")) return send(res, 405, errorResponse({ code: -32000, message: "Method not allowed." }), { allow: "POST" });
+    if (!WEB_METHODS.has(req.method ?? ""))
+      return send(res, 405, errorResponse({ code: -32000, message: "Method not allowed." }), { allow: "POST" });
     const hostHeader = req.headers.host;
     const hostProblem = hostVerdicts.get(hostHeader);
     if (hostProblem !== undefined) return jsonError(res, 403, -32000, hostProblem);
@@ -236,10 +243,15 @@ export async function startHttpListener(
         if (answer.kind === "bytes") {
           if (res.destroyed || flight.stopped) return;
           if (answer.kept === undefined) {
-            res.writeHead(answer.status, { "content-type": "application/json", "content-length": String(Buffer.byteLength(answer.text)) }).end(answer.text);
+            res
+              .writeHead(answer.status, { "content-type": "application/json", "content-length": String(Buffer.byteLength(answer.text)) })
+              .end(answer.text);
           } else {
             const { head, tail } = answer.kept;
-            res.writeHead(answer.status, { "content-type": "application/json", "content-length": String(head.length + Buffer.byteLength(tail)) });
+            res.writeHead(answer.status, {
+              "content-type": "application/json",
+              "content-length": String(head.length + Buffer.byteLength(tail)),
+            });
             res.write(head);
             res.end(tail);
           }
@@ -265,7 +277,12 @@ export async function startHttpListener(
     const response = await handler.fetch(request, {
       ...(body !== undefined && { parsedBody: body }),
       // The lane already looked at this request (and may have dispatched it): the entry does not again.
-      authInfo: { token: "", clientId: principal ?? "anonymous", scopes: [], extra: { principal, laneDone: lane !== undefined, precomputed } },
+      authInfo: {
+        token: "",
+        clientId: principal ?? "anonymous",
+        scopes: [],
+        extra: { principal, laneDone: lane !== undefined, precomputed },
+      },
     });
     if (flight.stopped) return void response.body?.cancel().catch(() => undefined);
     const outHeaders = Object.fromEntries(response.headers);

@@ -48,7 +48,12 @@ export class InboundChecks {
   /** A body (or stdio line) whose byte size is over `maxBodyBytes`: HTTP 413. */
   tooLarge(): Rejection {
     const max = this.limits.maxBodyBytes;
-    return { code: ErrorCode.InvalidRequest, message: `Request too large: the body exceeds ${max} bytes (limit maxBodyBytes)`, data: { limit: "maxBodyBytes", maximum: max }, status: 413 };
+    return {
+      code: ErrorCode.InvalidRequest,
+      message: `Request too large: the body exceeds ${max} bytes (limit maxBodyBytes)`,
+      data: { limit: "maxBodyBytes", maximum: max },
+      status: 413,
+    };
   }
 
   /**
@@ -143,12 +148,19 @@ export class InboundChecks {
    */
   params(method: string, params: unknown): Rejection | undefined {
     const problem = this.paramsCheck.problem(method, params ?? {});
-    return problem === undefined ? undefined : { code: ErrorCode.InvalidParams, message: `Invalid params for ${method}: ${problem}`, status: 400 };
+    return problem === undefined
+      ? undefined
+      : { code: ErrorCode.InvalidParams, message: `Invalid params for ${method}: ${problem}`, status: 400 };
   }
 }
 
 function overLimit(breach: LimitBreach): Rejection {
-  return { code: ErrorCode.InvalidParams, message: describeBreach(breach), data: { limit: breach.limit, maximum: breach.maximum }, status: 400 };
+  return {
+    code: ErrorCode.InvalidParams,
+    message: describeBreach(breach),
+    data: { limit: breach.limit, maximum: breach.maximum },
+    status: 400,
+  };
 }
 
 /**

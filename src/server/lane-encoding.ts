@@ -9,7 +9,14 @@ import type { ClientCapabilities, JsonObject } from "../protocol/wire-types";
 /** Methods whose results may be `input_required` (SDK `INPUT_REQUIRED_CAPABLE_METHODS`). */
 const INPUT_REQUIRED_METHODS = new Set(["tools/call", "prompts/get", "resources/read"]);
 /** Methods whose complete results carry `ttlMs` and `cacheScope` (SDK `CACHEABLE_RESULT_METHODS`). */
-const CACHEABLE_METHODS = new Set(["tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read", "server/discover"]);
+const CACHEABLE_METHODS = new Set([
+  "tools/list",
+  "prompts/list",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "server/discover",
+]);
 /** Keys of a tools/call result in the order the SDK's result schema writes them. */
 const TOOL_RESULT_KEYS = ["_meta", "content", "structuredContent", "isError"];
 
@@ -20,7 +27,12 @@ const TOOL_RESULT_KEYS = ["_meta", "content", "structuredContent", "isError"];
  * `{"result":…,"jsonrpc":"2.0","id":…}` (`responseText`). For a complete result the text depends
  * on the method and the result alone, never on the client's capabilities.
  */
-export function encodeResult(method: string, capabilities: ClientCapabilities, result: JsonObject, serverInfoMeta: string): string | undefined {
+export function encodeResult(
+  method: string,
+  capabilities: ClientCapabilities,
+  result: JsonObject,
+  serverInfoMeta: string,
+): string | undefined {
   if (!isPlainObject(result)) return undefined;
   const resultType = result.resultType;
   let body: string;
@@ -33,7 +45,8 @@ export function encodeResult(method: string, capabilities: ClientCapabilities, r
       if (ordered === undefined) return undefined;
       result = ordered;
     }
-    if (method === "tools/list" && Array.isArray(result.tools) && result.tools.some((t) => isPlainObject(t) && "execution" in t)) return undefined;
+    if (method === "tools/list" && Array.isArray(result.tools) && result.tools.some((t) => isPlainObject(t) && "execution" in t))
+      return undefined;
     if (isPlainObject(result.capabilities) && "tasks" in result.capabilities) return undefined;
     body = JSON.stringify(result);
     let tail = resultType === undefined ? ',"resultType":"complete"' : "";
@@ -151,7 +164,8 @@ function inputRequestsCovered(result: JsonObject, declared: ClientCapabilities):
     }
     const value = caps[capability];
     if (value === undefined) return false;
-    if (member !== undefined && !(isPlainObject(value) && (value[member] !== undefined || impliedMember(capability, member, value)))) return false;
+    if (member !== undefined && !(isPlainObject(value) && (value[member] !== undefined || impliedMember(capability, member, value))))
+      return false;
   }
   return count > 0 || typeof result.requestState === "string";
 }

@@ -14,7 +14,14 @@ import { buildComponents } from "./component-instances";
 import { warnSharedTransients } from "./shared-transients";
 import { ConnectionTransport } from "./connection-transport";
 import { httpEntry } from "./http-entry";
-import { DEFAULT_DRAIN_MS, drainDeadline, startHttpListener, type CloseOptions, type HttpListener, type ListenOptions } from "./http-listener";
+import {
+  DEFAULT_DRAIN_MS,
+  drainDeadline,
+  startHttpListener,
+  type CloseOptions,
+  type HttpListener,
+  type ListenOptions,
+} from "./http-listener";
 import { InboundChecks } from "./inbound-checks";
 import { resolveRequestLimits } from "./request-limits";
 import { StdioLineTransport } from "./stdio-line-transport";
@@ -45,7 +52,8 @@ export class McpApp {
 
   private constructor(private readonly options: McpAppOptions) {
     this.container = options.container ?? rootContainer.createChildContainer();
-    this.logger = options.logger ?? (this.container.isRegistered(APP_LOGGER) ? this.container.resolve<AppLogger>(APP_LOGGER) : new StderrLogger());
+    this.logger =
+      options.logger ?? (this.container.isRegistered(APP_LOGGER) ? this.container.resolve<AppLogger>(APP_LOGGER) : new StderrLogger());
     if (!this.container.isRegistered(APP_LOGGER)) this.container.registerInstance(APP_LOGGER, this.logger);
     const components = options.components ?? [];
     this.features = new FeatureTable([...BUILT_IN_FEATURES, ...(options.features ?? [])], {
@@ -58,7 +66,7 @@ export class McpApp {
       if (!options.state) {
         throw new TypeError(
           "McpApp.create: the state option is required (or register a StateSealer in the container): " +
-            "{ secret }, { keys }, { keysFromEnv: \"VAR\" } or { ephemeral: true } for local development",
+            '{ secret }, { keys }, { keysFromEnv: "VAR" } or { ephemeral: true } for local development',
         );
       }
       this.container.registerInstance(StateSealer, createStateSealer(options.state, this.logger));
@@ -73,7 +81,11 @@ export class McpApp {
     }
     buildComponents(this.container, components);
     warnSharedTransients(this.container, components, this.logger);
-    this.serverInfo = { name: options.name ?? DEFAULT_APP_NAME, version: options.version ?? "0.0.0", ...(options.title && { title: options.title }) };
+    this.serverInfo = {
+      name: options.name ?? DEFAULT_APP_NAME,
+      version: options.version ?? "0.0.0",
+      ...(options.title && { title: options.title }),
+    };
     this.dispatcher = new Dispatcher({
       features: this.features,
       container: this.container,
@@ -86,7 +98,12 @@ export class McpApp {
     });
     this.checks = new InboundChecks(this.features, resolveRequestLimits(options.limits));
     this.capabilities = { modern: capabilitiesFor(this.features, "modern"), legacy: capabilitiesFor(this.features, "legacy") };
-    this.lane = new FastLane({ dispatcher: this.dispatcher, checks: this.checks, serverInfo: this.serverInfo, capabilities: this.capabilities.modern });
+    this.lane = new FastLane({
+      dispatcher: this.dispatcher,
+      checks: this.checks,
+      serverInfo: this.serverInfo,
+      capabilities: this.capabilities.modern,
+    });
     // Background work (the tasks feature's recovery) starts once everything above is in place.
     this.features.start(this.dispatcher);
   }
@@ -115,9 +132,16 @@ export class McpApp {
   serve(transport: Transport, options: ServeOptions = {}): ServedConnection {
     const principal = options.principal !== undefined ? options.principal : (this.options.localPrincipal ?? null);
     // The lane writes bytes: only on a transport that writes lines (stdio), never on in-memory objects.
-    const lane = transport instanceof StdioLineTransport && fastLaneEnabled(options.fastLane ?? this.options.fastLane) ? { lane: this.lane, principal } : undefined;
+    const lane =
+      transport instanceof StdioLineTransport && fastLaneEnabled(options.fastLane ?? this.options.fastLane)
+        ? { lane: this.lane, principal }
+        : undefined;
     const connection = new ConnectionTransport(transport, this.checks, lane);
-    const facts: FactsLookup = (ctx) => ({ principal, rawParams: connection.rawParams(ctx.mcpReq.id), precomputed: connection.precomputed(ctx.mcpReq.id) });
+    const facts: FactsLookup = (ctx) => ({
+      principal,
+      rawParams: connection.rawParams(ctx.mcpReq.id),
+      precomputed: connection.precomputed(ctx.mcpReq.id),
+    });
     const handle = serveStdio(this.sdkServers(facts), {
       transport: connection,
       legacy: options.legacy ?? "serve",
@@ -196,11 +220,7 @@ export class McpApp {
   }
 
   private entry(lane: FastLane | undefined): McpHttpHandler {
-    const handler = httpEntry(
-      createMcpHandler(this.sdkServers(httpFacts), { onerror: (e) => this.reportError(e) }),
-      this.checks,
-      lane,
-    );
+    const handler = httpEntry(createMcpHandler(this.sdkServers(httpFacts), { onerror: (e) => this.reportError(e) }), this.checks, lane);
     this.handlers.set(handler, this.changes.attach(handler.notify));
     return handler;
   }
@@ -242,11 +262,13 @@ export class McpApp {
 }
 
 function positiveOption(value: number | undefined, name: string): number | undefined {
-  if (value !== undefined && (!Number.isSafeInteger(value) || value < 1)) throw new RangeError(`McpApp.create: ${name} must be a positive integer, got ${String(value)}`);
+  if (value !== undefined && (!Number.isSafeInteger(value) || value < 1))
+    throw new RangeError(`McpApp.create: ${name} must be a positive integer, got ${String(value)}`);
   return value;
 }
 
 function httpFacts(ctx: ServerContext): RequestFacts {
-  const extra = ctx.http?.authInfo?.extra as { principal?: string | null; rawParams?: JsonObject; precomputed?: Promise<JsonObject> } | undefined;
+  const extra = ctx.http?.authInfo?.extra as
+    { principal?: string | null; rawParams?: JsonObject; precomputed?: Promise<JsonObject> } | undefined;
   return { principal: extra?.principal ?? null, rawParams: extra?.rawParams, precomputed: extra?.precomputed };
 }

@@ -43,7 +43,8 @@ const LIMIT_NAMES = Object.keys(DEFAULT_REQUEST_LIMITS) as (keyof RequestLimits)
 export function resolveRequestLimits(given: Partial<RequestLimits> = {}): RequestLimits {
   if (typeof given !== "object" || given === null) throw new TypeError("limits must be an object");
   for (const name of Object.keys(given)) {
-    if (!(LIMIT_NAMES as string[]).includes(name)) throw new TypeError(`limits: unknown limit "${name}"; expected ${LIMIT_NAMES.join(", ")}`);
+    if (!(LIMIT_NAMES as string[]).includes(name))
+      throw new TypeError(`limits: unknown limit "${name}"; expected ${LIMIT_NAMES.join(", ")}`);
   }
   const resolved = { ...DEFAULT_REQUEST_LIMITS };
   for (const name of LIMIT_NAMES) {
@@ -132,7 +133,8 @@ export function scanJsonText(text: string, limits: RequestLimits): LimitBreach |
         arrays[depth] = 1;
         objectKeys[depth] = 0;
         const next = skipSpace(text, i + 1);
-        if (next < length && text.charCodeAt(next) !== CLOSE_ARRAY && ++items > maxArrayItems) return { limit: "maxArrayItems", maximum: maxArrayItems };
+        if (next < length && text.charCodeAt(next) !== CLOSE_ARRAY && ++items > maxArrayItems)
+          return { limit: "maxArrayItems", maximum: maxArrayItems };
         break;
       }
       case CLOSE_OBJECT:

@@ -144,7 +144,13 @@ export function buildSdkServer(options: BridgeOptions): Server {
   return server;
 }
 
-function toInboundRequest(method: string, request: { params?: JsonObject }, ctx: ServerContext, server: Server, known: RequestFacts): InboundRequest {
+function toInboundRequest(
+  method: string,
+  request: { params?: JsonObject },
+  ctx: ServerContext,
+  server: Server,
+  known: RequestFacts,
+): InboundRequest {
   const envelope = (ctx.mcpReq.envelope ?? {}) as JsonObject;
   const modern = typeof envelope[PROTOCOL_VERSION_META_KEY] === "string";
   const lifted = request.params ?? {};
@@ -160,14 +166,18 @@ function toInboundRequest(method: string, request: { params?: JsonObject }, ctx:
     // 2025 era (the SDK's compatibility shim re-enters with its own answers) or no raw capture.
     inputResponses = ctx.mcpReq.inputResponses;
     if (ctx.mcpReq.droppedInputResponseKeys?.length) {
-      inputResponses = { ...(inputResponses as JsonObject), ...Object.fromEntries(ctx.mcpReq.droppedInputResponseKeys.map((k) => [k, null])) };
+      inputResponses = {
+        ...(inputResponses as JsonObject),
+        ...Object.fromEntries(ctx.mcpReq.droppedInputResponseKeys.map((k) => [k, null])),
+      };
     }
     requestState = ctx.mcpReq.requestState();
     params = { ...lifted, ...(Object.keys(meta).length > 0 && { _meta: meta }) };
   }
-  const clientCapabilities = (modern
-    ? (envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined)
-    : (server.getClientCapabilities() as ClientCapabilities | undefined)) ?? {};
+  const clientCapabilities =
+    (modern
+      ? (envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined)
+      : (server.getClientCapabilities() as ClientCapabilities | undefined)) ?? {};
   const level = envelope[LOG_LEVEL_META_KEY] as LogLevel | undefined;
   return {
     method,

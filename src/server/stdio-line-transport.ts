@@ -82,7 +82,8 @@ export class StdioLineTransport extends StdioServerTransport {
     if (text.trim().length === 0) return;
     const checked = this.checks.text(text);
     if (checked.kind === "rejected") return this.answer(checked.rejection, checked.id);
-    if (checked.kind === "unparsable") return this.answer({ code: ErrorCode.ParseError, message: "Parse error: the line is not valid JSON", status: 400 }, null);
+    if (checked.kind === "unparsable")
+      return this.answer({ code: ErrorCode.ParseError, message: "Parse error: the line is not valid JSON", status: 400 }, null);
     this.onmessage?.(checked.value as JSONRPCMessage);
   }
 

@@ -23,7 +23,9 @@ export function createStateSealer(
   }
   for (const name of Object.keys(options)) {
     if (!KNOWN.has(name)) {
-      throw new TypeError(`state options: unknown option ${JSON.stringify(name)}; expected one of secret, keys, keysFromEnv, ephemeral, and optionally ttl and now`);
+      throw new TypeError(
+        `state options: unknown option ${JSON.stringify(name)}; expected one of secret, keys, keysFromEnv, ephemeral, and optionally ttl and now`,
+      );
     }
   }
   const given = SOURCES.filter((name) => (options as unknown as Record<string, unknown>)[name] !== undefined);

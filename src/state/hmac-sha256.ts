@@ -70,7 +70,9 @@ export class HmacSha256 {
    */
   macOfBuffer(buffer: Buffer, length: number): string {
     if (typeof hash !== "function") {
-      return createHmac("sha256", this.key).update(buffer.subarray(BLOCK, BLOCK + length)).digest("base64url");
+      return createHmac("sha256", this.key)
+        .update(buffer.subarray(BLOCK, BLOCK + length))
+        .digest("base64url");
     }
     this.innerPad.copy(buffer, 0);
     this.outer.write(hash("sha256", buffer.subarray(0, BLOCK + length), "binary"), BLOCK, "latin1");

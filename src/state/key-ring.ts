@@ -14,8 +14,7 @@ export interface StateKey {
 export const STATE_SECRET_MIN_BYTES = 32;
 
 /** How to make a secret, as every "too short" error says it. */
-export const MAKE_SECRET_HINT =
-  `make one with: node -e "console.log(require('crypto').randomBytes(${STATE_SECRET_MIN_BYTES}).toString('base64'))"`;
+export const MAKE_SECRET_HINT = `make one with: node -e "console.log(require('crypto').randomBytes(${STATE_SECRET_MIN_BYTES}).toString('base64'))"`;
 /** Most keys a ring may hold. */
 export const STATE_KEY_RING_MAX_KEYS = 8;
 /** What a key id may look like. */
@@ -58,7 +57,10 @@ const LEGACY_SCOPE_KEY_LABEL = "roundtrip-mcp/state/scope-key/v1";
 export class KeyRing {
   private readonly byId: ReadonlyMap<string, DerivedKey>;
 
-  private constructor(readonly signing: DerivedKey, keys: readonly DerivedKey[]) {
+  private constructor(
+    readonly signing: DerivedKey,
+    keys: readonly DerivedKey[],
+  ) {
     this.byId = new Map(keys.map((key) => [key.id, key]));
   }
 
@@ -177,7 +179,9 @@ function readKeyRing(variable: unknown, env: Readonly<Record<string, string | un
   }
   const text = env[variable];
   if (text === undefined || text.trim() === "") {
-    throw new TypeError(`${owner}: environment variable ${variable} (option \`keysFromEnv\`) is not set or empty; expected id:base64secret entries separated by commas`);
+    throw new TypeError(
+      `${owner}: environment variable ${variable} (option \`keysFromEnv\`) is not set or empty; expected id:base64secret entries separated by commas`,
+    );
   }
   return parseKeyRingText(text, variable);
 }
@@ -189,7 +193,9 @@ function checkSecret(secret: unknown, where: string): Buffer {
   else if (Buffer.isBuffer(secret)) bytes = secret;
   else throw new TypeError(`${where} must be a string or a Buffer`);
   if (bytes.length < STATE_SECRET_MIN_BYTES) {
-    throw new RangeError(`${where} must be at least ${STATE_SECRET_MIN_BYTES} bytes of cryptographically random data (a password or a word is not a secret); ${MAKE_SECRET_HINT}`);
+    throw new RangeError(
+      `${where} must be at least ${STATE_SECRET_MIN_BYTES} bytes of cryptographically random data (a password or a word is not a secret); ${MAKE_SECRET_HINT}`,
+    );
   }
   return bytes;
 }

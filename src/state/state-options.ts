@@ -64,8 +64,18 @@ interface CommonStateOptions {
  * @example const state: StateOptions = { keysFromEnv: "STATE_KEYS", ttl: 600 };
  */
 export type StateOptions =
-  | (CommonStateOptions & { readonly secret: string | Buffer; readonly keys?: never; readonly keysFromEnv?: never; readonly ephemeral?: never })
-  | (CommonStateOptions & { readonly keys: readonly StateKey[]; readonly secret?: never; readonly keysFromEnv?: never; readonly ephemeral?: never })
+  | (CommonStateOptions & {
+      readonly secret: string | Buffer;
+      readonly keys?: never;
+      readonly keysFromEnv?: never;
+      readonly ephemeral?: never;
+    })
+  | (CommonStateOptions & {
+      readonly keys: readonly StateKey[];
+      readonly secret?: never;
+      readonly keysFromEnv?: never;
+      readonly ephemeral?: never;
+    })
   | (CommonStateOptions & { readonly keysFromEnv: string; readonly secret?: never; readonly keys?: never; readonly ephemeral?: never })
   | (CommonStateOptions & { readonly ephemeral: true; readonly secret?: never; readonly keys?: never; readonly keysFromEnv?: never });
 
@@ -91,7 +101,11 @@ export function checkTtl(ttl: unknown, where: string): number {
 }
 
 /** The principal and lifetime of one seal or open call, or a TypeError/RangeError naming what is wrong. */
-export function callOptionsOf(call: "seal" | "open", options: StateSealOptions, defaultTtl: number): { principal: string | null; ttl: number } {
+export function callOptionsOf(
+  call: "seal" | "open",
+  options: StateSealOptions,
+  defaultTtl: number,
+): { principal: string | null; ttl: number } {
   const owner = `StateSealer.${call}`;
   if (typeof options !== "object" || options === null) {
     throw new TypeError(`${owner}: options { principal } are required (principal: a string, or null for anonymous)`);

@@ -8,8 +8,28 @@ import { LEGACY_VERSION, legacyMacOf, legacyScopeMismatch } from "./legacy-token
 import { type Binding, bindingOf, decodeRt2Payload, RT2_VERSION, rt2MacOf } from "./rt2-token";
 import { RejectionLog } from "./rejection-log";
 import { StateTooLargeError } from "./state-too-large-error";
-import { base64urlLength, diagnose, equalText, MAC_CHARS, openPayload, parseFields, PREFIX, sealPayload, tagsOf, VERSION } from "./state-token";
-import { callOptionsOf, checkTtl, INVALID_STATE_MESSAGE, STATE_TOKEN_MAX_BYTES, STATE_TTL_DEFAULT_SECONDS, type StateOptions, type StateRejectReason, type StateSealOptions } from "./state-options";
+import {
+  base64urlLength,
+  diagnose,
+  equalText,
+  MAC_CHARS,
+  openPayload,
+  parseFields,
+  PREFIX,
+  sealPayload,
+  tagsOf,
+  VERSION,
+} from "./state-token";
+import {
+  callOptionsOf,
+  checkTtl,
+  INVALID_STATE_MESSAGE,
+  STATE_TOKEN_MAX_BYTES,
+  STATE_TTL_DEFAULT_SECONDS,
+  type StateOptions,
+  type StateRejectReason,
+  type StateSealOptions,
+} from "./state-options";
 
 /** A well-formed token of any version; checked only to tell `malformed` from the later reasons. */
 const TOKEN_SHAPE = /^rt([0-9]{1,3})\.([A-Za-z0-9_-]{1,32})\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/;
@@ -74,7 +94,9 @@ export class StateSealer {
     }
     for (const name of Object.keys(options)) {
       if (!SEALER_OPTIONS.has(name)) {
-        throw new TypeError(`${owner}: unknown option ${JSON.stringify(name)}; expected one of secret, keys, keysFromEnv or ephemeral, and optionally ttl and now`);
+        throw new TypeError(
+          `${owner}: unknown option ${JSON.stringify(name)}; expected one of secret, keys, keysFromEnv or ephemeral, and optionally ttl and now`,
+        );
       }
     }
     const given = SOURCES.filter((name) => (options as unknown as Record<string, unknown>)[name] !== undefined);
@@ -149,7 +171,10 @@ export class StateSealer {
     checkBinding("open", ctx);
     if (typeof token !== "string") throw this.reject("not-a-string", ctx);
     // A UTF-16 code unit is at most 3 UTF-8 bytes: count the bytes only when that could matter.
-    if (token.length > STATE_TOKEN_MAX_BYTES || (token.length * 3 > STATE_TOKEN_MAX_BYTES && Buffer.byteLength(token, "utf8") > STATE_TOKEN_MAX_BYTES)) {
+    if (
+      token.length > STATE_TOKEN_MAX_BYTES ||
+      (token.length * 3 > STATE_TOKEN_MAX_BYTES && Buffer.byteLength(token, "utf8") > STATE_TOKEN_MAX_BYTES)
+    ) {
       throw this.reject("too-large", ctx, { limit: STATE_TOKEN_MAX_BYTES });
     }
     // rt<version>.<keyId>.<payload>.<mac>, split without a regex: the MAC covers every character

@@ -72,7 +72,13 @@ export function sealPayload(
  * undefined when the base64url is not the one `seal` writes for its bytes (the MAC is then not
  * checked: the token was changed).
  */
-export function openPayload(key: DerivedKey, digest: string, principal: string, payload: string, mac: string): { authentic: boolean; json: string } | undefined {
+export function openPayload(
+  key: DerivedKey,
+  digest: string,
+  principal: string,
+  payload: string,
+  mac: string,
+): { authentic: boolean; json: string } | undefined {
   if (payload.length % 4 === 1) return undefined;
   const bytes = Math.floor(payload.length / 4) * 3 + [0, 0, 1, 2][payload.length % 4];
   const header = macHeader(key.id, digest, principal);
@@ -80,7 +86,8 @@ export function openPayload(key: DerivedKey, digest: string, principal: string, 
   const start = MESSAGE_START + buffer.write(header, MESSAGE_START, "utf8");
   // Node's decoder skips characters outside the alphabet and reads both alphabets: only the text
   // that encodes the decoded bytes back is the one the MAC was made for.
-  if (buffer.write(payload, start, bytes, "base64url") !== bytes || buffer.toString("base64url", start, start + bytes) !== payload) return undefined;
+  if (buffer.write(payload, start, bytes, "base64url") !== bytes || buffer.toString("base64url", start, start + bytes) !== payload)
+    return undefined;
   const authentic = equalText(mac, key.mac.macOfBuffer(buffer, start - MESSAGE_START + bytes));
   return { authentic, json: buffer.toString("utf8", start, start + bytes) };
 }
@@ -138,7 +145,9 @@ function keyedTag(tagKey: string, label: string, input: string, chars: number): 
  * later; it creates no Hash object), else `createHash`, which gives the same digest.
  */
 export const sha256Base64url: (text: string) => string =
-  typeof hash === "function" ? (text) => hash("sha256", text, "base64url") : (text) => createHash("sha256").update(text, "utf8").digest("base64url");
+  typeof hash === "function"
+    ? (text) => hash("sha256", text, "base64url")
+    : (text) => createHash("sha256").update(text, "utf8").digest("base64url");
 
 /** The JSON array a payload's text holds, or undefined if it is not JSON of an array. */
 export function parseFields(json: string): unknown[] | undefined {

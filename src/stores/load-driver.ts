@@ -44,7 +44,7 @@ export function sqliteBindingError(error: unknown): TaskStoreConfigError | undef
       "binding or compiles one) did not run or failed, or it was built for another Node.js version. In your app, run " +
       "npm rebuild better-sqlite3 and read its output (a compile needs python3, make and a C++ compiler). npm runs that script " +
       'unless told not to: keep "allowScripts": { "better-sqlite3": true } in your package.json (npm 11 then stops warning ' +
-      'about it) rather than false, and do not install with --ignore-scripts. ' +
+      "about it) rather than false, and do not install with --ignore-scripts. " +
       `(${message.split("\n")[0]})`,
     { cause: error },
   );

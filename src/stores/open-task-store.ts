@@ -29,7 +29,10 @@ export function defaultDataDir(appName?: string): string {
 }
 
 /** How a `postgres://` URL's pool is sized and bounded (PostgresPoolOptions says the defaults). */
-type PostgresUrlOptions = Pick<PostgresPoolOptions, "poolSize" | "connectTimeoutMs" | "statementTimeoutMs" | "queryTimeoutMs" | "idleInTransactionTimeoutMs">;
+type PostgresUrlOptions = Pick<
+  PostgresPoolOptions,
+  "poolSize" | "connectTimeoutMs" | "statementTimeoutMs" | "queryTimeoutMs" | "idleInTransactionTimeoutMs"
+>;
 
 export interface OpenTaskStoreOptions extends TaskStoreOptions, PostgresUrlOptions {
   /** The folder of the default SQLite file (`sqlite:` with no file); default `defaultDataDir(appName)`. */
@@ -63,11 +66,25 @@ export async function openTaskStore(url: string, options: OpenTaskStoreOptions =
   if (url.startsWith("sqlite:")) {
     let file = url.slice("sqlite:".length);
     if (file.startsWith("//")) file = file.slice(2);
-    return new SqliteTaskStore({ ...common, clock: options.clock, busyTimeoutMs: options.busyTimeoutMs, file: file === "" ? path.join(options.dataDir ?? defaultDataDir(options.appName), DEFAULT_SQLITE_FILE) : file });
+    return new SqliteTaskStore({
+      ...common,
+      clock: options.clock,
+      busyTimeoutMs: options.busyTimeoutMs,
+      file: file === "" ? path.join(options.dataDir ?? defaultDataDir(options.appName), DEFAULT_SQLITE_FILE) : file,
+    });
   }
   if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
     const { poolSize, connectTimeoutMs, statementTimeoutMs, queryTimeoutMs, idleInTransactionTimeoutMs } = options;
-    return PostgresTaskStore.open({ ...common, connectionString: url, schema: options.schema, poolSize, connectTimeoutMs, statementTimeoutMs, queryTimeoutMs, idleInTransactionTimeoutMs });
+    return PostgresTaskStore.open({
+      ...common,
+      connectionString: url,
+      schema: options.schema,
+      poolSize,
+      connectTimeoutMs,
+      statementTimeoutMs,
+      queryTimeoutMs,
+      idleInTransactionTimeoutMs,
+    });
   }
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(url)?.[1];
   throw new TaskStoreConfigError(

@@ -108,7 +108,9 @@ export class PostgresChangeFeed {
     clearInterval(this.heartbeatTimer);
     client.release(error ?? true);
     if (this.stopped) return;
-    this.warn("The PostgreSQL task store lost its LISTEN connection; polling until it is back", { error: error?.message ?? "connection ended" });
+    this.warn("The PostgreSQL task store lost its LISTEN connection; polling until it is back", {
+      error: error?.message ?? "connection ended",
+    });
     this.pollTimer ??= setInterval(() => void this.resync(), this.pollMs);
     this.pollTimer.unref();
     this.reconnect();
@@ -121,7 +123,10 @@ export class PostgresChangeFeed {
         await this.start();
       } catch (error) {
         if (this.stopped) return;
-        if (!this.reconnecting) this.warn("The PostgreSQL task store could not listen again yet; retrying with backoff", { error: error instanceof Error ? error.message : String(error) });
+        if (!this.reconnecting)
+          this.warn("The PostgreSQL task store could not listen again yet; retrying with backoff", {
+            error: error instanceof Error ? error.message : String(error),
+          });
         this.reconnecting = true;
         this.backoffMs = Math.min(this.backoffMs * 2, MAX_BACKOFF_MS);
         this.reconnect();
@@ -152,7 +157,10 @@ export class PostgresChangeFeed {
       await this.handlers.resync();
       this.failing = false;
     } catch (error) {
-      if (!this.failing) this.warn("The PostgreSQL task store could not look for changes", { error: error instanceof Error ? error.message : String(error) });
+      if (!this.failing)
+        this.warn("The PostgreSQL task store could not look for changes", {
+          error: error instanceof Error ? error.message : String(error),
+        });
       this.failing = true;
     } finally {
       this.resyncing = false;

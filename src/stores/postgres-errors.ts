@@ -13,7 +13,16 @@ export interface PostgresBounds {
  * statement cancelled by statement_timeout, 25P03 a session ended by the idle-in-transaction timeout).
  */
 const UNAVAILABLE_SQLSTATE = /^(08|28|53|57|58|3D000|25P03)/;
-const UNAVAILABLE_ERRNO = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
+const UNAVAILABLE_ERRNO = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ENOTFOUND",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EAI_AGAIN",
+]);
 const QUERY_TIMEOUT = "Query read timeout";
 const CONNECT_TIMEOUT = "timeout exceeded when trying to connect";
 /** A new connection that did not finish its handshake within connectionTimeoutMillis. */
@@ -26,7 +35,10 @@ const CANCELLED = "57014";
 
 function isConnectionError(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return (typeof code === "string" && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_ERRNO.has(code))) || (typeof message === "string" && UNAVAILABLE_MESSAGE.test(message));
+  return (
+    (typeof code === "string" && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_ERRNO.has(code))) ||
+    (typeof message === "string" && UNAVAILABLE_MESSAGE.test(message))
+  );
 }
 
 /** The connection cannot be trusted any more: the pool must discard it, never lend it again. */

@@ -54,7 +54,9 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 function millis(options: PostgresPoolOptions, name: keyof typeof POSTGRES_TIMEOUT_DEFAULTS): number {
   const value = options[name] ?? POSTGRES_TIMEOUT_DEFAULTS[name];
   if (!Number.isSafeInteger(value) || value < 1 || value > MAX_TIMER_MS) {
-    throw new TaskStoreConfigError(`The PostgreSQL task store's ${name} must be a whole number of milliseconds from 1 to ${MAX_TIMER_MS}, got ${String(value)}`);
+    throw new TaskStoreConfigError(
+      `The PostgreSQL task store's ${name} must be a whole number of milliseconds from 1 to ${MAX_TIMER_MS}, got ${String(value)}`,
+    );
   }
   return value;
 }
@@ -65,7 +67,8 @@ function millis(options: PostgresPoolOptions, name: keyof typeof POSTGRES_TIMEOU
  */
 export function postgresPool(options: PostgresPoolOptions): { pool: Pool; ownsPool: boolean; bounds: PostgresBounds } {
   const poolSize = options.poolSize ?? 10;
-  if (!Number.isSafeInteger(poolSize) || poolSize < 1) throw new TaskStoreConfigError(`The PostgreSQL task store's poolSize must be a positive integer, got ${String(poolSize)}`);
+  if (!Number.isSafeInteger(poolSize) || poolSize < 1)
+    throw new TaskStoreConfigError(`The PostgreSQL task store's poolSize must be a positive integer, got ${String(poolSize)}`);
   const connectTimeoutMs = millis(options, "connectTimeoutMs");
   const statementTimeoutMs = millis(options, "statementTimeoutMs");
   const queryTimeoutMs = millis(options, "queryTimeoutMs");
@@ -79,7 +82,11 @@ export function postgresPool(options: PostgresPoolOptions): { pool: Pool; ownsPo
     }
     const { connectionTimeoutMillis, max } = options.pool.options;
     const queryTimeout = (options.pool.options as { query_timeout?: number }).query_timeout;
-    return { pool: options.pool, ownsPool: false, bounds: { connectTimeoutMs: Number(connectionTimeoutMillis ?? 0), queryTimeoutMs: Number(queryTimeout ?? 0), poolSize: max ?? 10 } };
+    return {
+      pool: options.pool,
+      ownsPool: false,
+      bounds: { connectTimeoutMs: Number(connectionTimeoutMillis ?? 0), queryTimeoutMs: Number(queryTimeout ?? 0), poolSize: max ?? 10 },
+    };
   }
   const pg = loadDriver<Pg>("pg", "PostgreSQL");
   const pool = new pg.Pool({

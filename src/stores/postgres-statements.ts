@@ -3,7 +3,15 @@ import type { PgQueryResultRow as QueryResultRow } from "./pg-client";
 import { type BatchSelection, type RowAt, TASK_COLUMNS, TIME_COLUMNS, type TaskRow } from "./task-row";
 import { ACTIVE, notExpired, selectionSql } from "./task-sql";
 
-const JSON_COLUMNS: ReadonlySet<string> = new Set(["input", "progress", "result", "error", "input_requests", "input_responses", "input_keys"]);
+const JSON_COLUMNS: ReadonlySet<string> = new Set([
+  "input",
+  "progress",
+  "result",
+  "error",
+  "input_requests",
+  "input_responses",
+  "input_keys",
+]);
 const BIGINT_COLUMNS: ReadonlySet<string> = new Set(["ttl_ms", "poll_interval_ms"]);
 
 /** Milliseconds since the epoch as a float8 (pg hands bigint and numeric back as strings). */
@@ -11,10 +19,21 @@ const ms = (expr: string): string => `round(extract(epoch FROM ${expr}) * 1000):
 /** The store's clock: the database's, unless parameter `param` carries a test clock. */
 const clock = (param: string): string => `coalesce('epoch'::timestamptz + ${param}::float8 * interval '1 millisecond', clock_timestamp())`;
 /** A column as a TaskRow field. */
-const selected = (c: string): string => (TIME_COLUMNS.has(c as keyof TaskRow) ? `${ms(c)} AS ${c}` : JSON_COLUMNS.has(c) ? `${c}::text AS ${c}` : BIGINT_COLUMNS.has(c) ? `${c}::float8 AS ${c}` : c);
+const selected = (c: string): string =>
+  TIME_COLUMNS.has(c as keyof TaskRow)
+    ? `${ms(c)} AS ${c}`
+    : JSON_COLUMNS.has(c)
+      ? `${c}::text AS ${c}`
+      : BIGINT_COLUMNS.has(c)
+        ? `${c}::float8 AS ${c}`
+        : c;
 /** A TaskRow field in parameter `param` as a column value. */
 const stored = (c: string, param: string): string =>
-  TIME_COLUMNS.has(c as keyof TaskRow) ? `'epoch'::timestamptz + ${param}::bigint * interval '1 millisecond'` : JSON_COLUMNS.has(c) ? `${param}::json` : param;
+  TIME_COLUMNS.has(c as keyof TaskRow)
+    ? `'epoch'::timestamptz + ${param}::bigint * interval '1 millisecond'`
+    : JSON_COLUMNS.has(c)
+      ? `${param}::json`
+      : param;
 
 const SELECT_ROW = TASK_COLUMNS.map(selected).join(", ");
 

@@ -57,7 +57,8 @@ export class PostgresTaskStore extends RowTaskStore {
     client.on("error", ignoreHere);
   };
   /** Logs an idle pooled connection's failure, which the pool emits and which would otherwise end the process. */
-  private readonly onPoolError = (error: Error) => this.warn("A pooled PostgreSQL connection of the task store failed; the pool replaces it", { error: messageOf(error) });
+  private readonly onPoolError = (error: Error) =>
+    this.warn("A pooled PostgreSQL connection of the task store failed; the pool replaces it", { error: messageOf(error) });
 
   private constructor(
     private readonly pool: Pool,
@@ -143,7 +144,10 @@ export class PostgresTaskStore extends RowTaskStore {
       const { total, active, now_ms } = counts.rows[0] as { total: number; active: number; now_ms: number };
       checkPrincipalCounts({ total, active }, this.limits, task.principal);
       const row = task.build(now_ms);
-      await client.query(this.sql.insert, TASK_COLUMNS.map((c) => row[c]));
+      await client.query(
+        this.sql.insert,
+        TASK_COLUMNS.map((c) => row[c]),
+      );
       return row;
     });
   }
@@ -194,13 +198,20 @@ export class PostgresTaskStore extends RowTaskStore {
       this.pool.on("remove", check);
       check();
     });
-    const closed = await Promise.race([gone, new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), this.bounds.queryTimeoutMs)))]);
+    const closed = await Promise.race([
+      gone,
+      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), this.bounds.queryTimeoutMs))),
+    ]);
     clearTimeout(timer);
     this.pool.off("remove", check);
     if (!closed) {
-      this.warn("The PostgreSQL task store's connections did not close in time; dropping them", { waitedMs: this.bounds.queryTimeoutMs, connections: this.connections.size });
+      this.warn("The PostgreSQL task store's connections did not close in time; dropping them", {
+        waitedMs: this.bounds.queryTimeoutMs,
+        connections: this.connections.size,
+      });
       // pg has no public way to drop a connection whose goodbye is never answered: end its socket.
-      for (const client of this.connections) (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+      for (const client of this.connections)
+        (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
       this.connections.clear();
     }
   }
@@ -209,11 +220,15 @@ export class PostgresTaskStore extends RowTaskStore {
     const s = this.schema;
     await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`roundtrip_tasks_schema/${s}`]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
-    await client.query(`CREATE TABLE IF NOT EXISTS ${s}.roundtrip_schema_version (version integer NOT NULL PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${s}.roundtrip_schema_version (version integer NOT NULL PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
     const current = (await client.query(`SELECT coalesce(max(version), 0) AS v FROM ${s}.roundtrip_schema_version`)).rows[0].v as number;
     const migrations = postgresMigrations(s);
     if (current > migrations.length) {
-      throw new TaskStoreConfigError(`The PostgreSQL task store's schema ${s} is version ${current}, newer than this roundtrip-mcp knows (${migrations.length}); upgrade roundtrip-mcp`);
+      throw new TaskStoreConfigError(
+        `The PostgreSQL task store's schema ${s} is version ${current}, newer than this roundtrip-mcp knows (${migrations.length}); upgrade roundtrip-mcp`,
+      );
     }
     for (let version = current + 1; version <= migrations.length; version++) {
       await client.query(migrations[version - 1]);
@@ -238,7 +253,11 @@ export class PostgresTaskStore extends RowTaskStore {
     if (!this.watchers.wants(taskId, revision)) return;
     this.readRow(taskId).then(
       (read) => this.watchers.deliver(taskId, read),
-      (error: unknown) => this.warn("The PostgreSQL task store could not read a changed task", { taskId, error: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) =>
+        this.warn("The PostgreSQL task store could not read a changed task", {
+          taskId,
+          error: error instanceof Error ? error.message : String(error),
+        }),
     );
   }
 

@@ -1,6 +1,16 @@
 import type { JsonMap, JsonValue } from "./json-value";
 import { randomId } from "./random-id";
-import type { ClaimedTask, CreateTaskInput, LeaseRef, ProgressUpdate, TaskError, TaskLease, TaskListener, TaskRecord, TaskWatch } from "./task-record";
+import type {
+  ClaimedTask,
+  CreateTaskInput,
+  LeaseRef,
+  ProgressUpdate,
+  TaskError,
+  TaskLease,
+  TaskListener,
+  TaskRecord,
+  TaskWatch,
+} from "./task-record";
 import { type BatchSelection, type ChangedRow, type RowAt, type TaskRow, isExpired, rowToRecord } from "./task-row";
 import { DEFAULT_TASK_LIMITS, type StoreLogger, type TaskLimits, type TaskStore } from "./task-store";
 import { TaskNotFoundError } from "./task-store-errors";
@@ -197,5 +207,10 @@ function visibleTo(row: TaskRow, principal: string | null, now: number): boolean
 }
 
 function leaseOf(row: TaskRow): TaskLease {
-  return { owner: row.lease_owner, token: row.lease_token, generation: row.attempt, expiresAt: new Date(row.lease_expires_at).toISOString() };
+  return {
+    owner: row.lease_owner,
+    token: row.lease_token,
+    generation: row.attempt,
+    expiresAt: new Date(row.lease_expires_at).toISOString(),
+  };
 }

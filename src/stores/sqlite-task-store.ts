@@ -48,7 +48,9 @@ function translate(error: unknown, file: string): unknown {
         : code.startsWith("SQLITE_CANTOPEN")
           ? "it (or its -wal or -shm file) cannot be opened; check that its folder exists, is writable by this process and is on a local, writable file system"
           : undefined;
-  const message = fault ? `The SQLite task store cannot use ${file} (${code}): ${fault}. Nothing was written.` : `The SQLite task store is unavailable (${code})`;
+  const message = fault
+    ? `The SQLite task store cannot use ${file} (${code}): ${fault}. Nothing was written.`
+    : `The SQLite task store is unavailable (${code})`;
   return new TaskStoreUnavailableError(message, { cause: error });
 }
 
@@ -259,7 +261,10 @@ export class SqliteTaskStore extends RowTaskStore {
         }
       })
       .catch((error: unknown) => {
-        if (this.db.open) this.logger.warn("The SQLite task store could not look for changes", { error: error instanceof Error ? error.message : String(error) });
+        if (this.db.open)
+          this.logger.warn("The SQLite task store could not look for changes", {
+            error: error instanceof Error ? error.message : String(error),
+          });
       })
       .finally(() => {
         this.polling = false;
@@ -286,7 +291,9 @@ function migrate(db: Database, now: number): void {
   db.exec("CREATE TABLE IF NOT EXISTS roundtrip_schema_version (version INTEGER NOT NULL PRIMARY KEY, applied_at INTEGER NOT NULL)");
   const current = (db.prepare("SELECT coalesce(max(version), 0) AS v FROM roundtrip_schema_version").get() as { v: number }).v;
   if (current > SQLITE_MIGRATIONS.length) {
-    throw new TaskStoreConfigError(`The SQLite task store's schema is version ${current}, newer than this roundtrip-mcp knows (${SQLITE_MIGRATIONS.length}); upgrade roundtrip-mcp`);
+    throw new TaskStoreConfigError(
+      `The SQLite task store's schema is version ${current}, newer than this roundtrip-mcp knows (${SQLITE_MIGRATIONS.length}); upgrade roundtrip-mcp`,
+    );
   }
   const record = db.prepare("INSERT INTO roundtrip_schema_version (version, applied_at) VALUES (?, ?)");
   for (let version = current + 1; version <= SQLITE_MIGRATIONS.length; version++) {
@@ -297,7 +304,8 @@ function migrate(db: Database, now: number): void {
 
 /** The store's SQL, by statement (exported for the query-plan test). */
 export const SQLITE_QUERIES = (() => {
-  const selectBatch = (selection: BatchSelection) => `SELECT * FROM roundtrip_tasks WHERE ${selectionSql(selection, "@now", "roundtrip_tasks")} LIMIT @limit`;
+  const selectBatch = (selection: BatchSelection) =>
+    `SELECT * FROM roundtrip_tasks WHERE ${selectionSql(selection, "@now", "roundtrip_tasks")} LIMIT @limit`;
   return {
     read: "SELECT * FROM roundtrip_tasks WHERE id = ?",
     insert: `INSERT INTO roundtrip_tasks (${TASK_COLUMNS.join(", ")}) VALUES (${TASK_COLUMNS.map((c) => `@${c}`).join(", ")})`,
@@ -315,5 +323,8 @@ export const SQLITE_QUERIES = (() => {
 })();
 
 function prepare(db: Database): Record<keyof typeof SQLITE_QUERIES, Statement> {
-  return Object.fromEntries(Object.entries(SQLITE_QUERIES).map(([name, sql]) => [name, db.prepare(sql)])) as Record<keyof typeof SQLITE_QUERIES, Statement>;
+  return Object.fromEntries(Object.entries(SQLITE_QUERIES).map(([name, sql]) => [name, db.prepare(sql)])) as Record<
+    keyof typeof SQLITE_QUERIES,
+    Statement
+  >;
 }

@@ -138,10 +138,17 @@ export function isActive(row: TaskRow): boolean {
 
 /** Unfinished, lease lapsed, and its policy lets it run again: `claim` and `claimNext` take it. */
 export function isClaimable(row: TaskRow, now: number): boolean {
-  return isActive(row) && row.lease_expires_at <= now && row.retry_policy === "rerun" && row.attempt < row.max_attempts && !isExpired(row, now);
+  return (
+    isActive(row) && row.lease_expires_at <= now && row.retry_policy === "rerun" && row.attempt < row.max_attempts && !isExpired(row, now)
+  );
 }
 
 /** Unfinished, lease lapsed, and it may not run again: `failAbandoned` ends it. */
 export function isAbandoned(row: TaskRow, now: number): boolean {
-  return isActive(row) && row.lease_expires_at <= now && !(row.retry_policy === "rerun" && row.attempt < row.max_attempts) && !isExpired(row, now);
+  return (
+    isActive(row) &&
+    row.lease_expires_at <= now &&
+    !(row.retry_policy === "rerun" && row.attempt < row.max_attempts) &&
+    !isExpired(row, now)
+  );
 }

@@ -79,7 +79,8 @@ export function checkPrincipalCounts(counts: { total: number; active: number }, 
     return;
   }
   if (counts.total >= limits.maxTasksPerPrincipal) throw new TaskLimitError("tasksPerPrincipal", limits.maxTasksPerPrincipal);
-  if (counts.active >= limits.maxActiveTasksPerPrincipal) throw new TaskLimitError("activeTasksPerPrincipal", limits.maxActiveTasksPerPrincipal);
+  if (counts.active >= limits.maxActiveTasksPerPrincipal)
+    throw new TaskLimitError("activeTasksPerPrincipal", limits.maxActiveTasksPerPrincipal);
 }
 
 /** Longest client creation key. */
@@ -113,11 +114,16 @@ export function prepareCreate(input: CreateTaskInput, limits: TaskLimits): NewTa
   const retryPolicy = input.retryPolicy ?? "fail";
   if (retryPolicy !== "rerun" && retryPolicy !== "fail") throw new TypeError(`retryPolicy must be "rerun" or "fail"`);
   const maxAttempts =
-    retryPolicy === "fail" ? positiveInteger(input.maxAttempts ?? 1, "maxAttempts for retryPolicy fail", 1) : positiveInteger(input.maxAttempts ?? DEFAULT_RERUN_ATTEMPTS, "maxAttempts", MAX_ATTEMPTS);
+    retryPolicy === "fail"
+      ? positiveInteger(input.maxAttempts ?? 1, "maxAttempts for retryPolicy fail", 1)
+      : positiveInteger(input.maxAttempts ?? DEFAULT_RERUN_ATTEMPTS, "maxAttempts", MAX_ATTEMPTS);
   const owner = nonEmptyString(input.lease?.owner, "lease.owner");
   const leaseMs = checkLeaseMs(input.lease?.durationMs);
   const idempotencyKey = input.idempotencyKey === undefined ? randomId() : nonEmptyString(input.idempotencyKey, "idempotencyKey");
-  if (input.creationKey !== undefined && (typeof input.creationKey !== "string" || input.creationKey.length === 0 || input.creationKey.length > MAX_CREATION_KEY_LENGTH)) {
+  if (
+    input.creationKey !== undefined &&
+    (typeof input.creationKey !== "string" || input.creationKey.length === 0 || input.creationKey.length > MAX_CREATION_KEY_LENGTH)
+  ) {
     throw new TypeError(`creationKey must be a string of 1 to ${MAX_CREATION_KEY_LENGTH} characters`);
   }
   const creationKey = input.creationKey === undefined ? null : scopedCreationKey(input.principal, input.creationKey);
@@ -179,7 +185,9 @@ export function claimChange(owner: string, leaseMs: number, token: string): RowC
     const lease = { attempt: row.attempt + 1, lease_owner: owner, lease_token: token, lease_expires_at: now + leaseMs };
     // The message follows the status: a working task's message was the lost attempt's progress, so the new
     // attempt starts without one; an input_required task keeps the message of the questions still open.
-    return row.status === "working" && row.status_message !== null ? touched(row, now, { ...lease, status_message: null }) : { ...row, ...lease };
+    return row.status === "working" && row.status_message !== null
+      ? touched(row, now, { ...lease, status_message: null })
+      : { ...row, ...lease };
   };
 }
 
@@ -193,7 +201,8 @@ export function renewChange(lease: LeaseRef, leaseMs: number): RowChange {
 
 export function releaseChange(lease: LeaseRef): RowChange {
   return (row, now) => {
-    if (isTerminal(row.status) || lease.token !== row.lease_token || lease.generation !== row.attempt || row.lease_expires_at <= now) return undefined;
+    if (isTerminal(row.status) || lease.token !== row.lease_token || lease.generation !== row.attempt || row.lease_expires_at <= now)
+      return undefined;
     return { ...row, lease_expires_at: now };
   };
 }
@@ -203,10 +212,16 @@ export function progressChange(lease: LeaseRef, update: ProgressUpdate): RowChan
   if (update.statusMessage !== undefined) changes.status_message = update.statusMessage === null ? null : String(update.statusMessage);
   if (update.progress !== undefined) {
     const p = update.progress;
-    if (p !== null && (typeof p.progress !== "number" || !Number.isFinite(p.progress) || (p.total !== undefined && (typeof p.total !== "number" || !Number.isFinite(p.total))))) {
+    if (
+      p !== null &&
+      (typeof p.progress !== "number" ||
+        !Number.isFinite(p.progress) ||
+        (p.total !== undefined && (typeof p.total !== "number" || !Number.isFinite(p.total))))
+    ) {
       throw new TypeError("progress must be { progress: number, total?: number } with finite numbers");
     }
-    changes.progress = p === null ? null : jsonText(p.total === undefined ? { progress: p.progress } : { progress: p.progress, total: p.total }, "progress");
+    changes.progress =
+      p === null ? null : jsonText(p.total === undefined ? { progress: p.progress } : { progress: p.progress, total: p.total }, "progress");
   }
   return (row, now) => {
     checkWriter(row, lease);
@@ -256,14 +271,20 @@ export function failChange(lease: LeaseRef, error: TaskError): RowChange {
   if (error === null || typeof error !== "object" || !Number.isSafeInteger(error.code) || typeof error.message !== "string") {
     throw new TypeError("error must be { code: integer, message: string, data?: JSON }");
   }
-  const text = jsonText(error.data === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, data: error.data }, "error");
+  const text = jsonText(
+    error.data === undefined
+      ? { code: error.code, message: error.message }
+      : { code: error.code, message: error.message, data: error.data },
+    "error",
+  );
   return (row, now) => {
     checkWriter(row, lease);
     return finished(row, now, { status: "failed", error: text, status_message: null, lease_expires_at: now });
   };
 }
 
-export const cancelChange: RowChange = (row, now) => (isTerminal(row.status) ? undefined : finished(row, now, { status: "cancelled", status_message: null }));
+export const cancelChange: RowChange = (row, now) =>
+  isTerminal(row.status) ? undefined : finished(row, now, { status: "cancelled", status_message: null });
 
 export function answerChange(responses: JsonMap, limits: TaskLimits): RowChange {
   const given = jsonMapText(responses, "responses");
@@ -287,4 +308,6 @@ export function answerChange(responses: JsonMap, limits: TaskLimits): RowChange 
 }
 
 export const abandonChange: RowChange = (row, now) =>
-  isAbandoned(row, now) ? finished(row, now, { status: "failed", error: JSON.stringify(abandonedError(row)), status_message: null }) : undefined;
+  isAbandoned(row, now)
+    ? finished(row, now, { status: "failed", error: JSON.stringify(abandonedError(row)), status_message: null })
+    : undefined;

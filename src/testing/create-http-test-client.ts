@@ -26,17 +26,22 @@ export interface HttpTestClientOptions extends TestClientOptions, KitAppOptions 
  *
  * @example const client = await createHttpTestClient([PreferenceTools], { capabilities: { elicitation: {} } });
  */
-export async function createHttpTestClient(target: McpApp | readonly Function[] | string | URL, options: HttpTestClientOptions = {}): Promise<TestClient> {
+export async function createHttpTestClient(
+  target: McpApp | readonly Function[] | string | URL,
+  options: HttpTestClientOptions = {},
+): Promise<TestClient> {
   const { app: appOptions, clock: clockOption, listen, headers, principalHeaders, ...defaults } = options;
   const isUrl = typeof target === "string" || target instanceof URL;
-  if (isUrl && (appOptions !== undefined || listen !== undefined)) throw new TypeError("createHttpTestClient: the app and listen options apply to an app, not a URL");
+  if (isUrl && (appOptions !== undefined || listen !== undefined))
+    throw new TypeError("createHttpTestClient: the app and listen options apply to an app, not a URL");
   const built = isUrl ? undefined : kitApp(target, { app: appOptions, clock: clockOption });
   const listeners = new Map<string, Promise<HttpListener>>();
   const listenAs = (principal: PrincipalChoice): Promise<HttpListener> => {
     const key = principal === undefined ? "default" : JSON.stringify(principal.principal);
     let listener = listeners.get(key);
     if (listener === undefined) {
-      const authenticate = principal === undefined ? listen?.authenticate : principal.principal === null ? undefined : constant(principal.principal);
+      const authenticate =
+        principal === undefined ? listen?.authenticate : principal.principal === null ? undefined : constant(principal.principal);
       listener = built!.app.listen({ ...listen, authenticate });
       listeners.set(key, listener);
     }
@@ -48,7 +53,9 @@ export async function createHttpTestClient(target: McpApp | readonly Function[] 
     boundary: "http",
     app: built?.app,
     clock: built?.clock,
-    noClockReason: built?.noClockReason ?? "the server at a URL keeps its own clock; give createHttpTestClient the app (built with createTestClock()) to control it",
+    noClockReason:
+      built?.noClockReason ??
+      "the server at a URL keeps its own clock; give createHttpTestClient the app (built with createTestClock()) to control it",
     url,
     timeoutMs: 10_000,
     open: async (principal, handlers) => {
@@ -59,7 +66,9 @@ export async function createHttpTestClient(target: McpApp | readonly Function[] 
     },
     checkPrincipal: () => {
       if (isUrl && !principalHeaders) {
-        throw new Error("client.as: for a server at a URL, give createHttpTestClient the principalHeaders option (how to authenticate as a principal)");
+        throw new Error(
+          "client.as: for a server at a URL, give createHttpTestClient the principalHeaders option (how to authenticate as a principal)",
+        );
       }
     },
     dispose: async () => {

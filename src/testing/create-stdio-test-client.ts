@@ -22,10 +22,12 @@ export interface StdioTestClientOptions extends TestClientOptions {
  */
 export async function createStdioTestClient(server: StdioServerCommand, options: StdioTestClientOptions = {}): Promise<TestClient> {
   const { principalEnv, ...defaults } = options;
-  if (typeof server?.command !== "string" || server.command === "") throw new TypeError("createStdioTestClient: server.command is required");
+  if (typeof server?.command !== "string" || server.command === "")
+    throw new TypeError("createStdioTestClient: server.command is required");
   const host = new ClientHost({
     boundary: "stdio",
-    noClockReason: "the server runs in a child process, so its clock is not the test's; test expiry in-process or over HTTP with createTestClient/createHttpTestClient",
+    noClockReason:
+      "the server runs in a child process, so its clock is not the test's; test expiry in-process or over HTTP with createTestClient/createHttpTestClient",
     timeoutMs: 30_000,
     open: async (principal, listeners) => {
       const env = principal === undefined ? server.env : { ...server.env, [principalEnv!]: principal.principal ?? undefined };

@@ -196,7 +196,9 @@ export class Flow<R extends WireResult = WireResult> {
     let flow: Flow<R> = this;
     while (flow.status === "input_required") {
       if (flow.rounds >= maxRounds) {
-        throw new Error(`run: ${flow.method} still needs input after ${flow.rounds} rounds (maxRounds ${maxRounds}); last round asked ${listKeys(flow.keys)}`);
+        throw new Error(
+          `run: ${flow.method} still needs input after ${flow.rounds} rounds (maxRounds ${maxRounds}); last round asked ${listKeys(flow.keys)}`,
+        );
       }
       if (flow.keys.length === 0) {
         flow = await flow.retry(callOptions);
@@ -206,7 +208,9 @@ export class Flow<R extends WireResult = WireResult> {
       for (const asked of flow.inputs) {
         const answer = typeof script === "function" ? await script(asked) : await resolve(script[asked.key], asked);
         if (answer === undefined) {
-          throw new Error(`run: round ${flow.rounds} asked "${asked.key}"${asked.message ? ` ("${asked.message}")` : ""} and the script has no answer for it`);
+          throw new Error(
+            `run: round ${flow.rounds} asked "${asked.key}"${asked.message ? ` ("${asked.message}")` : ""} and the script has no answer for it`,
+          );
         }
         answers[asked.key] = answer;
       }
@@ -259,7 +263,12 @@ export class Flow<R extends WireResult = WireResult> {
   private async next(retryFields: { inputResponses?: Record<string, InputResponse> }, options: CallOptions): Promise<Flow<R>> {
     const merged = mergeOptions(this.options, options);
     const state = this.requestState;
-    const params: JsonObject = { ...this.params, _meta: this.client.meta(merged), ...retryFields, ...(state !== undefined && { requestState: state }) };
+    const params: JsonObject = {
+      ...this.params,
+      _meta: this.client.meta(merged),
+      ...retryFields,
+      ...(state !== undefined && { requestState: state }),
+    };
     const round = await this.client.exchange(this.method, params, merged);
     return new Flow<R>(this.client, this.method, this.params, this.options, [...this.history, round]);
   }

@@ -47,7 +47,9 @@ export class HttpChannel implements Channel {
       }
     }
     if (response === undefined) {
-      throw new Error(`no JSON-RPC response to ${message.method} (id ${JSON.stringify(message.id)}): HTTP ${http.status} with ${describeBody(messages)}`);
+      throw new Error(
+        `no JSON-RPC response to ${message.method} (id ${JSON.stringify(message.id)}): HTTP ${http.status} with ${describeBody(messages)}`,
+      );
     }
     return { response, notifications, http };
   }
@@ -77,7 +79,12 @@ export class HttpChannel implements Channel {
     const timer = setTimeout(() => controller.abort(), options.timeoutMs);
     timer.unref();
     try {
-      const response = await fetch(this.options.url, { method: "POST", headers: requestHeaders, body: JSON.stringify(message), signal: controller.signal });
+      const response = await fetch(this.options.url, {
+        method: "POST",
+        headers: requestHeaders,
+        body: JSON.stringify(message),
+        signal: controller.signal,
+      });
       const headers: Record<string, string> = {};
       response.headers.forEach((value, name) => (headers[name.toLowerCase()] = value));
       const http = { status: response.status, headers, requestHeaders };
@@ -105,7 +112,13 @@ export class HttpChannel implements Channel {
   private async paramHeadersFor(message: JsonRpcRequest, timeoutMs: number): Promise<ParamHeader[]> {
     const params = (message.params ?? {}) as JsonObject;
     const args = params.arguments;
-    if (message.method !== "tools/call" || typeof params.name !== "string" || !args || typeof args !== "object" || Object.keys(args).length === 0) {
+    if (
+      message.method !== "tools/call" ||
+      typeof params.name !== "string" ||
+      !args ||
+      typeof args !== "object" ||
+      Object.keys(args).length === 0
+    ) {
       return [];
     }
     this.toolHeaders ??= this.discoverToolHeaders(timeoutMs).catch(() => new Map());
@@ -120,7 +133,10 @@ export class HttpChannel implements Channel {
         jsonrpc: "2.0",
         id: `roundtrip-testing-tools-list-${++this.discoveryId}`,
         method: "tools/list",
-        params: { _meta: { [META.protocolVersion]: PROTOCOL_VERSION, [META.clientCapabilities]: {} }, ...(cursor !== undefined && { cursor }) },
+        params: {
+          _meta: { [META.protocolVersion]: PROTOCOL_VERSION, [META.clientCapabilities]: {} },
+          ...(cursor !== undefined && { cursor }),
+        },
       };
       const { messages } = await this.post(list, { ...mcpRequestHeaders(list), ...this.options.headers }, { timeoutMs });
       const result = (messages.find((m) => isResponseTo(m, list.id)) as JsonRpcResponse | undefined)?.result;

@@ -32,7 +32,8 @@ export interface KitAppOptions {
 /** A ready app as given, or one the kit builds from components with a controllable clock. */
 export function kitApp(target: McpApp | readonly Function[], options: KitAppOptions): KitApp {
   if (target instanceof McpApp) {
-    if (options.app !== undefined) throw new TypeError("createTestClient: the app option applies to components only; this McpApp is already built");
+    if (options.app !== undefined)
+      throw new TypeError("createTestClient: the app option applies to components only; this McpApp is already built");
     return {
       app: target,
       owned: false,

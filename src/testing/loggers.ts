@@ -18,8 +18,16 @@ export interface MemoryLogEntry {
 /** Keeps entries in memory; tests read `entries` to see precise reasons. */
 export class MemoryLogger implements AppLogger {
   readonly entries: MemoryLogEntry[] = [];
-  debug(message: string, fields?: Record<string, unknown>): void { this.entries.push({ level: "debug", message, fields }); }
-  info(message: string, fields?: Record<string, unknown>): void { this.entries.push({ level: "info", message, fields }); }
-  warn(message: string, fields?: Record<string, unknown>): void { this.entries.push({ level: "warn", message, fields }); }
-  error(message: string, fields?: Record<string, unknown>): void { this.entries.push({ level: "error", message, fields }); }
+  debug(message: string, fields?: Record<string, unknown>): void {
+    this.entries.push({ level: "debug", message, fields });
+  }
+  info(message: string, fields?: Record<string, unknown>): void {
+    this.entries.push({ level: "info", message, fields });
+  }
+  warn(message: string, fields?: Record<string, unknown>): void {
+    this.entries.push({ level: "warn", message, fields });
+  }
+  error(message: string, fields?: Record<string, unknown>): void {
+    this.entries.push({ level: "error", message, fields });
+  }
 }

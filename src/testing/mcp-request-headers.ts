@@ -27,7 +27,10 @@ export function encodeHeaderValue(value: string | number | boolean): string {
  * resources/read and the tasks extension's tasks/get, tasks/update and tasks/cancel (its taskId),
  * and the tool's `Mcp-Param-*` headers.
  */
-export function mcpRequestHeaders(message: JsonRpcRequest | JsonRpcNotification, paramHeaders: readonly ParamHeader[] = []): Record<string, string> {
+export function mcpRequestHeaders(
+  message: JsonRpcRequest | JsonRpcNotification,
+  paramHeaders: readonly ParamHeader[] = [],
+): Record<string, string> {
   const params = (message.params ?? {}) as JsonObject;
   const meta = params._meta as JsonObject | undefined;
   const version = typeof meta?.[META.protocolVersion] === "string" ? (meta[META.protocolVersion] as string) : PROTOCOL_VERSION;

@@ -62,7 +62,11 @@ export class MessageChannel implements Channel {
     return new Promise<Exchange>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(message.id);
-        reject(new Error(`no response to ${message.method} (id ${JSON.stringify(message.id)}) within ${options.timeoutMs} ms over ${this.boundary}${this.explainEnd()}`));
+        reject(
+          new Error(
+            `no response to ${message.method} (id ${JSON.stringify(message.id)}) within ${options.timeoutMs} ms over ${this.boundary}${this.explainEnd()}`,
+          ),
+        );
       }, options.timeoutMs);
       timer.unref();
       this.pending.set(message.id, { method: message.method, notifications: [], resolve, reject, timer });

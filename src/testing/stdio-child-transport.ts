@@ -71,7 +71,9 @@ export class StdioChildTransport implements MessageTransport {
   async send(message: JsonRpcRequest | JsonRpcNotification): Promise<void> {
     const stdin = this.child?.stdin;
     if (!stdin || stdin.destroyed || !stdin.writable) throw new Error(`cannot write to the stdio server${this.describeEnd()}`);
-    await new Promise<void>((resolve, reject) => stdin.write(`${JSON.stringify(message)}\n`, (error) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      stdin.write(`${JSON.stringify(message)}\n`, (error) => (error ? reject(error) : resolve())),
+    );
   }
 
   /** Closes stdin and waits for the exit; SIGTERM then SIGKILL if the server lingers (DIGEST §5.2). */

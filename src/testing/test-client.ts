@@ -81,7 +81,10 @@ export class TestClient implements RoundSender {
    */
   get app(): McpApp {
     const app = this.host.spec.app;
-    if (app === undefined) throw new Error(`client.app: the app runs in another process (${this.boundary === "stdio" ? "a stdio child" : "at a URL"}); only an in-process or HTTP client given an app or components has one`);
+    if (app === undefined)
+      throw new Error(
+        `client.app: the app runs in another process (${this.boundary === "stdio" ? "a stdio child" : "at a URL"}); only an in-process or HTTP client given an app or components has one`,
+      );
     return app;
   }
 
@@ -94,7 +97,9 @@ export class TestClient implements RoundSender {
   get logger(): MemoryLogger {
     const logger = this.app.logger;
     if (!(logger instanceof MemoryLogger)) {
-      throw new Error(`client.logger: the app logs to a ${logger.constructor.name}; build it with logger: new MemoryLogger() to read its entries`);
+      throw new Error(
+        `client.logger: the app logs to a ${logger.constructor.name}; build it with logger: new MemoryLogger() to read its entries`,
+      );
     }
     return logger;
   }
@@ -184,7 +189,12 @@ export class TestClient implements RoundSender {
    *
    * @example const done = await client.run("tools/call", { name: "choose_style", arguments: {} }, { color: accept({ color: "red" }), style: (asked) => accept({ style: asked.choices![0] }) });
    */
-  async run<R extends WireResult = WireResult>(method: string, params: JsonObject, script: Script, options: RunOptions = {}): Promise<Flow<R>> {
+  async run<R extends WireResult = WireResult>(
+    method: string,
+    params: JsonObject,
+    script: Script,
+    options: RunOptions = {},
+  ): Promise<Flow<R>> {
     const { maxRounds, ...callOptions } = options;
     const first = await this.request<R>(method, params, callOptions);
     return first.run(script, { ...callOptions, ...(maxRounds !== undefined && { maxRounds }) });
@@ -210,7 +220,10 @@ export class TestClient implements RoundSender {
   async exchange(method: string, params: JsonObject, options: RawOptions = {}): Promise<Round> {
     const channel = await this.host.channel(this.principalChoice);
     const request: JsonRpcRequest = { jsonrpc: "2.0", id: options.id ?? this.host.nextId(), method, params };
-    const exchanged = await channel.request(request, { timeoutMs: options.timeoutMs ?? this.defaults.timeoutMs ?? this.host.spec.timeoutMs, headers: options.headers });
+    const exchanged = await channel.request(request, {
+      timeoutMs: options.timeoutMs ?? this.defaults.timeoutMs ?? this.host.spec.timeoutMs,
+      headers: options.headers,
+    });
     const round: Round = {
       request: JSON.parse(JSON.stringify(request)) as JsonRpcRequest,
       response: exchanged.response,
@@ -228,7 +241,10 @@ export class TestClient implements RoundSender {
    */
   async notify(method: string, params: JsonObject = {}, options: CallOptions = {}): Promise<void> {
     const channel = await this.host.channel(this.principalChoice);
-    await channel.notify({ jsonrpc: "2.0", method, params }, { timeoutMs: options.timeoutMs ?? this.defaults.timeoutMs ?? this.host.spec.timeoutMs, headers: options.headers });
+    await channel.notify(
+      { jsonrpc: "2.0", method, params },
+      { timeoutMs: options.timeoutMs ?? this.defaults.timeoutMs ?? this.host.spec.timeoutMs, headers: options.headers },
+    );
   }
 
   /**
@@ -267,7 +283,8 @@ export class TestClient implements RoundSender {
    * @example const stolen = await round1.via(client.as("mallory")).answer({ color: accept({ color: "red" }) });
    */
   as(principal: string | null): TestClient {
-    if (principal !== null && (typeof principal !== "string" || principal === "")) throw new TypeError("client.as: principal must be a non-empty string or null");
+    if (principal !== null && (typeof principal !== "string" || principal === ""))
+      throw new TypeError("client.as: principal must be a non-empty string or null");
     this.host.spec.checkPrincipal(principal);
     return new TestClient(this.host, this.defaults, { principal });
   }

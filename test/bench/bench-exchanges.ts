@@ -63,13 +63,16 @@ const REQUEST_STATE = /"requestState":"([^"\\]+)"/;
 /** The requestState of a first-round answer, by the cheap check; undefined when there is none. */
 export const requestStateOf = (body: string): string | undefined => REQUEST_STATE.exec(body)?.[1];
 
-const isComplete = (result: JsonObject) => (result.resultType === "complete" ? undefined : `resultType is ${String(result.resultType)}, expected complete`);
+const isComplete = (result: JsonObject) =>
+  result.resultType === "complete" ? undefined : `resultType is ${String(result.resultType)}, expected complete`;
 
 function structured(expected: JsonObject): DeepCheck {
   return (result) => {
     if (result.isError === true) return "tool result has isError: true";
     const content = result.structuredContent as JsonObject | undefined;
-    for (const [key, value] of Object.entries(expected)) if (content?.[key] !== value) return `structuredContent.${key} is ${JSON.stringify(content?.[key])}, expected ${JSON.stringify(value)}`;
+    for (const [key, value] of Object.entries(expected))
+      if (content?.[key] !== value)
+        return `structuredContent.${key} is ${JSON.stringify(content?.[key])}, expected ${JSON.stringify(value)}`;
     return isComplete(result);
   };
 }
@@ -95,12 +98,23 @@ const completeWith =
 /** The retry of `tool`: the same params, plus `extra` and the requestState, under a new id. */
 function retryOf(tool: string, capabilities: JsonObject, extra: JsonObject): (requestState: string) => string {
   const marker = "\u0000state\u0000";
-  const [before, after] = request(2, "tools/call", { name: tool, arguments: ARGS, _meta: envelope(capabilities), ...extra, requestState: marker }).split(JSON.stringify(marker));
+  const [before, after] = request(2, "tools/call", {
+    name: tool,
+    arguments: ARGS,
+    _meta: envelope(capabilities),
+    ...extra,
+    requestState: marker,
+  }).split(JSON.stringify(marker));
   return (requestState) => before + JSON.stringify(requestState) + after;
 }
 
 /** tools/call of `tool` with {a: 1, b: 2}; a first round's retry adds `retryAdds` and the requestState. */
-function toolCall(label: string, tool: string, capabilities: JsonObject, rounds: { first?: Round & { retryAdds: JsonObject }; final: Round }): Exchange {
+function toolCall(
+  label: string,
+  tool: string,
+  capabilities: JsonObject,
+  rounds: { first?: Round & { retryAdds: JsonObject }; final: Round },
+): Exchange {
   const first = rounds.first;
   return {
     label,
@@ -202,7 +216,9 @@ async function send(label: string, url: string, exchange: Exchange, body: string
             ? "no result"
             : (round.check(message.result) ?? (round.accepts(text) ? undefined : "the per-response check would not accept this body"));
   if (problem !== undefined) {
-    throw new Error(`${label}: pre-flight ${exchange.label} (request id ${id}) failed: ${problem}\n  status ${response.status}, body: ${text.slice(0, 500)}`);
+    throw new Error(
+      `${label}: pre-flight ${exchange.label} (request id ${id}) failed: ${problem}\n  status ${response.status}, body: ${text.slice(0, 500)}`,
+    );
   }
   return recorded;
 }
@@ -216,7 +232,8 @@ export async function preflight(label: string, url: string, exchange: Exchange):
   if (!exchange.first) return { name, final: await send(label, url, exchange, exchange.body, 1, exchange.final) };
   const first = await send(label, url, exchange, exchange.body, 1, exchange.first);
   const requestState = requestStateOf(first.body);
-  if (requestState === undefined) throw new Error(`${label}: pre-flight ${exchange.label}: the cheap check finds no requestState in ${first.body.slice(0, 300)}`);
+  if (requestState === undefined)
+    throw new Error(`${label}: pre-flight ${exchange.label}: the cheap check finds no requestState in ${first.body.slice(0, 300)}`);
   const final = await send(label, url, exchange, exchange.first.retryBody(requestState), 2, exchange.final);
   return { name, first, final };
 }

@@ -64,11 +64,19 @@ export interface Trial {
 const isOk = (status: number) => status >= 200 && status <= 299;
 
 /** autocannon's options for one exchange, and how to count what completed. */
-function load(exchange: Exchange): { options: Pick<AutocannonOptions, "verifyBody" | "requests">; completed: (r: AutocannonResult) => number; badBodies: (r: AutocannonResult) => number } {
+function load(exchange: Exchange): {
+  options: Pick<AutocannonOptions, "verifyBody" | "requests">;
+  completed: (r: AutocannonResult) => number;
+  badBodies: (r: AutocannonResult) => number;
+} {
   const first = exchange.first;
   if (!first) {
     // autocannon counts a response in 2xx before checking its body: a failed check is taken off.
-    return { options: { verifyBody: exchange.final.accepts }, completed: (r) => Math.max(0, r["2xx"] - r.mismatches), badBodies: (r) => r.mismatches };
+    return {
+      options: { verifyBody: exchange.final.accepts },
+      completed: (r) => Math.max(0, r["2xx"] - r.mismatches),
+      badBodies: (r) => r.mismatches,
+    };
   }
   const counts = { completed: 0, badFirst: 0, badFinal: 0 };
   const requests: AutocannonRequest[] = [
@@ -82,7 +90,8 @@ function load(exchange: Exchange): { options: Pick<AutocannonOptions, "verifyBod
     },
     {
       // No good first answer: no retry; autocannon starts over with a first call.
-      setupRequest: (request, context) => (context.requestState === undefined ? null : { ...request, body: first.retryBody(context.requestState) }),
+      setupRequest: (request, context) =>
+        context.requestState === undefined ? null : { ...request, body: first.retryBody(context.requestState) },
       onResponse: (status, body) => {
         if (!isOk(status)) return;
         if (exchange.final.accepts(body)) counts.completed++;
@@ -94,7 +103,12 @@ function load(exchange: Exchange): { options: Pick<AutocannonOptions, "verifyBod
 }
 
 /** Drives `exchange` against `server` for `seconds`, or for `amount` requests. */
-export async function measure(server: RunningServer, exchange: Exchange, connections: number, limit: { seconds: number } | { amount: number }): Promise<Trial> {
+export async function measure(
+  server: RunningServer,
+  exchange: Exchange,
+  connections: number,
+  limit: { seconds: number } | { amount: number },
+): Promise<Trial> {
   const { options, completed, badBodies } = load(exchange);
   const serverCpuBefore = processCpuSeconds(server.child.pid);
   const ownBefore = process.cpuUsage();
@@ -131,7 +145,10 @@ export async function measure(server: RunningServer, exchange: Exchange, connect
     problems,
     p50: r.latency.p50,
     p99: r.latency.p99,
-    serverCpuUs: serverCpuBefore !== undefined && serverCpuAfter !== undefined && done > 0 ? ((serverCpuAfter - serverCpuBefore) * 1e6) / done : undefined,
+    serverCpuUs:
+      serverCpuBefore !== undefined && serverCpuAfter !== undefined && done > 0
+        ? ((serverCpuAfter - serverCpuBefore) * 1e6) / done
+        : undefined,
     loadgenCpuPercent: ((own.user + own.system) / 1e6 / wall) * 100,
   };
 }

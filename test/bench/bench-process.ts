@@ -64,7 +64,9 @@ export function startServer(spec: ServerSpec): Promise<RunningServer> {
   const file = compiledServer(spec.name);
   const nodeArgs = spec.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${spec.cpuProfileDir}`] : [];
   // taskset execs node in place: the child's pid stays the server's (its CPU time is read from /proc).
-  const [program, args] = pinning ? ["taskset", ["-c", pinning.servers, process.execPath, ...nodeArgs, file]] : [process.execPath, [...nodeArgs, file]];
+  const [program, args] = pinning
+    ? ["taskset", ["-c", pinning.servers, process.execPath, ...nodeArgs, file]]
+    : [process.execPath, [...nodeArgs, file]];
   const child = spawn(program, args, {
     cwd: ROOT,
     env: { ...process.env, ...spec.env },
@@ -102,7 +104,8 @@ export function startServer(spec: ServerSpec): Promise<RunningServer> {
       } catch {
         throw new Error(`${spec.label}: answer to "${line}" is not JSON: ${text.slice(0, 200)}`);
       }
-      if (typeof parsed !== "object" || parsed === null || "error" in parsed) throw new Error(`${spec.label}: "${line}" failed: ${text.slice(0, 200)}`);
+      if (typeof parsed !== "object" || parsed === null || "error" in parsed)
+        throw new Error(`${spec.label}: "${line}" failed: ${text.slice(0, 200)}`);
       return parsed as Record<string, unknown>;
     });
     queue = answer.catch(() => undefined);

@@ -126,10 +126,12 @@ export async function benchCases(): Promise<Record<string, () => Promise<unknown
   const plainBody = JSON.stringify({ _meta: META, name: "add", arguments: { a: 1, b: 2 } });
   const askBody = JSON.stringify({ _meta: META, name: "greet", arguments: {} });
   const first = await d.handle(inbound(askBody));
-  if (first.resultType !== "input_required" || typeof first.requestState !== "string") throw new Error(`unexpected first round: ${JSON.stringify(first)}`);
+  if (first.resultType !== "input_required" || typeof first.requestState !== "string")
+    throw new Error(`unexpected first round: ${JSON.stringify(first)}`);
   const answer = { contact: { action: "accept", content: { name: "Ana", age: 42 } } };
   // The retry as a client sends it: the same params, the answer and the state echoed.
-  const retryBody = (state: string) => JSON.stringify({ _meta: META, name: "greet", arguments: {}, inputResponses: answer, requestState: state });
+  const retryBody = (state: string) =>
+    JSON.stringify({ _meta: META, name: "greet", arguments: {}, inputResponses: answer, requestState: state });
   const check = (result: JsonObject, expected: string) => {
     const text = ((result.content as JsonObject[] | undefined)?.[0] as { text?: string } | undefined)?.text;
     if (result.resultType !== "complete" || text !== expected) throw new Error(`unexpected result: ${JSON.stringify(result)}`);
@@ -155,7 +157,11 @@ export async function benchCases(): Promise<Record<string, () => Promise<unknown
 async function main(): Promise<void> {
   const cases = await benchCases();
   const only = process.env.BENCH_CASE;
-  const names: Record<string, string> = { plain: "tools/call (plain)", shared: "tools/call (plain, params not exclusive)", elicit: "elicitation round trip (2 calls)" };
+  const names: Record<string, string> = {
+    plain: "tools/call (plain)",
+    shared: "tools/call (plain, params not exclusive)",
+    elicit: "elicitation round trip (2 calls)",
+  };
   const selected = Object.entries(cases).filter(([name]) => only === undefined || names[only] === name);
   for (const [, op] of selected) await rate(op, WARMUP_MS);
   const results = new Map<string, number[]>(selected.map(([name]) => [name, []]));
@@ -165,7 +171,9 @@ async function main(): Promise<void> {
   console.log(`dispatcher.handle, node ${process.version}, ${TRIALS} trials of ${TRIAL_MS} ms (median per second of CPU, range)`);
   for (const [name, values] of results) {
     const m = median(values);
-    console.log(`  ${name.padEnd(42)} ${Math.round(m).toString().padStart(8)} /s  (${Math.round(Math.min(...values))}..${Math.round(Math.max(...values))})  ${(1e6 / m).toFixed(1)} µs each`);
+    console.log(
+      `  ${name.padEnd(42)} ${Math.round(m).toString().padStart(8)} /s  (${Math.round(Math.min(...values))}..${Math.round(Math.max(...values))})  ${(1e6 / m).toFixed(1)} µs each`,
+    );
   }
 }
 

@@ -31,6 +31,15 @@ describe("allocatedBytes", () => {
 
   it("counts a stretch that shrank without a collection as 0", () => {
     // The heap read 5,000 at the start but 4,000 before the first collection; it ended below the last.
-    expect(allocatedBytes(5_000, [{ before: 4_000, after: 1_000 }, { before: 3_000, after: 2_000 }], 1_500)).toBe(0 + 2_000 + 0);
+    expect(
+      allocatedBytes(
+        5_000,
+        [
+          { before: 4_000, after: 1_000 },
+          { before: 3_000, after: 2_000 },
+        ],
+        1_500,
+      ),
+    ).toBe(0 + 2_000 + 0);
   });
 });

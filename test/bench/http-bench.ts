@@ -59,7 +59,10 @@ type Scenario = (typeof SCENARIOS)[number];
 function selectedScenarios(): Set<Scenario> {
   const raw = process.env.BENCH_ONLY?.trim();
   if (!raw) return new Set(SCENARIOS);
-  const names = raw.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const names = raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
   const unknown = names.filter((s) => !(SCENARIOS as readonly string[]).includes(s));
   if (unknown.length > 0 || names.length === 0) {
     console.error(`BENCH_ONLY must be a comma list of ${SCENARIOS.join(", ")}; unknown: ${unknown.join(", ") || "(empty)"}`);
@@ -91,9 +94,18 @@ const MB = 1024 * 1024;
 const LIST = listExchange(LARGE_COMPONENTS);
 
 const SMALL: ServerSpec = { label: "app, 3 components", name: "app-server", env: { BENCH_COMPONENTS: "3" }, cpuProfileDir: CPU_PROF_DIR };
-const LARGE: ServerSpec = { label: "app, 1,000 components", name: "app-server", env: { BENCH_COMPONENTS: String(LARGE_COMPONENTS) }, cpuProfileDir: CPU_PROF_DIR };
+const LARGE: ServerSpec = {
+  label: "app, 1,000 components",
+  name: "app-server",
+  env: { BENCH_COMPONENTS: String(LARGE_COMPONENTS) },
+  cpuProfileDir: CPU_PROF_DIR,
+};
 const SDK: ServerSpec = { label: "sdk-only (no framework)", name: "sdk-server", env: {} };
-const ceilingSpec = (recorded: RecordedExchange[]): ServerSpec => ({ label: "ceiling (bare node:http)", name: "ceiling-server", env: { [EXCHANGES_ENV]: JSON.stringify(recorded) } });
+const ceilingSpec = (recorded: RecordedExchange[]): ServerSpec => ({
+  label: "ceiling (bare node:http)",
+  name: "ceiling-server",
+  env: { [EXCHANGES_ENV]: JSON.stringify(recorded) },
+});
 
 // ---- contestants: one server driven with one exchange ----
 
@@ -160,7 +172,12 @@ function judge(figure: string, value: string, target: string, met: boolean, fail
 }
 
 function printSummaryTable(): void {
-  const rows = figures.map((f) => [f.figure, f.value, f.target, f.met ? "met" : f.failed > 0 ? `MISSED (${fmt(f.failed)} failed answers)` : "MISSED"]);
+  const rows = figures.map((f) => [
+    f.figure,
+    f.value,
+    f.target,
+    f.met ? "met" : f.failed > 0 ? `MISSED (${fmt(f.failed)} failed answers)` : "MISSED",
+  ]);
   const header = ["figure", "value", "target", "result"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => `  ${cells.map((c, i) => c.padEnd(widths[i])).join("   ")}`.trimEnd();
@@ -178,7 +195,9 @@ async function main(): Promise<void> {
   const uses = (...scenarios: Scenario[]) => scenarios.some((s) => ONLY.has(s));
   console.log("roundtrip-mcp HTTP benchmark: the performance targets over loopback");
   console.log(`  machine: ${cpuList.length} CPU(s) (${cpuList[0]?.model.trim() ?? "unknown"}), ${process.platform}/${process.arch}`);
-  console.log(`  node ${process.version}; autocannon, ${CONNECTIONS} connections; ${TRIALS} trial(s) of ${SECONDS} s per server and scenario after ${WARMUP} s warm-up`);
+  console.log(
+    `  node ${process.version}; autocannon, ${CONNECTIONS} connections; ${TRIALS} trial(s) of ${SECONDS} s per server and scenario after ${WARMUP} s warm-up`,
+  );
   console.log(`  scenarios: ${[...ONLY].join(", ")}`);
   console.log(
     pinning
@@ -205,7 +224,8 @@ async function main(): Promise<void> {
   ] as const;
   const recorded = new Map<Exchange, RecordedExchange>();
   for (const { scenario, exchange } of calls) {
-    if (small && (ONLY.has(scenario) || (exchange === PLAIN && ONLY.has("memory")))) recorded.set(exchange, await preflight(small.spec.label, small.url, exchange));
+    if (small && (ONLY.has(scenario) || (exchange === PLAIN && ONLY.has("memory"))))
+      recorded.set(exchange, await preflight(small.spec.label, small.url, exchange));
   }
   if (large && uses("plain")) await preflight(large.spec.label, large.url, PLAIN);
   if (large && uses("list")) LIST.recorded = (await preflight(large.spec.label, large.url, LIST)).final.body;
@@ -214,19 +234,25 @@ async function main(): Promise<void> {
   const ceiling = replayed.length > 0 ? await start(ceilingSpec(replayed.map((c) => recorded.get(c.exchange)!))) : undefined;
   for (const { exchange } of replayed) await preflight(ceiling!.spec.label, ceiling!.url, exchange);
   console.log("  pre-flight: every server answered every exchange of its scenarios as it should");
-  if (ONLY.has("memory")) console.log(`  ${small!.spec.label}: RSS ${fmt(Number((await small!.command("memory")).rss) / MB, 1)} MB after start-up and pre-flight`);
+  if (ONLY.has("memory"))
+    console.log(
+      `  ${small!.spec.label}: RSS ${fmt(Number((await small!.command("memory")).rss) / MB, 1)} MB after start-up and pre-flight`,
+    );
 
   const contestants: Contestant[] = [];
   if (ONLY.has("plain")) contestants.push(...[small!, large!, ceiling!, sdk!].map((s) => contestant("plain", s, PLAIN)));
-  if (ONLY.has("elicitation")) contestants.push(contestant("elicitation", small!, ELICITATION), contestant("elicitation", ceiling!, ELICITATION));
+  if (ONLY.has("elicitation"))
+    contestants.push(contestant("elicitation", small!, ELICITATION), contestant("elicitation", ceiling!, ELICITATION));
   if (ONLY.has("state")) contestants.push(contestant("state", small!, SEALED_STATE), contestant("state", ceiling!, SEALED_STATE));
   if (ONLY.has("list")) contestants.push(contestant("list", large!, LIST));
 
   if (WARMUP > 0) {
     console.log(`\nwarm-up (${WARMUP} s each)`);
     const warmups = contestants.map((c) => ({ label: c.label, unit: c.unit, server: c.server, exchange: c.exchange }));
-    if (ONLY.has("memory") && !ONLY.has("plain")) warmups.push({ label: `memory: ${small!.spec.label}`, unit: "calls", server: small!, exchange: PLAIN });
-    for (const w of warmups) console.log(describeTrial(w.label, "warm-up", w.unit, await measure(w.server, w.exchange, CONNECTIONS, { seconds: WARMUP })));
+    if (ONLY.has("memory") && !ONLY.has("plain"))
+      warmups.push({ label: `memory: ${small!.spec.label}`, unit: "calls", server: small!, exchange: PLAIN });
+    for (const w of warmups)
+      console.log(describeTrial(w.label, "warm-up", w.unit, await measure(w.server, w.exchange, CONNECTIONS, { seconds: WARMUP })));
   }
 
   if (contestants.length > 0) {
@@ -245,26 +271,43 @@ async function main(): Promise<void> {
 
   printSummaryTable();
   const missed = figures.filter((f) => !f.met).length;
-  console.log(missed === 0 ? "\nall targets met" : `\n${missed} target(s) MISSED (the benchmark exits 0; the figures above are the result)`);
+  console.log(
+    missed === 0 ? "\nall targets met" : `\n${missed} target(s) MISSED (the benchmark exits 0; the figures above are the result)`,
+  );
   console.log(`total time ${fmt((Date.now() - started) / 1000, 1)} s`);
 }
 
 /** The figures of the trials against their targets (the memory figures are judged in `memory`). */
 function judgeTrials(contestants: Contestant[], servers: Record<"small" | "large" | "ceiling" | "sdk", RunningServer | undefined>): void {
   const { small, large, ceiling, sdk } = servers;
-  const find = (scenario: Scenario, server: RunningServer | undefined) => summarize(contestants.find((c) => c.scenario === scenario && c.server === server)!);
+  const find = (scenario: Scenario, server: RunningServer | undefined) =>
+    summarize(contestants.find((c) => c.scenario === scenario && c.server === server)!);
 
   if (ONLY.has("plain")) {
     const [s, l, c, k] = [small, large, ceiling, sdk].map((server) => find("plain", server));
-    judge("plain tools/call: 3 components / ceiling", `${(s.rate / c.rate).toFixed(3)} (${fmt(s.rate)} vs ${fmt(c.rate)} calls/s)`, `>= ${TARGET.smallOverCeiling}`, s.rate / c.rate >= TARGET.smallOverCeiling, s.failed + c.failed);
-    judge("plain tools/call: 1,000 components / 3", `${(l.rate / s.rate).toFixed(3)} (${fmt(l.rate)} calls/s)`, `>= ${TARGET.largeOverSmall}`, l.rate / s.rate >= TARGET.largeOverSmall, l.failed + s.failed);
+    judge(
+      "plain tools/call: 3 components / ceiling",
+      `${(s.rate / c.rate).toFixed(3)} (${fmt(s.rate)} vs ${fmt(c.rate)} calls/s)`,
+      `>= ${TARGET.smallOverCeiling}`,
+      s.rate / c.rate >= TARGET.smallOverCeiling,
+      s.failed + c.failed,
+    );
+    judge(
+      "plain tools/call: 1,000 components / 3",
+      `${(l.rate / s.rate).toFixed(3)} (${fmt(l.rate)} calls/s)`,
+      `>= ${TARGET.largeOverSmall}`,
+      l.rate / s.rate >= TARGET.largeOverSmall,
+      l.failed + s.failed,
+    );
     console.log(
       `\n  (not judged: 3 components / sdk-only ${(s.rate / k.rate).toFixed(3)} = the framework's own cost beside the SDK's path; ` +
         `sdk-only / ceiling ${(k.rate / c.rate).toFixed(3)} = the most a framework on the SDK's HTTP entry could reach)`,
     );
     if (s.cpuUs !== undefined && l.cpuUs !== undefined && c.cpuUs !== undefined) {
       // Server CPU per call moves less than calls/s when other work shares the machine.
-      console.log(`  (not judged, from server CPU per call: 3/ceiling ${(c.cpuUs / s.cpuUs).toFixed(3)}, 1,000/3 ${(s.cpuUs / l.cpuUs).toFixed(3)})`);
+      console.log(
+        `  (not judged, from server CPU per call: 3/ceiling ${(c.cpuUs / s.cpuUs).toFixed(3)}, 1,000/3 ${(s.cpuUs / l.cpuUs).toFixed(3)})`,
+      );
     }
   }
   for (const [scenario, name] of [
@@ -273,8 +316,15 @@ function judgeTrials(contestants: Contestant[], servers: Record<"small" | "large
   ] as const) {
     if (!ONLY.has(scenario)) continue;
     const [app, c] = [small, ceiling].map((server) => find(scenario, server));
-    judge(`${name}: app / ceiling`, `${(app.rate / c.rate).toFixed(3)} (${fmt(app.rate)} vs ${fmt(c.rate)} round trips/s)`, `>= ${TARGET.roundTripOverCeiling}`, app.rate / c.rate >= TARGET.roundTripOverCeiling, app.failed + c.failed);
-    if (app.cpuUs !== undefined && c.cpuUs !== undefined) console.log(`  (not judged, ${name} from server CPU per round trip: app/ceiling ${(c.cpuUs / app.cpuUs).toFixed(3)})`);
+    judge(
+      `${name}: app / ceiling`,
+      `${(app.rate / c.rate).toFixed(3)} (${fmt(app.rate)} vs ${fmt(c.rate)} round trips/s)`,
+      `>= ${TARGET.roundTripOverCeiling}`,
+      app.rate / c.rate >= TARGET.roundTripOverCeiling,
+      app.failed + c.failed,
+    );
+    if (app.cpuUs !== undefined && c.cpuUs !== undefined)
+      console.log(`  (not judged, ${name} from server CPU per round trip: app/ceiling ${(c.cpuUs / app.cpuUs).toFixed(3)})`);
   }
   if (ONLY.has("list")) {
     const l = find("list", large);
@@ -298,10 +348,19 @@ async function memory(app: RunningServer): Promise<void> {
   const counted = await app.command("alloc-stop");
   console.log(describeTrial(`memory: ${app.spec.label}`, "alloc", "calls", t));
   const allocated = Number(counted.allocatedBytes);
-  if (!Number.isFinite(allocated) || t.responses === 0) throw new Error(`${app.spec.label}: no allocation figure (${JSON.stringify(counted)}, ${t.responses} responses)`);
+  if (!Number.isFinite(allocated) || t.responses === 0)
+    throw new Error(`${app.spec.label}: no allocation figure (${JSON.stringify(counted)}, ${t.responses} responses)`);
   const perCall = allocated / t.responses;
-  console.log(`  allocated ${fmt(allocated / MB, 1)} MB on the V8 heap over ${fmt(t.responses)} requests (${fmt(Number(counted.collections))} collections): ${fmt(perCall / KB, 1)} KB per request`);
-  judge("allocation per plain call, 3 components", `${fmt(perCall / KB, 1)} KB`, `<= ${TARGET.allocationKb} KB`, perCall <= TARGET.allocationKb * KB, t.failed);
+  console.log(
+    `  allocated ${fmt(allocated / MB, 1)} MB on the V8 heap over ${fmt(t.responses)} requests (${fmt(Number(counted.collections))} collections): ${fmt(perCall / KB, 1)} KB per request`,
+  );
+  judge(
+    "allocation per plain call, 3 components",
+    `${fmt(perCall / KB, 1)} KB`,
+    `<= ${TARGET.allocationKb} KB`,
+    perCall <= TARGET.allocationKb * KB,
+    t.failed,
+  );
 
   let failed = t.failed;
   while (app.responses < RSS_AFTER_REQUESTS) {
@@ -317,7 +376,13 @@ async function memory(app: RunningServer): Promise<void> {
     `  after ${fmt(app.responses)} requests in this run: RSS ${fmt(rss / MB, 1)} MB (V8 heap used ${fmt(Number(usage.heapUsed) / MB, 1)} MB, ` +
       `external ${fmt(Number(usage.external) / MB, 1)} MB)`,
   );
-  judge(`RSS after ${fmt(app.responses)} requests, 3 components`, `${fmt(rss / MB, 1)} MB`, `<= ${TARGET.rssMb} MB`, rss <= TARGET.rssMb * MB, failed);
+  judge(
+    `RSS after ${fmt(app.responses)} requests, 3 components`,
+    `${fmt(rss / MB, 1)} MB`,
+    `<= ${TARGET.rssMb} MB`,
+    rss <= TARGET.rssMb * MB,
+    failed,
+  );
 }
 
 let exiting = false;

@@ -144,14 +144,18 @@ function main(): void {
   );
   const format = (n: number) => Math.round(n).toLocaleString("en-US");
   for (const [name, values] of Object.entries(results)) {
-    console.log(`  ${name.padEnd(44)} ${format(median(values)).padStart(10)}  (${format(Math.min(...values))} - ${format(Math.max(...values))})`);
+    console.log(
+      `  ${name.padEnd(44)} ${format(median(values)).padStart(10)}  (${format(Math.min(...values))} - ${format(Math.max(...values))})`,
+    );
   }
   const reference = median(results["reference: HMAC-SHA256 of the same 1 KiB"]);
   const pair = median(results["seal+open (1 KiB, one request)"]);
   const floor = median(results[FLOOR]);
   const units = reference / pair;
   const floorUnits = reference / floor;
-  console.log(`  ratio: one seal+open costs ${units.toFixed(2)} bare HMACs of the payload (seal+open runs at ${((pair / reference) * 100).toFixed(1)}% of the reference rate)`);
+  console.log(
+    `  ratio: one seal+open costs ${units.toFixed(2)} bare HMACs of the payload (seal+open runs at ${((pair / reference) * 100).toFixed(1)}% of the reference rate)`,
+  );
   console.log(
     `  floor of the rt3 design: canonical JSON and SHA-256 of the binding, JSON.stringify, base64url both ways, two HMACs of the payload's bytes and JSON.parse ` +
       `run at ${format(floor)}/s, ${floorUnits.toFixed(2)} bare HMACs; seal+open runs at ${((pair / floor) * 100).toFixed(1)}% of it`,
@@ -160,7 +164,9 @@ function main(): void {
     `seal+open in bare HMACs: ${units.toFixed(2)} (floor ${floorUnits.toFixed(2)}; target <= ${TARGET_BARE_HMACS}: ${units <= TARGET_BARE_HMACS ? "met" : "MISSED"})`,
   );
   const met = pair >= TARGET_PAIRS_PER_SECOND;
-  console.log(`seal+open pairs/s: ${format(pair)} (target >= ${format(TARGET_PAIRS_PER_SECOND)}: ${met ? "met" : "MISSED"}${floor < TARGET_PAIRS_PER_SECOND ? "; the floor is below it here" : ""})`);
+  console.log(
+    `seal+open pairs/s: ${format(pair)} (target >= ${format(TARGET_PAIRS_PER_SECOND)}: ${met ? "met" : "MISSED"}${floor < TARGET_PAIRS_PER_SECOND ? "; the floor is below it here" : ""})`,
+  );
   if (sink === 42.5) console.log(""); // keeps the work observable
 }
 

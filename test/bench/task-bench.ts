@@ -39,7 +39,10 @@ interface Trial {
 const children: ChildProcess[] = [];
 
 function start(env: Record<string, string>): Promise<string> {
-  const child = spawn(process.execPath, [SERVE], { env: { ...process.env, TASK_LEASE_MS: "30000", TASK_RECOVERY_MS: "2000", ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [SERVE], {
+    env: { ...process.env, TASK_LEASE_MS: "30000", TASK_RECOVERY_MS: "2000", ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   children.push(child);
   return new Promise((resolve, reject) => {
     createInterface({ input: child.stdout! }).once("line", resolve);
@@ -52,8 +55,22 @@ async function rpc(url: string, method: string, params: Record<string, unknown>,
   const name = method === "tools/call" ? params.name : params.taskId;
   const response = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": PROTOCOL, "mcp-method": method, "mcp-name": String(name) },
-    body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params: { ...params, _meta: { "io.modelcontextprotocol/protocolVersion": PROTOCOL, "io.modelcontextprotocol/clientCapabilities": capabilities } } }),
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": PROTOCOL,
+      "mcp-method": method,
+      "mcp-name": String(name),
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: ++id,
+      method,
+      params: {
+        ...params,
+        _meta: { "io.modelcontextprotocol/protocolVersion": PROTOCOL, "io.modelcontextprotocol/clientCapabilities": capabilities },
+      },
+    }),
   });
   const body = (await response.json()) as { result?: Record<string, unknown>; error?: unknown };
   if (!body.result) throw new Error(`${method} answered ${JSON.stringify(body.error)}`);
@@ -99,7 +116,8 @@ async function trial(config: Config): Promise<Trial> {
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
 
 async function main(): Promise<void> {
   const postgres = process.env.TEST_POSTGRES_URL;
@@ -111,17 +129,24 @@ async function main(): Promise<void> {
     const configs: Config[] = [
       { label: "memory, 1 instance", urls: [await start({ TASK_STORE: "memory:" })] },
       { label: "SQLite, 1 instance", urls: [await start({ TASK_STORE: sqlite })] },
-      { label: "PostgreSQL, 2 instances", urls: await Promise.all([0, 1].map(() => start({ TASK_STORE: postgres, TASK_STORE_SCHEMA: schema }))) },
+      {
+        label: "PostgreSQL, 2 instances",
+        urls: await Promise.all([0, 1].map(() => start({ TASK_STORE: postgres, TASK_STORE_SCHEMA: schema }))),
+      },
     ];
     const cpuList = cpus();
     console.log("roundtrip-mcp task benchmark: create-to-complete throughput over loopback HTTP");
     console.log(`  machine: ${cpuList.length} CPU(s) (${cpuList[0]?.model.trim() ?? "unknown"}), node ${process.version}`);
-    console.log(`  ${CONCURRENCY} concurrent clients, ${TRIALS} trial(s) of ${SECONDS} s per configuration and mode, medians; tool "quick" (returns at once)`);
+    console.log(
+      `  ${CONCURRENCY} concurrent clients, ${TRIALS} trial(s) of ${SECONDS} s per configuration and mode, medians; tool "quick" (returns at once)`,
+    );
     for (const config of configs) await trial({ ...config }); // warm-up: first tasks, JIT, connections
     const results = new Map<string, Trial[]>(configs.map((c) => [c.label, []]));
     for (let t = 0; t < TRIALS; t++) for (const config of configs) results.get(config.label)!.push(await trial(config));
     console.log("");
-    console.log(`  ${"configuration".padEnd(26)}${"plain calls/s".padStart(15)}${"tasks/s".padStart(10)}${"tasks/plain".padStart(13)}${"task p50 ms".padStart(13)}${"p99 ms".padStart(9)}${"polls/task".padStart(12)}`);
+    console.log(
+      `  ${"configuration".padEnd(26)}${"plain calls/s".padStart(15)}${"tasks/s".padStart(10)}${"tasks/plain".padStart(13)}${"task p50 ms".padStart(13)}${"p99 ms".padStart(9)}${"polls/task".padStart(12)}`,
+    );
     for (const config of configs) {
       const trials = results.get(config.label)!;
       const plain = median(trials.map((t) => t.plainPerSecond));
@@ -129,7 +154,11 @@ async function main(): Promise<void> {
       const latencies = trials.flatMap((t) => t.latencies);
       console.log(
         `  ${config.label.padEnd(26)}${plain.toFixed(0).padStart(15)}${tasks.toFixed(0).padStart(10)}${(tasks / plain).toFixed(2).padStart(13)}` +
-          `${percentile(latencies, 0.5).toFixed(1).padStart(13)}${percentile(latencies, 0.99).toFixed(1).padStart(9)}${median(trials.map((t) => t.polls)).toFixed(1).padStart(12)}`,
+          `${percentile(latencies, 0.5).toFixed(1).padStart(13)}${percentile(latencies, 0.99).toFixed(1).padStart(9)}${median(
+            trials.map((t) => t.polls),
+          )
+            .toFixed(1)
+            .padStart(12)}`,
       );
     }
     console.log("\n  A task costs a create (a durable write) before the reply, then the worker's writes (complete),");

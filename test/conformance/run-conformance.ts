@@ -73,9 +73,7 @@ function runnerEntry(): string {
 
 function installIsCurrent(): boolean {
   try {
-    return (
-      fs.readFileSync(STAMP, "utf8") === installFingerprint() && fs.existsSync(NODE22) && fs.existsSync(runnerEntry())
-    );
+    return fs.readFileSync(STAMP, "utf8") === installFingerprint() && fs.existsSync(NODE22) && fs.existsSync(runnerEntry());
   } catch {
     return false;
   }
@@ -131,10 +129,12 @@ function startServer(cmd: string, log: fs.WriteStream): Promise<StartedServer> {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let done = false;
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code, signal) => {
-    done = true;
-    resolve(code ?? (signal ? 128 : null));
-  }));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code, signal) => {
+      done = true;
+      resolve(code ?? (signal ? 128 : null));
+    }),
+  );
   const recent: string[] = [];
   const remember = (line: string) => {
     log.write(`${line}\n`);
@@ -154,10 +154,7 @@ function startServer(cmd: string, log: fs.WriteStream): Promise<StartedServer> {
         reject(new HarnessError(`${why}\ncommand: ${cmd} (cwd ${REPO_ROOT})\nlast output:\n${recent.join("\n")}`)),
       );
     };
-    const timer = setTimeout(
-      () => failStart(`fixture server printed no URL within ${READY_TIMEOUT_MS / 1000} s`),
-      READY_TIMEOUT_MS,
-    );
+    const timer = setTimeout(() => failStart(`fixture server printed no URL within ${READY_TIMEOUT_MS / 1000} s`), READY_TIMEOUT_MS);
     let ready = false;
     stdout.on("line", (line) => {
       remember(line);
@@ -241,11 +238,18 @@ function printRecap(options: RunOptions, outcome: Omit<RunOutcome, "problems">, 
       const listed = describeProblems(report.scenarios.filter((s) => s.category === category));
       if (listed.length) lines.push(`${category} FAILURE/WARNING:`, ...listed.map((p) => `  ${p}`));
     }
-    const required = report.scenarios.filter((s) => REQUIRED_UNSCORED.includes(s.scenario) && s.checks.length > 0 && s.failures.length === 0 && s.warnings.length === 0);
+    const required = report.scenarios.filter(
+      (s) => REQUIRED_UNSCORED.includes(s.scenario) && s.checks.length > 0 && s.failures.length === 0 && s.warnings.length === 0,
+    );
     lines.push(`required unscored (tasks extension, pending): ${required.length}/${REQUIRED_UNSCORED.length} clean`);
     const unscored = report.scenarios.filter((s) => !s.scored && s.category !== "pending");
     const unscoredBad = unscored.filter((s) => s.failures.length > 0);
-    lines.push(`not scored (${unscored.map((s) => s.category).filter((c, i, a) => a.indexOf(c) === i).join(", ")}): ${unscoredBad.length}/${unscored.length} with failures`);
+    lines.push(
+      `not scored (${unscored
+        .map((s) => s.category)
+        .filter((c, i, a) => a.indexOf(c) === i)
+        .join(", ")}): ${unscoredBad.length}/${unscored.length} with failures`,
+    );
     problems = verdict(report);
   } catch (e) {
     problems = [`could not read results: ${(e as Error).message}`];

@@ -40,10 +40,17 @@ class StepFailure extends Error {}
 function step(label: string, cwd: string, args: string[]): { stdout: string; seconds: number } {
   const started = Date.now();
   console.log(`\n== ${label}: npm ${args.join(" ")}  (in ${cwd})`);
-  const run = spawnSync(NPM, args, { cwd, env: cwd === REPO_ROOT ? process.env : APP_ENV, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const run = spawnSync(NPM, args, {
+    cwd,
+    env: cwd === REPO_ROOT ? process.env : APP_ENV,
+    stdio: ["ignore", "pipe", "inherit"],
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
   process.stdout.write(run.stdout ?? "");
   const seconds = (Date.now() - started) / 1000;
-  if (run.status !== 0) throw new StepFailure(`${label} failed (npm ${args.join(" ")} exited ${run.status ?? run.signal}) after ${seconds.toFixed(1)} s`);
+  if (run.status !== 0)
+    throw new StepFailure(`${label} failed (npm ${args.join(" ")} exited ${run.status ?? run.signal}) after ${seconds.toFixed(1)} s`);
   console.log(`== ${label}: ok in ${seconds.toFixed(1)} s`);
   return { stdout: run.stdout ?? "", seconds };
 }
@@ -68,22 +75,43 @@ function filesUnder(dir: string): string[] {
 function checkLeanInstall(app: string, seconds: number): void {
   const modules = path.join(app, "node_modules");
   const present = ["better-sqlite3", "pg", "@types/pg", "@types/better-sqlite3"].filter((name) => fs.existsSync(path.join(modules, name)));
-  if (present.length > 0) throw new StepFailure(`the app installed ${present.join(", ")}, which only an app using a task store should install`);
+  if (present.length > 0)
+    throw new StepFailure(`the app installed ${present.join(", ")}, which only an app using a task store should install`);
   const files = filesUnder(modules);
   const isNative = (f: string) => f.endsWith(".node") || path.basename(f) === "binding.gyp";
   const compiled = files.filter((f) => f.endsWith(".node") && /[\\/]build[\\/](Release|Debug)[\\/]/.test(f));
-  if (compiled.length > 0) throw new StepFailure(`the install compiled native code: ${compiled.slice(0, 5).map((f) => path.relative(app, f)).join(", ")}`);
+  if (compiled.length > 0)
+    throw new StepFailure(
+      `the install compiled native code: ${compiled
+        .slice(0, 5)
+        .map((f) => path.relative(app, f))
+        .join(", ")}`,
+    );
   const listed = spawnSync(NPM, ["ls", "--omit=dev", "--all", "--parseable"], { cwd: app, env: APP_ENV, encoding: "utf8" });
-  const production = (listed.stdout ?? "").split("\n").filter((dir) => dir !== "" && path.resolve(dir) !== path.resolve(app)).map((dir) => path.resolve(dir) + path.sep);
-  if (production.length === 0) throw new StepFailure(`npm ls --omit=dev listed no production package (exit ${listed.status}): ${listed.stderr}`);
-  const inProduction = (f: string) => production.some((dir) => f.startsWith(dir) && !f.slice(dir.length).includes(`node_modules${path.sep}`));
+  const production = (listed.stdout ?? "")
+    .split("\n")
+    .filter((dir) => dir !== "" && path.resolve(dir) !== path.resolve(app))
+    .map((dir) => path.resolve(dir) + path.sep);
+  if (production.length === 0)
+    throw new StepFailure(`npm ls --omit=dev listed no production package (exit ${listed.status}): ${listed.stderr}`);
+  const inProduction = (f: string) =>
+    production.some((dir) => f.startsWith(dir) && !f.slice(dir.length).includes(`node_modules${path.sep}`));
   const native = files.filter(isNative);
   const productionNative = native.filter(inProduction);
-  if (productionNative.length > 0) throw new StepFailure(`roundtrip-mcp's dependencies installed native code: ${productionNative.slice(0, 5).map((f) => path.relative(app, f)).join(", ")}`);
+  if (productionNative.length > 0)
+    throw new StepFailure(
+      `roundtrip-mcp's dependencies installed native code: ${productionNative
+        .slice(0, 5)
+        .map((f) => path.relative(app, f))
+        .join(", ")}`,
+    );
   const declarations = files.filter((f) => f.includes(`${path.sep}roundtrip-mcp${path.sep}dist${path.sep}`) && f.endsWith(".d.ts"));
   const typed = declarations.filter((f) => /from "(pg|better-sqlite3)"|import\("(pg|better-sqlite3)"\)/.test(fs.readFileSync(f, "utf8")));
   if (declarations.length === 0) throw new StepFailure("the installed roundtrip-mcp has no .d.ts files");
-  if (typed.length > 0) throw new StepFailure(`roundtrip-mcp's declarations reference a driver's types: ${typed.map((f) => path.relative(modules, f)).join(", ")}`);
+  if (typed.length > 0)
+    throw new StepFailure(
+      `roundtrip-mcp's declarations reference a driver's types: ${typed.map((f) => path.relative(modules, f)).join(", ")}`,
+    );
   const size = (list: string[]) => (list.reduce((sum, f) => sum + fs.statSync(f).size, 0) / 1e6).toFixed(1);
   const productionFiles = files.filter(inProduction);
   console.log(
@@ -107,7 +135,8 @@ function writeApp(app: string, tarballDir: string, kind: GuideAppKind = "commonj
   const pkg = JSON.parse(fs.readFileSync(path.join(app, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
   const spec = pkg.dependencies?.["roundtrip-mcp"];
   const packed = packedTarballName();
-  if (spec !== `file:${packed}`) throw new StepFailure(`the guide's package.json installs roundtrip-mcp from ${JSON.stringify(spec)}, but npm pack wrote ${packed}`);
+  if (spec !== `file:${packed}`)
+    throw new StepFailure(`the guide's package.json installs roundtrip-mcp from ${JSON.stringify(spec)}, but npm pack wrote ${packed}`);
   fs.copyFileSync(path.join(tarballDir, packed), path.join(app, packed));
   console.log(`   placed ${packed} beside package.json`);
 }
@@ -120,7 +149,10 @@ async function startAndCall(app: string): Promise<void> {
   let output = "";
   try {
     const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new StepFailure(`npm start printed no "listening on" line within ${START_TIMEOUT_MS / 1000} s:\n${output}`)), START_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => reject(new StepFailure(`npm start printed no "listening on" line within ${START_TIMEOUT_MS / 1000} s:\n${output}`)),
+        START_TIMEOUT_MS,
+      );
       const read = (chunk: Buffer) => {
         output += chunk.toString();
         const found = /listening on (http:\/\/\S+)/.exec(output);
@@ -174,7 +206,8 @@ async function main(): Promise<number> {
     step("esm install", esmApp, ["install", "--prefer-offline", "--no-audit", "--no-fund"]);
     step("esm build", esmApp, ["run", "build"]);
     const checked = step("esm check", esmApp, ["run", "--silent", "check"]);
-    if (!checked.stdout.includes("esm check: Hello, Ada!")) throw new StepFailure(`npm run check printed ${JSON.stringify(checked.stdout)}, not "esm check: Hello, Ada!"`);
+    if (!checked.stdout.includes("esm check: Hello, Ada!"))
+      throw new StepFailure(`npm run check printed ${JSON.stringify(checked.stdout)}, not "esm check: Hello, Ada!"`);
   } catch (error) {
     console.error(`\nconsumer smoke test FAILED: ${(error as Error).message}\nthe apps are kept in ${tmp}`);
     return 1;

@@ -24,7 +24,8 @@ const GENERIC = /^Unexpected error \(error id ([0-9a-f-]{36})\); the details are
 describe.each(BOUNDARIES)("component failures over %s", (name) => {
   const served = serveRaw(name, () => createFailuresApp(), "failures");
   const logged = () => (served.app.logger as MemoryLogger).entries;
-  const request = (method: string, params: Record<string, unknown>, capabilities?: Record<string, unknown>) => served.raw.request(method, params, capabilities);
+  const request = (method: string, params: Record<string, unknown>, capabilities?: Record<string, unknown>) =>
+    served.raw.request(method, params, capabilities);
 
   async function toolText(tool: string): Promise<{ text: string; isError: unknown }> {
     const response = await request("tools/call", { name: tool, arguments: {} });
@@ -33,30 +34,42 @@ describe.each(BOUNDARIES)("component failures over %s", (name) => {
     return { text: result.content[0].text, isError: result.isError };
   }
 
-  it.each(["sync_throw", "async_throw"])("turns an exception in %s into a generic isError with an error id, and logs it whole", async (tool) => {
-    const { text, isError } = await toolText(tool);
-    expect(isError).toBe(true);
-    const errorId = GENERIC.exec(text)?.[1];
-    expect(errorId).toBeDefined();
-    if (name !== "stdio") {
-      expect(logged()).toContainEqual({
-        level: "error",
-        message: "component failed",
-        fields: expect.objectContaining({ component: `Failing.${tool}`, method: "tools/call", errorId, error: LEAK, stack: expect.stringContaining(LEAK) }),
-      });
-    }
-  });
+  it.each(["sync_throw", "async_throw"])(
+    "turns an exception in %s into a generic isError with an error id, and logs it whole",
+    async (tool) => {
+      const { text, isError } = await toolText(tool);
+      expect(isError).toBe(true);
+      const errorId = GENERIC.exec(text)?.[1];
+      expect(errorId).toBeDefined();
+      if (name !== "stdio") {
+        expect(logged()).toContainEqual({
+          level: "error",
+          message: "component failed",
+          fields: expect.objectContaining({
+            component: `Failing.${tool}`,
+            method: "tools/call",
+            errorId,
+            error: LEAK,
+            stack: expect.stringContaining(LEAK),
+          }),
+        });
+      }
+    },
+  );
 
   it("keeps the message of a ToolError", async () => {
     expect(await toolText("model_error")).toEqual({ text: "No flight AB123 on 2026-07-28; check the flight number", isError: true });
     if (name !== "stdio") expect(logged().filter((e) => e.level === "error" && e.fields?.component === "Failing.model_error")).toEqual([]);
   });
 
-  it.each(["circular", "bigint", "function_value", "symbol_value"])("answers a result JSON cannot carry (%s) with a generic isError", async (tool) => {
-    const { text, isError } = await toolText(tool);
-    expect(isError).toBe(true);
-    expect(text).toMatch(GENERIC);
-  });
+  it.each(["circular", "bigint", "function_value", "symbol_value"])(
+    "answers a result JSON cannot carry (%s) with a generic isError",
+    async (tool) => {
+      const { text, isError } = await toolText(tool);
+      expect(isError).toBe(true);
+      expect(text).toMatch(GENERIC);
+    },
+  );
 
   it.each([
     ["resources/read", { uri: "fail://boom" }],
@@ -64,7 +77,11 @@ describe.each(BOUNDARIES)("component failures over %s", (name) => {
     ["prompts/get", { name: "broken" }],
   ])("answers a failing %s %j with -32603 and data.errorId", async (method, params) => {
     const response = await request(method, params);
-    expect(response.error).toEqual({ code: -32603, message: "Internal error", data: { errorId: expect.stringMatching(/^[0-9a-f-]{36}$/) } });
+    expect(response.error).toEqual({
+      code: -32603,
+      message: "Internal error",
+      data: { errorId: expect.stringMatching(/^[0-9a-f-]{36}$/) },
+    });
     if (name !== "stdio") {
       const errorId = (response.error!.data as { errorId: string }).errorId;
       expect(logged()).toContainEqual(expect.objectContaining({ level: "error", fields: expect.objectContaining({ errorId }) }));
@@ -82,11 +99,15 @@ describe.each(BOUNDARIES)("component failures over %s", (name) => {
   });
 
   it("refuses answers that make the sealed state too large with -32602, the sizes logged", async () => {
-    const response = await request("tools/call", {
-      name: "long_answer",
-      arguments: {},
-      inputResponses: { note: { action: "accept", content: { text: "n".repeat(13_000) } } },
-    }, { elicitation: { form: {} } });
+    const response = await request(
+      "tools/call",
+      {
+        name: "long_answer",
+        arguments: {},
+        inputResponses: { note: { action: "accept", content: { text: "n".repeat(13_000) } } },
+      },
+      { elicitation: { form: {} } },
+    );
     expect(response.error).toEqual({
       code: -32602,
       message: "Request state too large: the answers so far do not fit in requestState; give shorter answers",

@@ -62,7 +62,11 @@ describe("conformance fixture server", () => {
   });
   afterAll(() => app.close());
 
-  async function call(name: string, extra: Record<string, unknown> = {}, caps: Record<string, unknown> = ALL): Promise<RawResponse & { json: Body }> {
+  async function call(
+    name: string,
+    extra: Record<string, unknown> = {},
+    caps: Record<string, unknown> = ALL,
+  ): Promise<RawResponse & { json: Body }> {
     const r = await rpc(listener.url, "tools/call", { _meta: meta(caps), name, arguments: {}, ...extra });
     for (const m of r.messages) validateServerMessage(m, "tools/call");
     return { ...r, json: r.body as Body };
@@ -72,7 +76,9 @@ describe("conformance fixture server", () => {
   it("completes the elicitation fixture from inputResponses alone, extra keys ignored", async () => {
     const first = (await call("test_input_required_result_elicitation")).json.result!;
     expect(first).toMatchObject({ resultType: "input_required", inputRequests: { user_name: { method: "elicitation/create" } } });
-    const done = await call("test_input_required_result_elicitation", { inputResponses: { user_name: accept({ name: "Ada" }), other: accept({ x: 1 }) } });
+    const done = await call("test_input_required_result_elicitation", {
+      inputResponses: { user_name: accept({ name: "Ada" }), other: accept({ x: 1 }) },
+    });
     expect(done.json.result).toMatchObject({ resultType: "complete", content: [{ type: "text", text: "Hello, Ada!" }] });
   });
 
@@ -89,11 +95,19 @@ describe("conformance fixture server", () => {
   it("runs three rounds with a new state each round", async () => {
     const r1 = (await call("test_input_required_result_multi_round")).json.result!;
     expect(Object.keys(r1.inputRequests as object)).toEqual(["step1"]);
-    const r2 = (await call("test_input_required_result_multi_round", { inputResponses: { step1: accept({ name: "Ada" }) }, requestState: r1.requestState })).json.result!;
+    const r2 = (
+      await call("test_input_required_result_multi_round", {
+        inputResponses: { step1: accept({ name: "Ada" }) },
+        requestState: r1.requestState,
+      })
+    ).json.result!;
     expect(Object.keys(r2.inputRequests as object)).toEqual(["step2"]);
     expect(typeof r2.requestState).toBe("string");
     expect(r2.requestState).not.toBe(r1.requestState);
-    const r3 = await call("test_input_required_result_multi_round", { inputResponses: { step2: accept({ color: "teal" }) }, requestState: r2.requestState });
+    const r3 = await call("test_input_required_result_multi_round", {
+      inputResponses: { step2: accept({ color: "teal" }) },
+      requestState: r2.requestState,
+    });
     expect(r3.json.result).toMatchObject({ resultType: "complete", content: [{ type: "text", text: "Ada likes teal." }] });
   });
 
@@ -108,10 +122,17 @@ describe("conformance fixture server", () => {
 
   it("completes request-state only with the state it handed out", async () => {
     const first = (await call("test_input_required_result_request_state")).json.result!;
-    expect(first).toMatchObject({ resultType: "input_required", requestState: expect.any(String), inputRequests: { confirm: expect.any(Object) } });
+    expect(first).toMatchObject({
+      resultType: "input_required",
+      requestState: expect.any(String),
+      inputRequests: { confirm: expect.any(Object) },
+    });
     const stateless = await call("test_input_required_result_request_state", { inputResponses: { confirm: accept({ ok: true }) } });
     expect(stateless.json.result).toMatchObject({ resultType: "input_required" });
-    const done = await call("test_input_required_result_request_state", { inputResponses: { confirm: accept({ ok: true }) }, requestState: first.requestState });
+    const done = await call("test_input_required_result_request_state", {
+      inputResponses: { confirm: accept({ ok: true }) },
+      requestState: first.requestState,
+    });
     expect((done.json.result!.content as { text: string }[])[0].text).toContain("state-ok");
   });
 

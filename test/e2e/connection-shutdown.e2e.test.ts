@@ -61,7 +61,8 @@ async function open(): Promise<Opened> {
     client,
     served,
     answer: (id) => new Promise((resolve) => (received.has(id) ? resolve(received.get(id) as never) : waiting.set(id, resolve as never))),
-    call: (id, name) => client.send({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: {}, _meta: envelope() } } as JSONRPCMessage),
+    call: (id, name) =>
+      client.send({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: {}, _meta: envelope() } } as JSONRPCMessage),
   };
 }
 
@@ -96,7 +97,11 @@ describe("closing a served connection", () => {
     await call(3, "never");
     await running;
     await app.close({ drainTimeoutMs: 50 });
-    expect(logger.entries.find((e) => e.message === "connection closed")?.fields).toEqual({ inFlight: 1, unfinished: 1, drainTimeoutMs: 50 });
+    expect(logger.entries.find((e) => e.message === "connection closed")?.fields).toEqual({
+      inFlight: 1,
+      unfinished: 1,
+      drainTimeoutMs: 50,
+    });
   });
 
   it("closes at once when the client already went away", async () => {

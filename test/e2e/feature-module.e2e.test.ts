@@ -50,16 +50,29 @@ function deferredJobs(options: { prefix: string }): FeatureModule & { closed: bo
             paramsSchema: { type: "object", properties: { taskId: { type: "string" } }, required: ["taskId"] },
             async handle(request: { params: JsonObject }) {
               const job = jobs.get(String(request.params.taskId));
-              return { resultType: "complete", taskId: request.params.taskId, status: job ? "completed" : "unknown", ...(job && { result: await job }) };
+              return {
+                resultType: "complete",
+                taskId: request.params.taskId,
+                status: job ? "completed" : "unknown",
+                ...(job && { result: await job }),
+              };
             },
           },
         ],
         execution: {
           claims: (component: { descriptor: JsonObject }) => (component.descriptor._meta as JsonObject | undefined)?.deferrable === true,
-          async execute(invocation: { ctx: { clientCapabilities: { extensions?: Record<string, unknown> } }; run(): Promise<unknown>; finish(value: unknown): Promise<JsonObject> }) {
-            if (invocation.ctx.clientCapabilities.extensions?.[EXTENSION] === undefined) return { kind: "inline" as const, value: await invocation.run() };
+          async execute(invocation: {
+            ctx: { clientCapabilities: { extensions?: Record<string, unknown> } };
+            run(): Promise<unknown>;
+            finish(value: unknown): Promise<JsonObject>;
+          }) {
+            if (invocation.ctx.clientCapabilities.extensions?.[EXTENSION] === undefined)
+              return { kind: "inline" as const, value: await invocation.run() };
             const taskId = `${options.prefix}${jobs.size + 1}`;
-            jobs.set(taskId, invocation.run().then((value) => invocation.finish(value)));
+            jobs.set(
+              taskId,
+              invocation.run().then((value) => invocation.finish(value)),
+            );
             return { kind: "handover" as const, result: { resultType: "task", taskId, status: "working" } };
           },
         },
@@ -83,7 +96,12 @@ describe.each([
 
   beforeEach(async () => {
     jobs = deferredJobs({ prefix: "job-" });
-    app = McpApp.create({ components: [Greeter], state: { secret: "feature-module-secret-0123456789abcdef" }, logger: new MemoryLogger(), features: [jobs] });
+    app = McpApp.create({
+      components: [Greeter],
+      state: { secret: "feature-module-secret-0123456789abcdef" },
+      logger: new MemoryLogger(),
+      features: [jobs],
+    });
     client = await connect(app, DECLARING);
   });
   afterEach(async () => {
@@ -93,7 +111,10 @@ describe.each([
 
   it("advertises the extension on 2026-07-28", async () => {
     const discovered = await client.raw("server/discover", {});
-    expect((discovered.result as { capabilities: JsonObject }).capabilities).toMatchObject({ tools: { listChanged: true }, extensions: { [EXTENSION]: {} } });
+    expect((discovered.result as { capabilities: JsonObject }).capabilities).toMatchObject({
+      tools: { listChanged: true },
+      extensions: { [EXTENSION]: {} },
+    });
   });
 
   it("takes over the call after the @Elicit round, and shapes the result like an inline call", async () => {
@@ -106,7 +127,11 @@ describe.each([
     expect(round2.response.result).not.toHaveProperty("structuredContent");
     expect(round2.response.result).not.toHaveProperty("requestState");
     const got = await client.raw("tasks/get", { taskId: "job-1" }, { headers: taskHeaders("job-1") });
-    expect(got.result).toMatchObject({ resultType: "complete", status: "completed", result: { resultType: "complete", content: [{ type: "text", text: "Hello, Ada" }] } });
+    expect(got.result).toMatchObject({
+      resultType: "complete",
+      status: "completed",
+      result: { resultType: "complete", content: [{ type: "text", text: "Hello, Ada" }] },
+    });
   });
 
   it("runs inline for a client that did not declare the extension", async () => {
@@ -122,7 +147,10 @@ describe.each([
   });
 
   it("leaves the tools it does not claim alone, and is closed with the app", async () => {
-    expect((await client.callTool("greet")).response.result).toMatchObject({ resultType: "complete", content: [{ type: "text", text: "Hello" }] });
+    expect((await client.callTool("greet")).response.result).toMatchObject({
+      resultType: "complete",
+      content: [{ type: "text", text: "Hello" }],
+    });
     await app.close();
     expect(jobs.closed).toBe(true);
   });

@@ -54,7 +54,20 @@ describe.each(BOUNDARIES)("foundation over %s", (name) => {
 
   it("lists tools in name order with exact descriptors and cache hints", async () => {
     const { tools } = await c.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["add", "bad_output", "echo_raw", "greet", "media", "ping", "plain_error", "soft_fail", "typed_error", "wait_for_abort", "whoami", "work"]);
+    expect(tools.map((t) => t.name)).toEqual([
+      "add",
+      "bad_output",
+      "echo_raw",
+      "greet",
+      "media",
+      "ping",
+      "plain_error",
+      "soft_fail",
+      "typed_error",
+      "wait_for_abort",
+      "whoami",
+      "work",
+    ]);
     const add = tools.find((t) => t.name === "add")!;
     expect(add).toEqual({
       name: "add",
@@ -139,7 +152,10 @@ describe.each(BOUNDARIES)("foundation over %s", (name) => {
       data: { retryAfter: 30 },
     });
     const plain = await c.client.callTool({ name: "plain_error", arguments: {} });
-    expect(plain).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringMatching(/^Unexpected error \(error id [0-9a-f-]{36}\)/) }] });
+    expect(plain).toMatchObject({
+      isError: true,
+      content: [{ type: "text", text: expect.stringMatching(/^Unexpected error \(error id [0-9a-f-]{36}\)/) }],
+    });
     expect(JSON.stringify(plain)).not.toContain("disk on fire");
     const soft = await c.client.callTool({ name: "soft_fail", arguments: {} });
     expect(soft).toMatchObject({ isError: true, content: [{ type: "text", text: "that did not work" }] });
@@ -171,16 +187,26 @@ describe.each(BOUNDARIES)("foundation over %s", (name) => {
   });
 
   it("reads text, blob and templated resources with the resource's cache hints", async () => {
-    expect((await c.client.readResource({ uri: "docs://readme" })).contents).toEqual([{ uri: "docs://readme", mimeType: "text/markdown", text: "# Readme" }]);
+    expect((await c.client.readResource({ uri: "docs://readme" })).contents).toEqual([
+      { uri: "docs://readme", mimeType: "text/markdown", text: "# Readme" },
+    ]);
     const wire = (c.tap.lastResponse("resources/read") as { result: Record<string, unknown> }).result;
     expect([wire.resultType, wire.ttlMs, wire.cacheScope]).toEqual(["complete", 60000, "public"]);
-    expect((await c.client.readResource({ uri: "docs://logo" })).contents).toEqual([{ uri: "docs://logo", mimeType: "image/png", blob: "AQID" }]);
-    expect((await c.client.readResource({ uri: "notes://ideas/42" })).contents).toEqual([{ uri: "notes://ideas/42", mimeType: "text/plain", text: "note 42 in ideas" }]);
+    expect((await c.client.readResource({ uri: "docs://logo" })).contents).toEqual([
+      { uri: "docs://logo", mimeType: "image/png", blob: "AQID" },
+    ]);
+    expect((await c.client.readResource({ uri: "notes://ideas/42" })).contents).toEqual([
+      { uri: "notes://ideas/42", mimeType: "text/plain", text: "note 42 in ideas" },
+    ]);
     expect((await c.client.readResource({ uri: "notes://in%20box/7" })).contents[0]).toMatchObject({ text: "note 7 in in box" });
   });
 
   it("answers -32602 with data.uri for a resource that does not exist", async () => {
-    expect(await rejection(c.client.readResource({ uri: "docs://nothing" }))).toEqual({ code: -32602, message: "Resource not found: docs://nothing", data: { uri: "docs://nothing" } });
+    expect(await rejection(c.client.readResource({ uri: "docs://nothing" }))).toEqual({
+      code: -32602,
+      message: "Resource not found: docs://nothing",
+      data: { uri: "docs://nothing" },
+    });
     expect(await rejection(c.client.readResource({ uri: "notes://ideas/missing" }))).toEqual({
       code: -32602,
       message: "Resource not found: notes://ideas/missing",
@@ -189,13 +215,19 @@ describe.each(BOUNDARIES)("foundation over %s", (name) => {
   });
 
   it("keeps typed resource errors and hides untyped ones behind -32603", async () => {
-    expect(await rejection(c.client.readResource({ uri: "notes://x/typed" }))).toEqual({ code: -32602, message: "Note is locked", data: { id: "typed" } });
+    expect(await rejection(c.client.readResource({ uri: "notes://x/typed" }))).toEqual({
+      code: -32602,
+      message: "Note is locked",
+      data: { id: "typed" },
+    });
     const hidden = await rejection(c.client.readResource({ uri: "notes://x/boom" }));
     expect(hidden.code).toBe(-32603);
     expect(hidden.message).not.toContain("secret detail");
     // The detail goes to the app's own logger (the stdio child logs in its own process).
     if (name !== "stdio") {
-      expect((app.logger as MemoryLogger).entries).toContainEqual(expect.objectContaining({ level: "error", fields: expect.objectContaining({ error: "secret detail" }) }));
+      expect((app.logger as MemoryLogger).entries).toContainEqual(
+        expect.objectContaining({ level: "error", fields: expect.objectContaining({ error: "secret detail" }) }),
+      );
     }
   });
 
@@ -216,7 +248,9 @@ describe.each(BOUNDARIES)("foundation over %s", (name) => {
     const got = await c.client.getPrompt({ name: "code_review", arguments: { language: "python", focus: "naming" } });
     expect(got.messages).toEqual([{ role: "user", content: { type: "text", text: "Review this python code, focusing on naming." } }]);
     expect(got.description).toBe("Reviews code");
-    expect((await c.client.getPrompt({ name: "plain_prompt" })).messages).toEqual([{ role: "assistant", content: { type: "text", text: "Hi" } }]);
+    expect((await c.client.getPrompt({ name: "plain_prompt" })).messages).toEqual([
+      { role: "assistant", content: { type: "text", text: "Hi" } },
+    ]);
   });
 
   it("answers -32602 for a missing prompt argument or an unknown prompt, -32603 for a failure", async () => {
@@ -230,11 +264,20 @@ describe.each(BOUNDARIES)("foundation over %s", (name) => {
   });
 
   it("completes prompt arguments and template variables", async () => {
-    const prompt = await c.client.complete({ ref: { type: "ref/prompt", name: "code_review" }, argument: { name: "language", value: "ty" } });
+    const prompt = await c.client.complete({
+      ref: { type: "ref/prompt", name: "code_review" },
+      argument: { name: "language", value: "ty" },
+    });
     expect(prompt.completion).toEqual({ values: ["typescript", "typos"], total: 2, hasMore: false });
-    const template = await c.client.complete({ ref: { type: "ref/resource", uri: "notes://{folder}/{id}" }, argument: { name: "folder", value: "i" } });
+    const template = await c.client.complete({
+      ref: { type: "ref/resource", uri: "notes://{folder}/{id}" },
+      argument: { name: "folder", value: "i" },
+    });
     expect(template.completion.values).toEqual(["inbox", "ideas"]);
-    const none = await c.client.complete({ ref: { type: "ref/resource", uri: "notes://{folder}/{id}" }, argument: { name: "id", value: "" } });
+    const none = await c.client.complete({
+      ref: { type: "ref/resource", uri: "notes://{folder}/{id}" },
+      argument: { name: "id", value: "" },
+    });
     expect(none.completion.values).toEqual([]);
   });
 
@@ -242,7 +285,10 @@ describe.each(BOUNDARIES)("foundation over %s", (name) => {
     // Read from the wire: the official client runs notification handlers in a microtask, so one
     // that arrives in the same chunk as the response can miss its (already removed) progress handler.
     const notifications = (since: number, method: string) =>
-      c.tap.received.slice(since).filter((m) => (m as { method?: string }).method === method).map((m) => (m as { params: Record<string, unknown> }).params);
+      c.tap.received
+        .slice(since)
+        .filter((m) => (m as { method?: string }).method === method)
+        .map((m) => (m as { params: Record<string, unknown> }).params);
     let mark = c.tap.received.length;
     const quiet = await c.client.callTool({ name: "work", arguments: {} });
     expect(quiet.content).toEqual([{ type: "text", text: "progress:false log:none" }]);
@@ -274,8 +320,14 @@ describe.each(BOUNDARIES)("foundation over %s", (name) => {
     it("refuses an unsupported version on a connection already used", async () => {
       const raw = await boundary.raw();
       expect((await raw.request("tools/list", {})).result).toMatchObject({ resultType: "complete" });
-      const versioned = await raw.request("server/discover", { _meta: { ...envelope(), "io.modelcontextprotocol/protocolVersion": "1900-01-01" } });
-      expect(versioned.error).toEqual({ code: -32022, message: "Unsupported protocol version: 1900-01-01", data: { supported: ["2026-07-28"], requested: "1900-01-01" } });
+      const versioned = await raw.request("server/discover", {
+        _meta: { ...envelope(), "io.modelcontextprotocol/protocolVersion": "1900-01-01" },
+      });
+      expect(versioned.error).toEqual({
+        code: -32022,
+        message: "Unsupported protocol version: 1900-01-01",
+        data: { supported: ["2026-07-28"], requested: "1900-01-01" },
+      });
       expect(raw.violations).toEqual([]);
     });
   }

@@ -7,7 +7,8 @@ import { sweepAll, total } from "../fuzz/fuzz-sweep";
 describe("fuzz sweep, a slice", () => {
   it("answers 150 mutated requests per boundary without an internal error, a 5xx, an invalid body or a hang", async () => {
     const reports = await sweepAll({ seed: 7, perTarget: 150, seconds: 60, answerTimeoutMs: 10_000 });
-    for (const report of reports) expect({ target: report.target, examples: report.examples }).toEqual({ target: report.target, examples: [] });
+    for (const report of reports)
+      expect({ target: report.target, examples: report.examples }).toEqual({ target: report.target, examples: [] });
     const sum = total(reports);
     expect(sum).toEqual({ sent: expect.any(Number), internalErrors: 0, serverErrors: 0, invalidMessages: 0, hangs: 0 });
     // Cases whose text is not JSON cannot travel in memory: the in-process share is a little smaller.

@@ -63,14 +63,20 @@ describe("lifetimes", () => {
     }
     @injectable()
     class One {
-      constructor(private readonly app: PerApp, private readonly process: PerProcess) {}
+      constructor(
+        private readonly app: PerApp,
+        private readonly process: PerProcess,
+      ) {}
       @Tool() one() {
         return `app ${++this.app.n} process ${++this.process.n}`;
       }
     }
     @injectable()
     class Two {
-      constructor(private readonly app: PerApp, private readonly process: PerProcess) {}
+      constructor(
+        private readonly app: PerApp,
+        private readonly process: PerProcess,
+      ) {}
       @Tool() two() {
         return `app ${++this.app.n} process ${++this.process.n}`;
       }
@@ -88,24 +94,46 @@ describe("errors", () => {
 
   it("answers a resource that returns nothing, and a URI nothing matches, with -32602 and data.uri", async () => {
     expect((await c.readResource("notes://1")).text).toBe("Buy milk");
-    expect((await c.readResource("notes://2")).error).toEqual({ code: -32602, message: "Resource not found: notes://2", data: { uri: "notes://2" } });
-    expect((await c.readResource("memo://2")).error).toEqual({ code: -32602, message: "Resource not found: memo://2", data: { uri: "memo://2" } });
+    expect((await c.readResource("notes://2")).error).toEqual({
+      code: -32602,
+      message: "Resource not found: notes://2",
+      data: { uri: "notes://2" },
+    });
+    expect((await c.readResource("memo://2")).error).toEqual({
+      code: -32602,
+      message: "Resource not found: memo://2",
+      data: { uri: "memo://2" },
+    });
   });
 
   it("passes a thrown McpError through as that JSON-RPC error", async () => {
-    expect((await c.readResource("notes://0")).error).toEqual({ code: -32602, message: "Note 0 is archived", data: { uri: "notes://0", archived: true } });
+    expect((await c.readResource("notes://0")).error).toEqual({
+      code: -32602,
+      message: "Note 0 is archived",
+      data: { uri: "notes://0", archived: true },
+    });
   });
 
   it("turns Result.error from a tool into an isError result", async () => {
     expect((await c.callTool("count_words", { id: "1" })).text).toBe("2 words");
     const missing = await c.callTool("count_words", { id: "9" });
-    expect(missing.result).toEqual({ resultType: "complete", content: [{ type: "text", text: "No note 9: list the notes:// resources first." }], isError: true, _meta: expect.any(Object) });
+    expect(missing.result).toEqual({
+      resultType: "complete",
+      content: [{ type: "text", text: "No note 9: list the notes:// resources first." }],
+      isError: true,
+      _meta: expect.any(Object),
+    });
   });
 
   it("turns a ToolError thrown from a tool into an isError result with its message", async () => {
     expect((await c.callTool("first_word", { id: "1" })).text).toBe("Buy");
     const missing = await c.callTool("first_word", { id: "9" });
-    expect(missing.result).toEqual({ resultType: "complete", content: [{ type: "text", text: "No note 9: list the notes:// resources first." }], isError: true, _meta: expect.any(Object) });
+    expect(missing.result).toEqual({
+      resultType: "complete",
+      content: [{ type: "text", text: "No note 9: list the notes:// resources first." }],
+      isError: true,
+      _meta: expect.any(Object),
+    });
   });
 });
 
@@ -124,7 +152,11 @@ describe("a question built from an injected service", () => {
 
   it("refuses a size the service does not offer, and ends on decline", async () => {
     const round1 = await c.callTool("order", { product: "shirt" });
-    expect((await round1.answer({ size: accept({ size: "XL" }) })).error).toEqual({ code: -32602, message: "Invalid elicitation response", data: { key: "size", reason: "content.size: enum" } });
+    expect((await round1.answer({ size: accept({ size: "XL" }) })).error).toEqual({
+      code: -32602,
+      message: "Invalid elicitation response",
+      data: { key: "size", reason: "content.size: enum" },
+    });
     const declined = await round1.answer({ size: decline() });
     expect([declined.result.isError, declined.text]).toEqual([true, "No size chosen; nothing ordered."]);
     expect((await c.callTool("order", { product: "hat" })).text).toBe("hat is out of stock.");

@@ -35,7 +35,8 @@ class Routing {
 
 function headersOf(req: IncomingMessage): Headers {
   const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+  for (const [name, value] of Object.entries(req.headers))
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
   return headers;
 }
 
@@ -71,7 +72,11 @@ describe.each([
   let host: { url: string; server: Server };
 
   beforeAll(async () => {
-    app = McpApp.create({ components: [Routing], state: { secret: "mounted-handler-secret-0123456789abcdef" }, logger: new MemoryLogger() });
+    app = McpApp.create({
+      components: [Routing],
+      state: { secret: "mounted-handler-secret-0123456789abcdef" },
+      logger: new MemoryLogger(),
+    });
     host = await mount(app, parse);
   });
   beforeEach(() => void calls.splice(0));
@@ -96,19 +101,30 @@ describe.each([
   ])("answers 400 and -32020 when the header is %s, and the tool does not run", async (_why, headers) => {
     const r = await call(headers, "req-9");
     expect(r.status).toBe(400);
-    expect(r.body).toEqual({ jsonrpc: "2.0", id: "req-9", error: { code: -32020, message: expect.stringMatching(/^Header mismatch: Mcp-Param-Region/) } });
+    expect(r.body).toEqual({
+      jsonrpc: "2.0",
+      id: "req-9",
+      error: { code: -32020, message: expect.stringMatching(/^Header mismatch: Mcp-Param-Region/) },
+    });
     expect(calls).toEqual([]);
   });
 
   it("refuses a malformed retry envelope with -32602", async () => {
     const r = await call({ "Mcp-Param-Region": "eu" }, 3, { inputResponses: { region: 12345 } });
-    expect(r.body).toMatchObject({ id: 3, error: { code: -32602, message: "Invalid retry envelope: inputResponses.region must be an object" } });
+    expect(r.body).toMatchObject({
+      id: 3,
+      error: { code: -32602, message: "Invalid retry envelope: inputResponses.region must be an object" },
+    });
     expect(calls).toEqual([]);
   });
 
   if (!parse) {
     it("leaves a body that is not JSON to the SDK, and keeps serving", async () => {
-      const r = await post(host.url, "{not json", { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28" });
+      const r = await post(host.url, "{not json", {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+      });
       expect(r.body).toMatchObject({ error: { code: -32700 } });
       expect((await call({ "Mcp-Param-Region": "eu" }, 4)).status).toBe(200);
     });
@@ -124,7 +140,13 @@ describe("the deployment guide's fetch-native mount", () => {
   });
 
   async function whoami(user: string | undefined): Promise<Response> {
-    const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "whoami" };
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "whoami",
+    };
     if (user !== undefined) headers["x-user"] = user;
     const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { _meta: meta(), name: "whoami", arguments: {} } });
     return serve(new Request("http://127.0.0.1/mcp", { method: "POST", headers, body }));

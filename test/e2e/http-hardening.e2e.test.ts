@@ -49,7 +49,14 @@ describe("HTTP listener against hostile peers", () => {
 
   it.each(["a@localhost", "user:pass@127.0.0.1"])("refuses the Host header %s:PORT with 403", async (host) => {
     const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta() } });
-    const out = await exchange(listener.port, { head: head(listener.port, `Mcp-Method: tools/list\r\nContent-Length: ${body.length}\r\nConnection: close`, `${host}:${listener.port}`), body: [Buffer.from(body)] });
+    const out = await exchange(listener.port, {
+      head: head(
+        listener.port,
+        `Mcp-Method: tools/list\r\nContent-Length: ${body.length}\r\nConnection: close`,
+        `${host}:${listener.port}`,
+      ),
+      body: [Buffer.from(body)],
+    });
     expect(out.status).toBe(403);
     expect(out.body).toEqual({ jsonrpc: "2.0", error: { code: -32000, message: "Invalid Host header" } });
   });
@@ -73,12 +80,19 @@ describe("HTTP listener against hostile peers", () => {
 
   it("answers a body declared over the cap with 413 that reaches a client still sending, then closes cleanly", async () => {
     const total = 10 * 1024 * 1024;
-    const out = await exchange(listener.port, { head: head(listener.port, `Mcp-Method: tools/list\r\nContent-Length: ${total}`), body: filler(total / (64 * 1024)) });
+    const out = await exchange(listener.port, {
+      head: head(listener.port, `Mcp-Method: tools/list\r\nContent-Length: ${total}`),
+      body: filler(total / (64 * 1024)),
+    });
     expect(out.error).toBeUndefined();
     expect(out.status).toBe(413);
     expect(out.body).toEqual({
       jsonrpc: "2.0",
-      error: { code: -32600, message: `Request too large: the body exceeds ${MAX_BODY} bytes (limit maxBodyBytes)`, data: { limit: "maxBodyBytes", maximum: MAX_BODY } },
+      error: {
+        code: -32600,
+        message: `Request too large: the body exceeds ${MAX_BODY} bytes (limit maxBodyBytes)`,
+        data: { limit: "maxBodyBytes", maximum: MAX_BODY },
+      },
     });
   });
 
@@ -89,10 +103,14 @@ describe("HTTP listener against hostile peers", () => {
       statuses.push(
         await new Promise<number | string>((resolve) => {
           const body = Buffer.alloc(2 * MAX_BODY, 0x20);
-          const req = request(listener.url, { method: "POST", agent, headers: { "content-type": "application/json", "content-length": String(body.length) } }, (res) => {
-            res.resume();
-            res.on("end", () => resolve(`${res.statusCode} ${res.headers.connection}`));
-          });
+          const req = request(
+            listener.url,
+            { method: "POST", agent, headers: { "content-type": "application/json", "content-length": String(body.length) } },
+            (res) => {
+              res.resume();
+              res.on("end", () => resolve(`${res.statusCode} ${res.headers.connection}`));
+            },
+          );
           req.on("error", (error) => resolve(error.message));
           req.end(body);
         }),
@@ -113,7 +131,10 @@ describe("HTTP listener against hostile peers", () => {
   });
 
   it("refuses an Expect: 100-continue body over the cap before the client sends it", async () => {
-    const out = await exchange(listener.port, { head: head(listener.port, `Mcp-Method: tools/list\r\nExpect: 100-continue\r\nContent-Length: ${2 * MAX_BODY}`), end: true });
+    const out = await exchange(listener.port, {
+      head: head(listener.port, `Mcp-Method: tools/list\r\nExpect: 100-continue\r\nContent-Length: ${2 * MAX_BODY}`),
+      end: true,
+    });
     expect(out.received).not.toContain("100 Continue");
     expect(out.status).toBe(413);
   });
@@ -125,24 +146,39 @@ describe("HTTP listener against hostile peers", () => {
       body: JSON.stringify({ jsonrpc: "2.0", id: 1.5, method: "tools/list", params: { _meta: meta() } }),
     });
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ jsonrpc: "2.0", error: { code: -32600, message: "Invalid Request: the id must be a string or an integer" } });
+    expect(await response.json()).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32600, message: "Invalid Request: the id must be a string or an integer" },
+    });
   });
 
   it("answers a message that is not JSON-RPC with -32600 and the id it carries, exactly", async () => {
     const response = await fetch(listener.url, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/list",
+      },
       body: '{"jsonrpc":"2.0","id":77,"method":5}',
     });
     expect(response.status).toBe(400);
-    expect(await response.text()).toBe('{"jsonrpc":"2.0","id":77,"error":{"code":-32600,"message":"Invalid Request: not a valid JSON-RPC 2.0 message"}}');
+    expect(await response.text()).toBe(
+      '{"jsonrpc":"2.0","id":77,"error":{"code":-32600,"message":"Invalid Request: not a valid JSON-RPC 2.0 message"}}',
+    );
   });
 
   it("checks the structural limits on the raw body before parsing it, echoing the id", async () => {
     const body = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"_meta":${JSON.stringify(meta())},"name":"whoami","arguments":${"[".repeat(100)}${"]".repeat(100)}}}`;
     const response = await fetch(listener.url, {
       method: "POST",
-      headers: { "content-type": "application/json", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "whoami" },
+      headers: {
+        "content-type": "application/json",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "whoami",
+      },
       body,
     });
     expect(response.status).toBe(400);
@@ -161,14 +197,20 @@ describe("HTTP listener timeouts and connection cap", () => {
   it("ends a stalled body with 408 after requestTimeoutMs", async () => {
     app = createFeatureApp();
     const listener = await app.listen({ port: 0, requestTimeoutMs: 300 });
-    const out = await exchange(listener.port, { head: head(listener.port, `Mcp-Method: tools/list\r\nContent-Length: ${MAX_BODY - 1}`), body: [Buffer.alloc(20, 0x20)], end: false });
+    const out = await exchange(listener.port, {
+      head: head(listener.port, `Mcp-Method: tools/list\r\nContent-Length: ${MAX_BODY - 1}`),
+      body: [Buffer.alloc(20, 0x20)],
+      end: false,
+    });
     expect(out.status).toBe(408);
   });
 
   it("checks its timeout and cap options", async () => {
     app = createFeatureApp();
     await expect(app.listen({ requestTimeoutMs: 0 })).rejects.toThrow("listen: requestTimeoutMs must be a positive integer, got 0");
-    await expect(app.listen({ requestTimeoutMs: 1000, headersTimeoutMs: 2000 })).rejects.toThrow("headersTimeoutMs must not exceed requestTimeoutMs");
+    await expect(app.listen({ requestTimeoutMs: 1000, headersTimeoutMs: 2000 })).rejects.toThrow(
+      "headersTimeoutMs must not exceed requestTimeoutMs",
+    );
     await expect(app.listen({ maxConnections: 1.5 })).rejects.toThrow(RangeError);
   });
 
@@ -181,13 +223,20 @@ describe("HTTP listener timeouts and connection cap", () => {
     // `cap` keep-alive connections, each served once and held open.
     const held = await Promise.all(Array.from({ length: cap }, () => keepAlive(listener.port)));
     for (const connection of held) expect((await connection.send(request, body)).status).toBe(200);
-    const extra = await Promise.all(Array.from({ length: 20 }, () => exchange(listener.port, { head: `${request}\r\nContent-Length: ${body.length}`, body: [Buffer.from(body)] })));
+    const extra = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        exchange(listener.port, { head: `${request}\r\nContent-Length: ${body.length}`, body: [Buffer.from(body)] }),
+      ),
+    );
     for (const refused of extra) {
       expect(refused.error).toBeUndefined();
       expect(refused.received).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/);
       expect(refused.received).toMatch(/\r\nRetry-After: 1\r\n/i);
       expect(refused.received).toMatch(/\r\nConnection: close\r\n/i);
-      expect(refused.body).toEqual({ jsonrpc: "2.0", error: { code: -32000, message: expect.stringContaining("connection limit (maxConnections)") } });
+      expect(refused.body).toEqual({
+        jsonrpc: "2.0",
+        error: { code: -32000, message: expect.stringContaining("connection limit (maxConnections)") },
+      });
     }
     // The held connections still work, and one freed makes room for a new one.
     expect((await held[0]!.send(request, body)).status).toBe(200);
@@ -275,7 +324,12 @@ describe("a mounted httpHandler() applies the same limits", () => {
   });
 
   it("answers a body over a structural limit with 400 and -32602, echoing the id", async () => {
-    const body = JSON.stringify({ jsonrpc: "2.0", id: "x", method: "tools/list", params: { _meta: meta(), deep: JSON.parse(`${"[".repeat(80)}${"]".repeat(80)}`) } });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: "x",
+      method: "tools/list",
+      params: { _meta: meta(), deep: JSON.parse(`${"[".repeat(80)}${"]".repeat(80)}`) },
+    });
     const response = await app.httpHandler().fetch(post(body));
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ id: "x", error: { code: -32602, data: { limit: "maxDepth" } } });
@@ -290,14 +344,32 @@ describe("a mounted httpHandler() applies the same limits", () => {
   });
 
   it("leaves a batch array to the SDK, which serves 2025-era batches", async () => {
-    const body = JSON.stringify([{ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "old", version: "1" } } }]);
-    const response = await app.httpHandler().fetch(new Request("http://localhost/mcp", { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body }));
+    const body = JSON.stringify([
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "old", version: "1" } },
+      },
+    ]);
+    const response = await app.httpHandler().fetch(
+      new Request("http://localhost/mcp", {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body,
+      }),
+    );
     expect(response.status).toBe(200);
     expect(await response.text()).toContain('"protocolVersion":"2025-03-26"');
   });
 
   it("checks a parsedBody its host hands it", async () => {
-    const parsedBody = { jsonrpc: "2.0", id: 3, method: "tools/list", params: { _meta: { ...meta(), ...Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`k${i}`, i])) } } };
+    const parsedBody = {
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/list",
+      params: { _meta: { ...meta(), ...Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`k${i}`, i])) } },
+    };
     const response = await app.httpHandler().fetch(post(""), { parsedBody });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ id: 3, error: { code: -32602, data: { limit: "maxObjectKeys", maximum: 1000 } } });

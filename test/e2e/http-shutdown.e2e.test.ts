@@ -96,7 +96,10 @@ describe.each([
 
     let closedYet = false;
     const closing = listener.close().then(() => (closedYet = true));
-    const fresh = await exchange(port, { head: callHead(port, "ping") + `\r\nContent-Length: ${callBody(2, "ping").length}`, body: [Buffer.from(callBody(2, "ping"))] });
+    const fresh = await exchange(port, {
+      head: callHead(port, "ping") + `\r\nContent-Length: ${callBody(2, "ping").length}`,
+      body: [Buffer.from(callBody(2, "ping"))],
+    });
     expect(fresh.error).toBeUndefined();
     expect(fresh.status).toBe(503);
     expect(header(fresh.received, "retry-after")).toBe("1");
@@ -135,10 +138,19 @@ describe.each([
     expect(ended.body).toEqual({
       jsonrpc: "2.0",
       id: 41,
-      error: { code: -32603, message: "The server shut down before the request finished (drain deadline reached); it may or may not have taken effect", data: { reason: "shutdown" } },
+      error: {
+        code: -32603,
+        message: "The server shut down before the request finished (drain deadline reached); it may or may not have taken effect",
+        data: { reason: "shutdown" },
+      },
     });
     expect(control.signal?.aborted).toBe(true);
-    expect(logger.entries.find((e) => e.message === "HTTP listener closed")?.fields).toMatchObject({ inFlight: 1, finished: 0, ended: 1, drainTimeoutMs: 50 });
+    expect(logger.entries.find((e) => e.message === "HTTP listener closed")?.fields).toMatchObject({
+      inFlight: 1,
+      finished: 0,
+      ended: 1,
+      drainTimeoutMs: 50,
+    });
   });
 
   it("ends an open listen stream with its final result without waiting for the deadline", async () => {
@@ -152,7 +164,11 @@ describe.each([
   });
 
   it("checks drainTimeoutMs", async () => {
-    await expect(app.listen({ drainTimeoutMs: -1 })).rejects.toThrow("listen: drainTimeoutMs must be an integer of 0 or more milliseconds, got -1");
-    await expect(listener.close({ drainTimeoutMs: 1.5 })).rejects.toThrow("close: drainTimeoutMs must be an integer of 0 or more milliseconds, got 1.5");
+    await expect(app.listen({ drainTimeoutMs: -1 })).rejects.toThrow(
+      "listen: drainTimeoutMs must be an integer of 0 or more milliseconds, got -1",
+    );
+    await expect(listener.close({ drainTimeoutMs: 1.5 })).rejects.toThrow(
+      "close: drainTimeoutMs must be an integer of 0 or more milliseconds, got 1.5",
+    );
   });
 });

@@ -52,8 +52,12 @@ describe("HTTP wire", () => {
     expect(tool).not.toHaveProperty("ttlMs");
     const prompt = (await call("prompts/get", { name: "plain_prompt" })).body!.result as Record<string, unknown>;
     expect(prompt.resultType).toBe("complete");
-    const completion = (await call("completion/complete", { ref: { type: "ref/prompt", name: "code_review" }, argument: { name: "language", value: "p" } })).body!.result;
-    expect(completion).toEqual(expect.objectContaining({ resultType: "complete", completion: { values: ["python"], total: 1, hasMore: false } }));
+    const completion = (
+      await call("completion/complete", { ref: { type: "ref/prompt", name: "code_review" }, argument: { name: "language", value: "p" } })
+    ).body!.result;
+    expect(completion).toEqual(
+      expect.objectContaining({ resultType: "complete", completion: { values: ["python"], total: 1, hasMore: false } }),
+    );
   });
 
   it("answers unknown tools and prompts with -32602 and the request id", async () => {
@@ -79,7 +83,12 @@ describe("HTTP wire", () => {
   });
 
   it("answers an unsupported protocol version with -32022, the supported list and the requested one", async () => {
-    const r = await rpc(listener.url, "tools/list", { _meta: { ...meta(), "io.modelcontextprotocol/protocolVersion": "1900-01-01" } }, { headers: { "mcp-protocol-version": "1900-01-01" }, id: 4 });
+    const r = await rpc(
+      listener.url,
+      "tools/list",
+      { _meta: { ...meta(), "io.modelcontextprotocol/protocolVersion": "1900-01-01" } },
+      { headers: { "mcp-protocol-version": "1900-01-01" }, id: 4 },
+    );
     expect(r.status).toBe(400);
     const error = r.body!.error as { code: number; data: { supported: string[]; requested: string } };
     expect(error.code).toBe(-32022);
@@ -128,7 +137,12 @@ describe("HTTP authentication", () => {
   });
 
   it("hands the principal to the component", async () => {
-    const r = await rpc(listener.url, "tools/call", { _meta: meta(), name: "whoami", arguments: {} }, { headers: { authorization: "Bearer good" } });
+    const r = await rpc(
+      listener.url,
+      "tools/call",
+      { _meta: meta(), name: "whoami", arguments: {} },
+      { headers: { authorization: "Bearer good" } },
+    );
     expect((r.body!.result as { structuredContent: { principal: string } }).structuredContent.principal).toBe("user-1");
   });
 });
@@ -171,7 +185,19 @@ async function rpcWithHost(port: number, host: string): Promise<number> {
   const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta() } });
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: "127.0.0.1", port, path: "/mcp", method: "POST", headers: { host, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" } },
+      {
+        host: "127.0.0.1",
+        port,
+        path: "/mcp",
+        method: "POST",
+        headers: {
+          host,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": "tools/list",
+        },
+      },
       (res) => {
         res.resume();
         res.on("end", () => resolve(res.statusCode ?? 0));

@@ -31,7 +31,10 @@ import type { McpApp } from "../../src/index";
 const FORM = { elicitation: {} };
 const ALL = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
 
-type Result = Record<string, unknown> & { inputRequests?: Record<string, { method: string; params: Record<string, unknown> }>; requestState?: string };
+type Result = Record<string, unknown> & {
+  inputRequests?: Record<string, { method: string; params: Record<string, unknown> }>;
+  requestState?: string;
+};
 
 function resultOf(response: WireResponse): Result {
   if (!response.result) throw new Error(`expected a result, got ${JSON.stringify(response)}`);
@@ -91,7 +94,12 @@ describe.each(BOUNDARIES)("interactive operations over %s", (name) => {
 
   it("carries partial answers: only the missing question is asked again, with new state", async () => {
     const first = resultOf(await trip());
-    const second = resultOf(await trip({ requestState: first.requestState, inputResponses: { traveller: { action: "accept", content: { name: "Ada", email: "ada@example.com" } } } }));
+    const second = resultOf(
+      await trip({
+        requestState: first.requestState,
+        inputResponses: { traveller: { action: "accept", content: { name: "Ada", email: "ada@example.com" } } },
+      }),
+    );
     expect(second.resultType).toBe("input_required");
     expect(Object.keys(second.inputRequests!)).toEqual(["seats"]);
     expect(second.requestState).not.toBe(first.requestState);
@@ -99,23 +107,37 @@ describe.each(BOUNDARIES)("interactive operations over %s", (name) => {
     const done = resultOf(
       await trip({
         requestState: second.requestState,
-        inputResponses: { seats: { action: "accept", content: { count: 2 } }, traveller: { action: "accept", content: { name: "Mallory", email: "m@example.com" } } },
+        inputResponses: {
+          seats: { action: "accept", content: { count: 2 } },
+          traveller: { action: "accept", content: { name: "Mallory", email: "m@example.com" } },
+        },
       }),
     );
     expect(done).toMatchObject({ resultType: "complete", structuredContent: { summary: "Ada <ada@example.com> x2 to Oslo" } });
   });
 
   it("runs a three-round flow whose second question depends on the first answer", async () => {
-    const call = (extra: Record<string, unknown> = {}) => raw.request("tools/call", { name: "choose_style", arguments: {}, ...extra }, FORM);
+    const call = (extra: Record<string, unknown> = {}) =>
+      raw.request("tools/call", { name: "choose_style", arguments: {}, ...extra }, FORM);
     const r1 = resultOf(await call());
     expect(Object.keys(r1.inputRequests!)).toEqual(["color"]);
-    const r2 = resultOf(await call({ requestState: r1.requestState, inputResponses: { color: { action: "accept", content: { color: "blue" } } } }));
-    expect(r2.inputRequests!.style.params).toMatchObject({ message: "Which blue?", requestedSchema: { properties: { style: { enum: ["navy", "sky"] } } } });
+    const r2 = resultOf(
+      await call({ requestState: r1.requestState, inputResponses: { color: { action: "accept", content: { color: "blue" } } } }),
+    );
+    expect(r2.inputRequests!.style.params).toMatchObject({
+      message: "Which blue?",
+      requestedSchema: { properties: { style: { enum: ["navy", "sky"] } } },
+    });
     expect(r2.requestState).not.toBe(r1.requestState);
-    const r3 = resultOf(await call({ requestState: r2.requestState, inputResponses: { style: { action: "accept", content: { style: "sky" } } } }));
+    const r3 = resultOf(
+      await call({ requestState: r2.requestState, inputResponses: { style: { action: "accept", content: { style: "sky" } } } }),
+    );
     expect(r3).toMatchObject({ resultType: "complete", structuredContent: { color: "blue", style: "sky" } });
     // A style valid for another colour is not a valid answer to this question.
-    const wrong = await call({ requestState: r2.requestState, inputResponses: { style: { action: "accept", content: { style: "mint" } } } });
+    const wrong = await call({
+      requestState: r2.requestState,
+      inputResponses: { style: { action: "accept", content: { style: "mint" } } },
+    });
     expect(errorOf(wrong)).toMatchObject({ code: -32602, message: "Invalid elicitation response" });
   });
 
@@ -133,8 +155,14 @@ describe.each(BOUNDARIES)("interactive operations over %s", (name) => {
 
   it("refuses invalid answers with -32602 without echoing them", async () => {
     const tooMany = errorOf(await trip({ inputResponses: { seats: { action: "accept", content: { count: 20 } } } }));
-    expect(tooMany).toEqual({ code: -32602, message: "Invalid elicitation response", data: { key: "seats", reason: "content.count: maximum" } });
-    const badEmail = errorOf(await trip({ inputResponses: { traveller: { action: "accept", content: { name: "X", email: "SECRET-not-an-email" } } } }));
+    expect(tooMany).toEqual({
+      code: -32602,
+      message: "Invalid elicitation response",
+      data: { key: "seats", reason: "content.count: maximum" },
+    });
+    const badEmail = errorOf(
+      await trip({ inputResponses: { traveller: { action: "accept", content: { name: "X", email: "SECRET-not-an-email" } } } }),
+    );
     expect(badEmail.code).toBe(-32602);
     expect(JSON.stringify(badEmail)).not.toContain("SECRET");
     const badAction = errorOf(await trip({ inputResponses: { seats: { action: "maybe" } } }));
@@ -154,23 +182,43 @@ describe.each(BOUNDARIES)("interactive operations over %s", (name) => {
 
   it("refuses tampered state and state from another request with -32602", async () => {
     const first = resultOf(await trip());
-    const tampered = errorOf(await trip({ requestState: `${first.requestState}-TAMPERED`, inputResponses: { seats: { action: "accept", content: { count: 1 } } } }));
+    const tampered = errorOf(
+      await trip({
+        requestState: `${first.requestState}-TAMPERED`,
+        inputResponses: { seats: { action: "accept", content: { count: 1 } } },
+      }),
+    );
     expect(tampered).toMatchObject({ code: -32602, message: expect.stringMatching(/Invalid or expired request ?[sS]tate/) });
-    const elsewhere = await raw.request("tools/call", { name: "book_trip", arguments: { destination: "Rome" }, requestState: first.requestState }, FORM);
+    const elsewhere = await raw.request(
+      "tools/call",
+      { name: "book_trip", arguments: { destination: "Rome" }, requestState: first.requestState },
+      FORM,
+    );
     expect(errorOf(elsewhere)).toEqual({ code: -32602, message: "Invalid or expired request state" });
     const otherTool = await raw.request("tools/call", { name: "choose_style", arguments: {}, requestState: first.requestState }, FORM);
     expect(errorOf(otherTool)).toEqual({ code: -32602, message: "Invalid or expired request state" });
   });
 
   it("applies each decline policy", async () => {
-    const call = (tool: string, answer: Record<string, unknown>) => raw.request("tools/call", { name: tool, arguments: {}, inputResponses: { note: answer } }, FORM);
+    const call = (tool: string, answer: Record<string, unknown>) =>
+      raw.request("tools/call", { name: tool, arguments: {}, inputResponses: { note: answer } }, FORM);
     const ended = resultOf(await call("required_note", { action: "decline" }));
-    expect(ended).toMatchObject({ resultType: "complete", isError: true, content: [{ type: "text", text: 'The question "note" was declined; the operation ended.' }] });
-    expect(resultOf(await call("required_note", { action: "cancel" })).content).toEqual([{ type: "text", text: 'The question "note" was cancelled; the operation ended.' }]);
+    expect(ended).toMatchObject({
+      resultType: "complete",
+      isError: true,
+      content: [{ type: "text", text: 'The question "note" was declined; the operation ended.' }],
+    });
+    expect(resultOf(await call("required_note", { action: "cancel" })).content).toEqual([
+      { type: "text", text: 'The question "note" was cancelled; the operation ended.' },
+    ]);
     expect(resultOf(await call("optional_note", { action: "decline" })).content).toEqual([{ type: "text", text: "note: none" }]);
-    expect(resultOf(await call("optional_note", { action: "accept", content: { text: "hi" } })).content).toEqual([{ type: "text", text: "note: hi" }]);
+    expect(resultOf(await call("optional_note", { action: "accept", content: { text: "hi" } })).content).toEqual([
+      { type: "text", text: "note: hi" },
+    ]);
     expect(resultOf(await call("outcome_note", { action: "cancel" })).content).toEqual([{ type: "text", text: "action: cancel" }]);
-    expect(resultOf(await call("outcome_note", { action: "accept", content: { text: "yo" } })).content).toEqual([{ type: "text", text: "action: accept text: yo" }]);
+    expect(resultOf(await call("outcome_note", { action: "accept", content: { text: "yo" } })).content).toEqual([
+      { type: "text", text: "action: accept text: yo" },
+    ]);
   });
 
   it("serves a resource that asks, with cache hints only on the final result", async () => {
@@ -178,8 +226,15 @@ describe.each(BOUNDARIES)("interactive operations over %s", (name) => {
     const first = resultOf(await read());
     expect(first.resultType).toBe("input_required");
     expect(first).not.toHaveProperty("ttlMs");
-    const done = resultOf(await read({ requestState: first.requestState, inputResponses: { color: { action: "accept", content: { color: "red" } } } }));
-    expect(done).toMatchObject({ resultType: "complete", contents: [{ uri: "profile://ada/card", mimeType: "text/plain", text: "card ada in red" }], ttlMs: 5000, cacheScope: "private" });
+    const done = resultOf(
+      await read({ requestState: first.requestState, inputResponses: { color: { action: "accept", content: { color: "red" } } } }),
+    );
+    expect(done).toMatchObject({
+      resultType: "complete",
+      contents: [{ uri: "profile://ada/card", mimeType: "text/plain", text: "card ada in red" }],
+      ttlMs: 5000,
+      cacheScope: "private",
+    });
     const declined = errorOf(await read({ requestState: first.requestState, inputResponses: { color: { action: "decline" } } }));
     expect(declined).toEqual({ code: -32602, message: 'The question "color" was declined', data: { key: "color", action: "decline" } });
   });
@@ -188,13 +243,25 @@ describe.each(BOUNDARIES)("interactive operations over %s", (name) => {
     const get = (extra: Record<string, unknown> = {}) => raw.request("prompts/get", { name: "interview", ...extra }, FORM);
     const first = resultOf(await get());
     expect(Object.keys(first.inputRequests!)).toEqual(["confirm"]);
-    const done = resultOf(await get({ requestState: first.requestState, inputResponses: { confirm: { action: "accept", content: { answer: "yes" } } } }));
-    expect(done).toMatchObject({ resultType: "complete", messages: [{ role: "user", content: { type: "text", text: "Interview confirmed: yes" } }] });
-    expect(errorOf(await get({ inputResponses: { confirm: { action: "cancel" } } }))).toMatchObject({ code: -32602, data: { key: "confirm", action: "cancel" } });
+    const done = resultOf(
+      await get({ requestState: first.requestState, inputResponses: { confirm: { action: "accept", content: { answer: "yes" } } } }),
+    );
+    expect(done).toMatchObject({
+      resultType: "complete",
+      messages: [{ role: "user", content: { type: "text", text: "Interview confirmed: yes" } }],
+    });
+    expect(errorOf(await get({ inputResponses: { confirm: { action: "cancel" } } }))).toMatchObject({
+      code: -32602,
+      data: { key: "confirm", action: "cancel" },
+    });
   });
 
   it("answers -32021 with one merged requiredCapabilities when the client lacks what a round needs", async () => {
-    expect(errorOf(await trip({}, {}))).toEqual({ code: -32021, message: "Missing required client capability", data: { requiredCapabilities: { elicitation: {} } } });
+    expect(errorOf(await trip({}, {}))).toEqual({
+      code: -32021,
+      message: "Missing required client capability",
+      data: { requiredCapabilities: { elicitation: {} } },
+    });
     const url = await raw.request("tools/call", { name: "connect_account", arguments: { account: "a" } }, FORM);
     expect(errorOf(url).data).toEqual({ requiredCapabilities: { elicitation: { url: {} } } });
     const both = await raw.request("tools/call", { name: "sample_and_roots", arguments: {} }, FORM);
@@ -203,60 +270,88 @@ describe.each(BOUNDARIES)("interactive operations over %s", (name) => {
 
   it("re-reads capabilities every round: a client that drops one mid-flow is refused", async () => {
     const first = resultOf(await trip());
-    const dropped = await trip({ requestState: first.requestState, inputResponses: { traveller: { action: "accept", content: { name: "A", email: "a@example.com" } } } }, {});
+    const dropped = await trip(
+      {
+        requestState: first.requestState,
+        inputResponses: { traveller: { action: "accept", content: { name: "A", email: "a@example.com" } } },
+      },
+      {},
+    );
     expect(errorOf(dropped)).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: {} } } });
   });
 
   it("runs middleware anew on every round", async () => {
     // The guard lives in the serving process (the child, over stdio): it is toggled through a tool.
-    const setGuard = async (open: boolean) => expect(resultOf(await raw.request("tools/call", { name: "set_guard", arguments: { open } }, {})).isError).toBeUndefined();
+    const setGuard = async (open: boolean) =>
+      expect(resultOf(await raw.request("tools/call", { name: "set_guard", arguments: { open } }, {})).isError).toBeUndefined();
     const call = (extra: Record<string, unknown> = {}) => raw.request("tools/call", { name: "guarded", arguments: {}, ...extra }, FORM);
     await setGuard(true);
     const first = resultOf(await call());
     expect(first.resultType).toBe("input_required");
     await setGuard(false);
     try {
-      const refused = errorOf(await call({ requestState: first.requestState, inputResponses: { confirm: { action: "accept", content: { answer: "yes" } } } }));
+      const refused = errorOf(
+        await call({ requestState: first.requestState, inputResponses: { confirm: { action: "accept", content: { answer: "yes" } } } }),
+      );
       expect(refused).toEqual({ code: -33001, message: "Guard closed", data: { reason: "closed" } });
     } finally {
       await setGuard(true);
     }
-    const allowed = resultOf(await call({ requestState: first.requestState, inputResponses: { confirm: { action: "accept", content: { answer: "yes" } } } }));
+    const allowed = resultOf(
+      await call({ requestState: first.requestState, inputResponses: { confirm: { action: "accept", content: { answer: "yes" } } } }),
+    );
     expect(allowed.content).toEqual([{ type: "text", text: "confirmed: yes" }]);
   });
 
   it("refuses a URL question behind middleware that forges capabilities", async () => {
     const forged = await raw.request("tools/call", { name: "forged", arguments: {} }, FORM);
-    expect(errorOf(forged)).toEqual({ code: -32021, message: "Missing required client capability", data: { requiredCapabilities: { elicitation: { url: {} } } } });
+    expect(errorOf(forged)).toEqual({
+      code: -32021,
+      message: "Missing required client capability",
+      data: { requiredCapabilities: { elicitation: { url: {} } } },
+    });
   });
 
   it("gives the raw wire escape the same checks", async () => {
     expect(errorOf(await raw.request("tools/call", { name: "raw_escape", arguments: {} }, FORM)).code).toBe(-32021);
     const allowed = resultOf(await raw.request("tools/call", { name: "raw_escape", arguments: {} }, ALL));
-    expect(allowed).toEqual(expect.objectContaining({ resultType: "input_required", inputRequests: { open: { method: "elicitation/create", params: { mode: "url", message: "Open", url: "https://example.com/a" } } } }));
+    expect(allowed).toEqual(
+      expect.objectContaining({
+        resultType: "input_required",
+        inputRequests: { open: { method: "elicitation/create", params: { mode: "url", message: "Open", url: "https://example.com/a" } } },
+      }),
+    );
     expect(errorOf(await raw.request("tools/call", { name: "raw_empty", arguments: {} }, ALL)).code).toBe(-32603);
   });
 
   it("asks URL consent and asks again until the outside step is done", async () => {
-    const call = (extra: Record<string, unknown> = {}) => raw.request("tools/call", { name: "connect_account", arguments: { account: `acct-${name}` }, ...extra }, ALL);
+    const call = (extra: Record<string, unknown> = {}) =>
+      raw.request("tools/call", { name: "connect_account", arguments: { account: `acct-${name}` }, ...extra }, ALL);
     const first = resultOf(await call());
-    expect(first.inputRequests!.consent).toEqual({ method: "elicitation/create", params: { mode: "url", message: "Connect your account", url: "https://accounts.example.com/connect" } });
+    expect(first.inputRequests!.consent).toEqual({
+      method: "elicitation/create",
+      params: { mode: "url", message: "Connect your account", url: "https://accounts.example.com/connect" },
+    });
     const again = resultOf(await call({ requestState: first.requestState, inputResponses: { consent: { action: "accept" } } }));
     expect(again.resultType).toBe("input_required");
     expect(Object.keys(again.inputRequests!)).toEqual(["consent"]);
     // The outside step finishes (recorded in the serving process, the child over stdio).
-    expect(resultOf(await raw.request("tools/call", { name: "finish_connection", arguments: { account: `acct-${name}` } }, {})).content).toEqual([
-      { type: "text", text: `finished acct-${name}` },
-    ]);
+    expect(
+      resultOf(await raw.request("tools/call", { name: "finish_connection", arguments: { account: `acct-${name}` } }, {})).content,
+    ).toEqual([{ type: "text", text: `finished acct-${name}` }]);
     const done = resultOf(await call({ requestState: again.requestState, inputResponses: { consent: { action: "accept" } } }));
     expect(done.content).toEqual([{ type: "text", text: `connected acct-${name} (accept)` }]);
   });
 
   it("asks sampling and roots in one round and completes with both answers", async () => {
-    const call = (extra: Record<string, unknown> = {}) => raw.request("tools/call", { name: "sample_and_roots", arguments: {}, ...extra }, ALL);
+    const call = (extra: Record<string, unknown> = {}) =>
+      raw.request("tools/call", { name: "sample_and_roots", arguments: {}, ...extra }, ALL);
     const first = resultOf(await call());
     expect(first.inputRequests).toEqual({
-      capital: { method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: "Capital of France?" } }], maxTokens: 20 } },
+      capital: {
+        method: "sampling/createMessage",
+        params: { messages: [{ role: "user", content: { type: "text", text: "Capital of France?" } }], maxTokens: 20 },
+      },
       roots: { method: "roots/list", params: {} },
     });
     const done = resultOf(
@@ -275,14 +370,26 @@ describe.each(BOUNDARIES)("interactive operations over %s", (name) => {
     const call = (extra: Record<string, unknown> = {}) => raw.request("tools/call", { name: "trip_summary", arguments: {}, ...extra }, ALL);
     const first = resultOf(await call());
     expect(Object.keys(first.inputRequests!)).toEqual(["trip"]);
-    const second = resultOf(await call({ requestState: first.requestState, inputResponses: { trip: { action: "accept", content: { destination: "Oslo" } } } }));
+    const second = resultOf(
+      await call({ requestState: first.requestState, inputResponses: { trip: { action: "accept", content: { destination: "Oslo" } } } }),
+    );
     expect(second).toEqual({
       resultType: "input_required",
-      inputRequests: { summary: { method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: "Summarise Oslo" } }], maxTokens: 30 } } },
+      inputRequests: {
+        summary: {
+          method: "sampling/createMessage",
+          params: { messages: [{ role: "user", content: { type: "text", text: "Summarise Oslo" } }], maxTokens: 30 },
+        },
+      },
       requestState: expect.any(String),
       _meta: expect.any(Object),
     });
-    const third = resultOf(await call({ requestState: second.requestState, inputResponses: { summary: { role: "assistant", content: { type: "text", text: "fjords" }, model: "m" } } }));
+    const third = resultOf(
+      await call({
+        requestState: second.requestState,
+        inputResponses: { summary: { role: "assistant", content: { type: "text", text: "fjords" }, model: "m" } },
+      }),
+    );
     expect(third.content).toEqual([{ type: "text", text: "Oslo: fjords" }]);
   });
 
@@ -316,12 +423,22 @@ describe.each(BOUNDARIES)("interactive operations over %s", (name) => {
     const r1 = (await client.callTool({ name: "choose_style", arguments: {} }, { allowInputRequired: true })) as unknown as Result;
     expect(r1.resultType).toBe("input_required");
     const r2 = (await client.callTool(
-      { name: "choose_style", arguments: {}, inputResponses: { color: { action: "accept", content: { color: "red" } } }, requestState: r1.requestState } as never,
+      {
+        name: "choose_style",
+        arguments: {},
+        inputResponses: { color: { action: "accept", content: { color: "red" } } },
+        requestState: r1.requestState,
+      } as never,
       { allowInputRequired: true },
     )) as unknown as Result;
     expect(r2.inputRequests!.style.params.message).toBe("Which red?");
     const r3 = await client.callTool(
-      { name: "choose_style", arguments: {}, inputResponses: { style: { action: "accept", content: { style: "brick" } } }, requestState: r2.requestState } as never,
+      {
+        name: "choose_style",
+        arguments: {},
+        inputResponses: { style: { action: "accept", content: { style: "brick" } } },
+        requestState: r2.requestState,
+      } as never,
       { allowInputRequired: true },
     );
     expect(r3.structuredContent).toEqual({ color: "red", style: "brick" });
@@ -359,9 +476,25 @@ describe("state across fresh server instances and principals (HTTP)", () => {
     const [r1, r2] = [await b1.raw(), await b2.raw()];
     const params = { name: "book_trip", arguments: { destination: "Lima" } };
     const first = resultOf(await r1.request("tools/call", params, FORM));
-    const second = resultOf(await r2.request("tools/call", { ...params, requestState: first.requestState, inputResponses: { seats: { action: "accept", content: { count: 3 } } } }, FORM));
+    const second = resultOf(
+      await r2.request(
+        "tools/call",
+        { ...params, requestState: first.requestState, inputResponses: { seats: { action: "accept", content: { count: 3 } } } },
+        FORM,
+      ),
+    );
     expect(Object.keys(second.inputRequests!)).toEqual(["traveller"]);
-    const done = resultOf(await r1.request("tools/call", { ...params, requestState: second.requestState, inputResponses: { traveller: { action: "accept", content: { name: "Cy", email: "cy@example.com" } } } }, FORM));
+    const done = resultOf(
+      await r1.request(
+        "tools/call",
+        {
+          ...params,
+          requestState: second.requestState,
+          inputResponses: { traveller: { action: "accept", content: { name: "Cy", email: "cy@example.com" } } },
+        },
+        FORM,
+      ),
+    );
     expect(done.structuredContent).toEqual({ summary: "Cy <cy@example.com> x3 to Lima" });
     await b1.stop();
     await b2.stop();

@@ -22,7 +22,9 @@ describe("a 2025-11-25 client over stdio", () => {
   });
 
   it("negotiated 2025-11-25 with initialize", () => {
-    const init = c.tap.sent.find((m) => (m as { method?: string }).method === "initialize") as unknown as { params: { protocolVersion: string } };
+    const init = c.tap.sent.find((m) => (m as { method?: string }).method === "initialize") as unknown as {
+      params: { protocolVersion: string };
+    };
     expect(init.params.protocolVersion).toBe("2025-11-25");
   });
 
@@ -42,6 +44,9 @@ describe("a 2025-11-25 client over stdio", () => {
   });
 
   it("keeps typed error codes", async () => {
-    await expect(c.client.callTool({ name: "typed_error", arguments: {} })).rejects.toMatchObject({ code: -33050, message: expect.stringContaining("Quota exceeded") });
+    await expect(c.client.callTool({ name: "typed_error", arguments: {} })).rejects.toMatchObject({
+      code: -33050,
+      message: expect.stringContaining("Quota exceeded"),
+    });
   });
 });

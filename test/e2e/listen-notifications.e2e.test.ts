@@ -63,7 +63,11 @@ describe("subscriptions/listen notifications from application code (HTTP)", () =
   const open: ListenStream[] = [];
 
   beforeAll(async () => {
-    app = McpApp.create({ components: [Catalogue], state: { secret: "listen-e2e-secret-0123456789abcdef-0123" }, logger: new MemoryLogger() });
+    app = McpApp.create({
+      components: [Catalogue],
+      state: { secret: "listen-e2e-secret-0123456789abcdef-0123" },
+      logger: new MemoryLogger(),
+    });
     listener = await app.listen({ port: 0 });
   });
   afterEach(async () => {
@@ -141,7 +145,12 @@ describe("subscriptions/listen notifications from application code (HTTP)", () =
   it("does not offer resources.subscribe to a 2025-era initialize", async () => {
     const r = await post(
       listener.url,
-      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "old", version: "1" } } },
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "old", version: "1" } },
+      },
       { "content-type": "application/json", accept: "application/json, text/event-stream" },
     );
     expect(r.status).toBe(200);

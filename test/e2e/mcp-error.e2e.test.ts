@@ -19,7 +19,9 @@ const THROWN: Record<string, McpError> = {
   bare: new McpError(ErrorCode.InvalidParams, "No data"),
   legacy: new McpError(-32002, "Resource not found", { uri: "notes://9" }),
   fractional: new McpError(1.5, "Odd code"),
-  capability: new McpError(ErrorCode.MissingRequiredClientCapability, "Missing required client capability", { requiredCapabilities: { sampling: {} } }),
+  capability: new McpError(ErrorCode.MissingRequiredClientCapability, "Missing required client capability", {
+    requiredCapabilities: { sampling: {} },
+  }),
 };
 
 class Thrower {
@@ -41,7 +43,11 @@ describe.each([
   afterAll(() => client.close());
 
   const fail = async (kind: string) => {
-    const round = await client.exchange("tools/call", { _meta: era === "2026" ? client.meta() : undefined, name: "fail", arguments: { kind } });
+    const round = await client.exchange("tools/call", {
+      _meta: era === "2026" ? client.meta() : undefined,
+      name: "fail",
+      arguments: { kind },
+    });
     return { error: round.response.error, status: round.http?.status };
   };
   const ok = boundary === "http" ? 200 : undefined;
@@ -52,13 +58,20 @@ describe.each([
   });
 
   it("has -32002 rewritten to -32602, and a code that is not a safe integer to -32603", async () => {
-    expect(await fail("legacy")).toEqual({ error: { code: -32602, message: "Resource not found", data: { uri: "notes://9" } }, status: ok });
+    expect(await fail("legacy")).toEqual({
+      error: { code: -32602, message: "Resource not found", data: { uri: "notes://9" } },
+      status: ok,
+    });
     expect(await fail("fractional")).toEqual({ error: { code: -32603, message: "Odd code" }, status: ok });
   });
 
   it("answers -32021 with HTTP 400", async () => {
     const { error, status } = await fail("capability");
-    expect(error).toEqual({ code: -32021, message: "Missing required client capability", data: { requiredCapabilities: { sampling: {} } } });
+    expect(error).toEqual({
+      code: -32021,
+      message: "Missing required client capability",
+      data: { requiredCapabilities: { sampling: {} } },
+    });
     expect(status).toBe(boundary === "http" ? 400 : undefined);
   });
 });

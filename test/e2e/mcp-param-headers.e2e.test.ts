@@ -64,14 +64,23 @@ describe("Mcp-Param-* headers over HTTP", () => {
 
   it("publishes the annotations unchanged in tools/list", async () => {
     const r = await rpc(listener.url, "tools/list", { _meta: meta() });
-    const tools = (r.body!.result as { tools: { name: string; inputSchema: { properties: Record<string, Record<string, unknown>> } }[] }).tools;
+    const tools = (r.body!.result as { tools: { name: string; inputSchema: { properties: Record<string, Record<string, unknown>> } }[] })
+      .tools;
     const route = tools.find((t) => t.name === "route")!.inputSchema.properties;
-    expect([route.region["x-mcp-header"], route.priority["x-mcp-header"], route.dryRun["x-mcp-header"]]).toEqual(["Region", "Priority", "Dry-Run"]);
+    expect([route.region["x-mcp-header"], route.priority["x-mcp-header"], route.dryRun["x-mcp-header"]]).toEqual([
+      "Region",
+      "Priority",
+      "Dry-Run",
+    ]);
     expect(tools.find((t) => t.name === "raw_route")!.inputSchema.properties.tenant["x-mcp-header"]).toBe("Tenant");
   });
 
   it.each([
-    ["plain values", { region: "eu-west", priority: 3, dryRun: true }, { "Mcp-Param-Region": "eu-west", "Mcp-Param-Priority": "3", "Mcp-Param-Dry-Run": "true" }],
+    [
+      "plain values",
+      { region: "eu-west", priority: 3, dryRun: true },
+      { "Mcp-Param-Region": "eu-west", "Mcp-Param-Priority": "3", "Mcp-Param-Dry-Run": "true" },
+    ],
     ["a Base64-wrapped value", { region: "Hello" }, { "Mcp-Param-Region": "=?base64?SGVsbG8=?=" }],
     ["a non-ASCII value in Base64", { region: "Zürich" }, { "Mcp-Param-Region": b64("Zürich") }],
     ["a literal that looks like Base64", { region: "SGVsbG8=" }, { "Mcp-Param-Region": "SGVsbG8=" }],
@@ -97,7 +106,11 @@ describe("Mcp-Param-* headers over HTTP", () => {
   ])("answers 400 and -32020 when %s", async (_why, args, headers) => {
     const r = await call("route", args, headers, "req-7");
     expect(r.status).toBe(400);
-    expect(r.body).toEqual({ jsonrpc: "2.0", id: "req-7", error: { code: -32020, message: expect.stringMatching(/^Header mismatch: Mcp-Param-/) } });
+    expect(r.body).toEqual({
+      jsonrpc: "2.0",
+      id: "req-7",
+      error: { code: -32020, message: expect.stringMatching(/^Header mismatch: Mcp-Param-/) },
+    });
     expect(calls).toEqual([]);
   });
 

@@ -23,8 +23,11 @@ interface DemoRun {
 
 function runDemo(env: NodeJS.ProcessEnv = {}): Promise<DemoRun> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [DEMO, "--check"], { cwd: ROOT, env: { ...process.env, ...env }, timeout: 60_000 }, (_error, stdout, stderr) =>
-      resolve({ code: child.exitCode, stdout, stderr }),
+    const child = execFile(
+      process.execPath,
+      [DEMO, "--check"],
+      { cwd: ROOT, env: { ...process.env, ...env }, timeout: 60_000 },
+      (_error, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }),
     );
   });
 }
@@ -54,7 +57,9 @@ describe("npm run demo -- --check", () => {
       }
     }
     expect(run.stdout).not.toContain("FAIL");
-    expect(run.stdout).toMatch(/^summary: 10\/10 runs passed in \d+\.\d s \| stdio: tool 3 rounds \d+ ms, .* \| http: .*reset 2 rounds \d+ ms$/m);
+    expect(run.stdout).toMatch(
+      /^summary: 10\/10 runs passed in \d+\.\d s \| stdio: tool 3 rounds \d+ ms, .* \| http: .*reset 2 rounds \d+ ms$/m,
+    );
   });
 
   it("checks the build ROUNDTRIP_MCP_DIST names, and names the workflow and round that deviate", async () => {
@@ -73,8 +78,12 @@ describe("npm run demo -- --check", () => {
       expect(run.stdout).toContain(
         `FAIL ${transport}/tool (tools/call choose_preferences) round 2: style: message "Which style?", expected "Which green style?"`,
       );
-      expect(run.stdout).toContain(`FAIL ${transport}/resource (resources/read preferences://work/summary) round 2: style: message "Which style?", expected "Which blue style?"`);
-      expect(run.stdout).toContain(`FAIL ${transport}/prompt (prompts/get preferences_prompt) round 2: style: message "Which style?", expected "Which red style?"`);
+      expect(run.stdout).toContain(
+        `FAIL ${transport}/resource (resources/read preferences://work/summary) round 2: style: message "Which style?", expected "Which blue style?"`,
+      );
+      expect(run.stdout).toContain(
+        `FAIL ${transport}/prompt (prompts/get preferences_prompt) round 2: style: message "Which style?", expected "Which red style?"`,
+      );
       expect(run.stdout).toMatch(new RegExp(`^ok   ${transport}/url-consent `, "m"));
       expect(run.stdout).toMatch(new RegExp(`^ok   ${transport}/reset `, "m"));
     }

@@ -21,7 +21,11 @@ import { createPreferencesApp } from "../../sample/preferences/preferences-app";
 import { MemoryLogger } from "../../src/testing/index";
 import { validateServerMessage } from "../support/wire-schema";
 
-const STYLES: Record<string, string[]> = { red: ["crimson", "coral", "brick"], green: ["forest", "mint", "olive"], blue: ["navy", "sky", "teal"] };
+const STYLES: Record<string, string[]> = {
+  red: ["crimson", "coral", "brick"],
+  green: ["forest", "mint", "olive"],
+  blue: ["navy", "sky", "teal"],
+};
 const CAPABILITIES = { elicitation: { form: {}, url: {} } };
 
 const COLOR_REQUEST = {
@@ -29,7 +33,11 @@ const COLOR_REQUEST = {
   params: {
     mode: "form",
     message: "Which colour do you prefer?",
-    requestedSchema: { type: "object", properties: { color: { type: "string", title: "Colour", enum: ["red", "green", "blue"] } }, required: ["color"] },
+    requestedSchema: {
+      type: "object",
+      properties: { color: { type: "string", title: "Colour", enum: ["red", "green", "blue"] } },
+      required: ["color"],
+    },
   },
 };
 
@@ -38,7 +46,11 @@ const styleRequest = (color: string) => ({
   params: {
     mode: "form",
     message: `Which ${color} style?`,
-    requestedSchema: { type: "object", properties: { style: { type: "string", title: "Style", enum: STYLES[color] } }, required: ["style"] },
+    requestedSchema: {
+      type: "object",
+      properties: { style: { type: "string", title: "Style", enum: STYLES[color] } },
+      required: ["style"],
+    },
   },
 });
 
@@ -64,7 +76,10 @@ describe("the preferences sample", () => {
   };
 
   beforeAll(async () => {
-    client = await createTestClient(createPreferencesApp({ logger: new MemoryLogger() }), { capabilities: CAPABILITIES, onRound: validate });
+    client = await createTestClient(createPreferencesApp({ logger: new MemoryLogger() }), {
+      capabilities: CAPABILITIES,
+      onRound: validate,
+    });
   });
   afterAll(async () => {
     await client.close();
@@ -77,7 +92,9 @@ describe("the preferences sample", () => {
   });
 
   it("publishes read-only tools, the summary template and the prompt", async () => {
-    const { tools } = (await client.request("tools/list")).result as { tools: { name: string; annotations?: { readOnlyHint?: boolean }; inputSchema: unknown; outputSchema?: unknown }[] };
+    const { tools } = (await client.request("tools/list")).result as {
+      tools: { name: string; annotations?: { readOnlyHint?: boolean }; inputSchema: unknown; outputSchema?: unknown }[];
+    };
     expect(tools.map((t) => [t.name, t.annotations?.readOnlyHint, t.inputSchema])).toEqual([
       ["choose_preferences", true, { type: "object", additionalProperties: false }],
       ["preview_theme", true, { type: "object", additionalProperties: false }],
@@ -91,7 +108,12 @@ describe("the preferences sample", () => {
       additionalProperties: false,
     });
     expect((await client.request("resources/templates/list")).result.resourceTemplates).toEqual([
-      { uriTemplate: "preferences://{profile}/summary", name: "preferences-summary", description: "A profile's preferences, asked for on reading", mimeType: "text/plain" },
+      {
+        uriTemplate: "preferences://{profile}/summary",
+        name: "preferences-summary",
+        description: "A profile's preferences, asked for on reading",
+        mimeType: "text/plain",
+      },
     ]);
     expect((await client.request("prompts/list")).result.prompts).toEqual([
       { name: "preferences_prompt", description: "Asks your preferences and turns them into a request for a theme", arguments: [] },
@@ -137,14 +159,19 @@ describe("the preferences sample", () => {
     const [first, second] = done.history.map((r) => r.response.result!);
     expect(first.inputRequests).toEqual({ color: COLOR_REQUEST });
     expect(second.inputRequests).toEqual({ style: styleRequest("red") });
-    expect(done.result.messages).toEqual([{ role: "user", content: { type: "text", text: "Suggest a colour theme for me. My preferences: red / brick." } }]);
+    expect(done.result.messages).toEqual([
+      { role: "user", content: { type: "text", text: "Suggest a colour theme for me. My preferences: red / brick." } },
+    ]);
     expect(done.rounds).toBe(3);
   });
 
   it.each(["accept", "decline", "cancel"] as const)("records URL consent %s without verifying the outside step", async (action) => {
     const round1 = await client.callTool("preview_theme");
     expect(round1.inputRequests).toEqual({
-      consent: { method: "elicitation/create", params: { mode: "url", message: "Open the theme preview in your browser?", url: "http://localhost/preview?theme=current" } },
+      consent: {
+        method: "elicitation/create",
+        params: { mode: "url", message: "Open the theme preview in your browser?", url: "http://localhost/preview?theme=current" },
+      },
     });
     expect(round1.asked("consent")).toMatchObject({ kind: "url", url: "http://localhost/preview?theme=current" });
     const last = await round1.answer({ consent: { action } });
@@ -161,7 +188,11 @@ describe("the preferences sample", () => {
     const formOnly = client.withCapabilities({ elicitation: { form: {} } });
     const flow = await formOnly.request("tools/call", { name: "preview_theme", arguments: {}, ...retry });
     expect(flow.status).toBe("error");
-    expect(flow.error).toEqual({ code: -32021, message: "Missing required client capability", data: { requiredCapabilities: { elicitation: { url: {} } } } });
+    expect(flow.error).toEqual({
+      code: -32021,
+      message: "Missing required client capability",
+      data: { requiredCapabilities: { elicitation: { url: {} } } },
+    });
   });
 
   it("continues reset_preferences from a state-only round and carries nothing further", async () => {

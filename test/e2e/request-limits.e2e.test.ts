@@ -29,7 +29,9 @@ function keys(count: number, prefix = "k"): Record<string, number> {
 
 describe.each(BOUNDARIES)("request limits over %s", (name) => {
   // A lower string limit than the default, so that a string over it fits the body limit.
-  const served = serveRaw(name, () => createFeatureApp({ limits: { maxStringLength: 1000 } }), "feature", { FIXTURE_LIMITS: JSON.stringify({ maxStringLength: 1000 }) });
+  const served = serveRaw(name, () => createFeatureApp({ limits: { maxStringLength: 1000 } }), "feature", {
+    FIXTURE_LIMITS: JSON.stringify({ maxStringLength: 1000 }),
+  });
   const request = (method: string, params: Record<string, unknown>) => served.raw.request(method, params);
 
   afterEach(async () => {
@@ -48,7 +50,13 @@ describe.each(BOUNDARIES)("request limits over %s", (name) => {
   });
 
   it("refuses an object with more keys than maxObjectKeys, even in _meta", async () => {
-    const response = await request("tools/list", { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, ...keys(maxObjectKeys + 1) } });
+    const response = await request("tools/list", {
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        ...keys(maxObjectKeys + 1),
+      },
+    });
     expectLimit(response, "maxObjectKeys", maxObjectKeys);
   });
 
@@ -70,10 +78,26 @@ describe.each(BOUNDARIES)("request limits over %s", (name) => {
     ["resources/read", { uri: 5 }, "Invalid params for resources/read: uri must be string"],
     ["resources/read", {}, "Invalid params for resources/read: uri is required"],
     ["prompts/get", { arguments: { language: "ts" } }, "Invalid params for prompts/get: name is required"],
-    ["prompts/get", { name: "code_review", arguments: { language: 1 } }, "Invalid params for prompts/get: arguments.language must be string"],
-    ["completion/complete", { ref: { type: "ref/nope" }, argument: { name: "a", value: "b" } }, "Invalid params for completion/complete: ref.type must be equal to one of the allowed values"],
-    ["completion/complete", { ref: { type: "ref/prompt" }, argument: { name: "a", value: "b" } }, "Invalid params for completion/complete: ref.name is required"],
-    ["completion/complete", { ref: { type: "ref/prompt", name: "code_review" } }, "Invalid params for completion/complete: argument is required"],
+    [
+      "prompts/get",
+      { name: "code_review", arguments: { language: 1 } },
+      "Invalid params for prompts/get: arguments.language must be string",
+    ],
+    [
+      "completion/complete",
+      { ref: { type: "ref/nope" }, argument: { name: "a", value: "b" } },
+      "Invalid params for completion/complete: ref.type must be equal to one of the allowed values",
+    ],
+    [
+      "completion/complete",
+      { ref: { type: "ref/prompt" }, argument: { name: "a", value: "b" } },
+      "Invalid params for completion/complete: ref.name is required",
+    ],
+    [
+      "completion/complete",
+      { ref: { type: "ref/prompt", name: "code_review" } },
+      "Invalid params for completion/complete: argument is required",
+    ],
     ["tools/list", { cursor: 5 }, "Invalid params for tools/list: cursor must be string"],
     ["prompts/list", { cursor: {} }, "Invalid params for prompts/list: cursor must be string"],
     ["tools/call", { name: 5 }, "Invalid params for tools/call: name must be string"],

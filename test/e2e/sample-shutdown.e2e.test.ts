@@ -43,7 +43,11 @@ afterEach(() => {
 /** Starts a compiled sample and resolves once it printed the line holding its URL. */
 async function start(file: string, env: Record<string, string>): Promise<Sample> {
   if (!fs.existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first (\`npm test\` does)`);
-  const child = spawn(process.execPath, [file], { cwd: ROOT, env: { ...process.env, PORT: "0", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [file], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: "0", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   started.push(child);
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
@@ -60,7 +64,12 @@ describe("the samples on SIGTERM", () => {
   it("conformance main-http answers the call in flight, then exits 0", async () => {
     const sample = await start(CONFORMANCE, { TASK_STORE: `sqlite:${path.join(folder, "tasks.sqlite")}` });
     const port = Number(new URL(sample.url).port);
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 1, label: "the sum" }, _meta: meta() } });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 5,
+      method: "tools/call",
+      params: { name: "slow_compute", arguments: { seconds: 1, label: "the sum" }, _meta: meta() },
+    });
     const connection = await keepAlive(port);
     const answer = connection.send(
       `POST /mcp HTTP/1.1\r\nHost: localhost:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n` +
@@ -68,14 +77,20 @@ describe("the samples on SIGTERM", () => {
       body,
     );
     // Answered on a connection opened after the slow call's bytes were sent: the server read that call first.
-    expect((await rpc(sample.url.replace("localhost", "127.0.0.1"), "tools/call", { name: "greet", arguments: { name: "x" }, _meta: meta() })).status).toBe(200);
+    expect(
+      (await rpc(sample.url.replace("localhost", "127.0.0.1"), "tools/call", { name: "greet", arguments: { name: "x" }, _meta: meta() }))
+        .status,
+    ).toBe(200);
     sample.child.kill("SIGTERM");
     const received = await answer;
     expect(received.error).toBeUndefined();
     expect(received.status).toBe(200);
     expect(received.body).toMatchObject({ id: 5, result: { content: [{ type: "text", text: "Computed the sum in 1 s" }] } });
     expect(await sample.exited).toBe(0);
-    const drained = sample.stderr().split("\n").find((line) => line.includes('"HTTP listener closed"'));
+    const drained = sample
+      .stderr()
+      .split("\n")
+      .find((line) => line.includes('"HTTP listener closed"'));
     expect(JSON.parse(drained!)).toMatchObject({ level: "info", inFlight: 1, finished: 1, ended: 0 });
   });
 
@@ -100,7 +115,11 @@ describe("the samples on SIGTERM", () => {
   it("tasks main-stdio answers the request sent before SIGTERM, then exits 0", async () => {
     const file = TASKS_STDIO;
     if (!fs.existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
-    const child = spawn(process.execPath, [file], { cwd: ROOT, env: { ...process.env, DATA_DIR: folder, TASK_STORE: "", REPORT_STEP_MS: "600000" }, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [file], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: folder, TASK_STORE: "", REPORT_STEP_MS: "600000" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     started.push(child);
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     const lines = readline.createInterface({ input: child.stdout! });

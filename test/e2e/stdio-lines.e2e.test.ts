@@ -68,7 +68,10 @@ describe("stdio lines", () => {
   }
 
   it("answers a line that is not JSON with -32700 and keeps serving", async () => {
-    expect(await send("hello world")).toEqual({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: the line is not valid JSON" } });
+    expect(await send("hello world")).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32700, message: "Parse error: the line is not valid JSON" },
+    });
     expect(await send(LIST(1))).toMatchObject({ id: 1, result: { resultType: "complete" } });
   });
 
@@ -87,27 +90,44 @@ describe("stdio lines", () => {
 
   it("answers a method that is not a string with the line's id, exactly", async () => {
     child.stdin.write('{"jsonrpc":"2.0","id":77,"method":5}\n');
-    expect(await nextLine()).toBe('{"jsonrpc":"2.0","id":77,"error":{"code":-32600,"message":"Invalid Request: not a valid JSON-RPC 2.0 message"}}');
+    expect(await nextLine()).toBe(
+      '{"jsonrpc":"2.0","id":77,"error":{"code":-32600,"message":"Invalid Request: not a valid JSON-RPC 2.0 message"}}',
+    );
     child.stdin.write('{"jsonrpc":"2.0","id":"x","result":5,"method":null}\n');
-    expect(await nextLine()).toBe('{"jsonrpc":"2.0","id":"x","error":{"code":-32600,"message":"Invalid Request: not a valid JSON-RPC 2.0 message"}}');
+    expect(await nextLine()).toBe(
+      '{"jsonrpc":"2.0","id":"x","error":{"code":-32600,"message":"Invalid Request: not a valid JSON-RPC 2.0 message"}}',
+    );
     expect(await send(LIST(12))).toMatchObject({ id: 12, result: {} });
   });
 
   it("answers a line over a structural limit with -32602 and its id", async () => {
     const line = `{"jsonrpc":"2.0","id":11,"method":"tools/list","params":{"_meta":${JSON.stringify(envelope())},"x":${"[".repeat(100)}${"]".repeat(100)}}}`;
-    expect(await send(line)).toEqual({ jsonrpc: "2.0", id: 11, error: { code: -32602, message: "Request nested deeper than 64 levels (limit maxDepth)", data: { limit: "maxDepth", maximum: 64 } } });
+    expect(await send(line)).toEqual({
+      jsonrpc: "2.0",
+      id: 11,
+      error: { code: -32602, message: "Request nested deeper than 64 levels (limit maxDepth)", data: { limit: "maxDepth", maximum: 64 } },
+    });
   });
 
   it("answers a line over maxBodyBytes with -32600, ignores blank lines, and keeps serving", async () => {
     const answer = await send(Buffer.alloc(10 * 1024 * 1024 + 1, 0x20));
     expect(answer).toEqual({
       jsonrpc: "2.0",
-      error: { code: -32600, message: `Request too large: the body exceeds ${MAX_BODY} bytes (limit maxBodyBytes)`, data: { limit: "maxBodyBytes", maximum: MAX_BODY } },
+      error: {
+        code: -32600,
+        message: `Request too large: the body exceeds ${MAX_BODY} bytes (limit maxBodyBytes)`,
+        data: { limit: "maxBodyBytes", maximum: MAX_BODY },
+      },
     });
     child.stdin.write("\n\r\n   \n");
     expect(await send(LIST(4))).toMatchObject({ id: 4, result: {} });
     // A request too long to keep is answered with the id its start names.
-    const long = JSON.stringify({ jsonrpc: "2.0", id: "big", method: "tools/list", params: { _meta: envelope(), pad: "p".repeat(2 * MAX_BODY) } });
+    const long = JSON.stringify({
+      jsonrpc: "2.0",
+      id: "big",
+      method: "tools/list",
+      params: { _meta: envelope(), pad: "p".repeat(2 * MAX_BODY) },
+    });
     expect(await send(long)).toMatchObject({ id: "big", error: { code: -32600 } });
     expect(child.exitCode).toBeNull();
   });
@@ -128,7 +148,9 @@ describe("an in-process connection", () => {
     await clientSide.start();
     await clientSide.send({ jsonrpc: "2.0", id: 4, method: "tools/list", params: 5 } as unknown as JSONRPCMessage);
     await answered;
-    expect(received).toEqual([{ jsonrpc: "2.0", id: 4, error: { code: -32600, message: "Invalid Request: not a valid JSON-RPC 2.0 message" } }]);
+    expect(received).toEqual([
+      { jsonrpc: "2.0", id: 4, error: { code: -32600, message: "Invalid Request: not a valid JSON-RPC 2.0 message" } },
+    ]);
     await app.close();
   });
 });

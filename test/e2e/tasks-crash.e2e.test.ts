@@ -34,16 +34,21 @@ async function server(): Promise<TaskServer> {
 }
 
 const events = () => taskEventsIn(path.join(folder, "events.jsonl"));
-const eventOf = (what: string, taskId: string, pid: number) => events().find((e) => e.event === what && e.taskId === taskId && e.pid === pid);
+const eventOf = (what: string, taskId: string, pid: number) =>
+  events().find((e) => e.event === what && e.taskId === taskId && e.pid === pid);
 
 describe("a server killed with SIGKILL while tasks run (SQLite store)", () => {
   it("leaves every task settled by the next server: re-run, re-run with its answer, or failed", async () => {
     const first = await server();
-    const rerun = (await call(first.url, "tools/call", { name: "resumable", arguments: { holdFirstAttempt: true } })).result!.taskId as string;
+    const rerun = (await call(first.url, "tools/call", { name: "resumable", arguments: { holdFirstAttempt: true } })).result!
+      .taskId as string;
     const answered = (await call(first.url, "tools/call", { name: "resumable_question", arguments: {} })).result!.taskId as string;
     const fail = (await call(first.url, "tools/call", { name: "fragile", arguments: {} })).result!.taskId as string;
     await taskReaches(first.url, answered, ["input_required"]);
-    await call(first.url, "tasks/update", { taskId: answered, inputResponses: { approval: { action: "accept", content: { approve: true } } } });
+    await call(first.url, "tasks/update", {
+      taskId: answered,
+      inputResponses: { approval: { action: "accept", content: { approve: true } } },
+    });
     const started = await eventually("all three methods running", () => {
       const before = [eventOf("started", rerun, first.pid), eventOf("answered", answered, first.pid), eventOf("started", fail, first.pid)];
       return before.every((e) => e !== undefined) ? before : undefined;
@@ -53,11 +58,17 @@ describe("a server killed with SIGKILL while tasks run (SQLite store)", () => {
     const second = await server();
 
     const reran = await taskReaches(second.url, rerun, ["completed", "failed", "cancelled"]);
-    expect(reran).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: `done on attempt 2 with key ${started[0]!.idempotencyKey}` }] } });
+    expect(reran).toMatchObject({
+      status: "completed",
+      result: { content: [{ type: "text", text: `done on attempt 2 with key ${started[0]!.idempotencyKey}` }] },
+    });
     const resumed = await taskReaches(second.url, answered, ["completed", "failed", "cancelled"]);
     expect(resumed).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "attempt 2: true" }] } });
     const failed = await taskReaches(second.url, fail, ["completed", "failed", "cancelled"]);
-    expect(failed).toMatchObject({ status: "failed", error: { code: -32603, message: "The task's worker stopped before the task finished", data: { reason: "worker-lost", attempts: 1 } } });
+    expect(failed).toMatchObject({
+      status: "failed",
+      error: { code: -32603, message: "The task's worker stopped before the task finished", data: { reason: "worker-lost", attempts: 1 } },
+    });
     expect(failed).not.toHaveProperty("result");
 
     expect(eventOf("started", rerun, second.pid)).toMatchObject({ attempt: 2, idempotencyKey: started[0]!.idempotencyKey });

@@ -44,7 +44,12 @@ function gatedStore(): { store: TaskStore; asked: Promise<void>; proceed: () => 
 }
 
 function appWith(store: TaskStore): McpApp {
-  return McpApp.create({ components: [LongJobs], state: { secret: "tasks-shutdown-secret".padEnd(40, "x") }, logger: new MemoryLogger(), features: [tasks({ store })] });
+  return McpApp.create({
+    components: [LongJobs],
+    state: { secret: "tasks-shutdown-secret".padEnd(40, "x") },
+    logger: new MemoryLogger(),
+    features: [tasks({ store })],
+  });
 }
 
 describe("app.close() with tasks", () => {

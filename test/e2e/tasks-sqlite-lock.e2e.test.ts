@@ -45,7 +45,10 @@ async function completed(client: TestClient, taskId: string): Promise<JsonObject
 
 it("keeps tools that do not need the store answering while another process holds the SQLite write lock", async () => {
   const logger = new MemoryLogger();
-  const app = createTaskApp({ logger }, { store: `sqlite:${path.join(folder, "tasks.sqlite")}`, leaseMs: 3000, recoveryIntervalMs: 20, storeOptions: { busyTimeoutMs: 300 } });
+  const app = createTaskApp(
+    { logger },
+    { store: `sqlite:${path.join(folder, "tasks.sqlite")}`, leaseMs: 3000, recoveryIntervalMs: 20, storeOptions: { busyTimeoutMs: 300 } },
+  );
   const client = await createTestClient(app, { capabilities: DECLARING });
   try {
     const first = await call(client, "quick");
@@ -58,7 +61,7 @@ it("keeps tools that do not need the store answering while another process holds
     try {
       delay.enable();
       const creating = call(client, "quick");
-      for (const end = performance.now() + HOLD_MS; performance.now() < end; ) {
+      for (const end = performance.now() + HOLD_MS; performance.now() < end;) {
         const started = performance.now();
         const plain = await call(client, "plain");
         latencies.push(performance.now() - started);
@@ -79,10 +82,20 @@ it("keeps tools that do not need the store answering while another process holds
       expect.objectContaining({
         level: "error",
         message: "task store operation failed",
-        fields: expect.objectContaining({ operation: "create", code: "store-unavailable", error: expect.stringMatching(/stayed locked by another connection \(SQLITE_BUSY\) for \d+ ms, longer than busyTimeoutMs \(300 ms\)/) }),
+        fields: expect.objectContaining({
+          operation: "create",
+          code: "store-unavailable",
+          error: expect.stringMatching(
+            /stayed locked by another connection \(SQLITE_BUSY\) for \d+ ms, longer than busyTimeoutMs \(300 ms\)/,
+          ),
+        }),
       }),
     );
-    expect(logger.entries).toContainEqual({ level: "warn", message: "task recovery pass failed", fields: { error: expect.stringContaining("stayed locked by another connection") } });
+    expect(logger.entries).toContainEqual({
+      level: "warn",
+      message: "task recovery pass failed",
+      fields: { error: expect.stringContaining("stayed locked by another connection") },
+    });
 
     const after = await call(client, "quick");
     expect(await completed(client, after.result!.taskId as string)).toMatchObject({ status: "completed" });

@@ -75,7 +75,12 @@ describe.each(KIT_BOUNDARIES)("the tasks extension over %s", (boundary) => {
   const settled = (taskId: string) => until(taskId, (task) => TERMINAL.includes(task.status as string));
 
   beforeAll(async () => {
-    client = await kitClient(boundary, "tasks", (overrides) => createTaskApp(overrides, { store: "memory:", leaseMs: 3000 }), TASK_APP_SECRET);
+    client = await kitClient(
+      boundary,
+      "tasks",
+      (overrides) => createTaskApp(overrides, { store: "memory:", leaseMs: 3000 }),
+      TASK_APP_SECRET,
+    );
   });
   afterAll(async () => {
     await client.close();
@@ -92,7 +97,16 @@ describe.each(KIT_BOUNDARIES)("the tasks extension over %s", (boundary) => {
 
   it("creates a flat task that resolves at once and completes with the result inlined", async () => {
     const task = await created("count", { to: 3 });
-    expect(Object.keys(task).sort()).toEqual(["_meta", "createdAt", "lastUpdatedAt", "pollIntervalMs", "resultType", "status", "taskId", "ttlMs"]);
+    expect(Object.keys(task).sort()).toEqual([
+      "_meta",
+      "createdAt",
+      "lastUpdatedAt",
+      "pollIntervalMs",
+      "resultType",
+      "status",
+      "taskId",
+      "ttlMs",
+    ]);
     expect(task).toMatchObject({ status: "working", ttlMs: 600_000, pollIntervalMs: 50 });
     expect(task.taskId).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect((await get(task.taskId as string)).taskId).toBe(task.taskId);
@@ -149,13 +163,17 @@ describe.each(KIT_BOUNDARIES)("the tasks extension over %s", (boundary) => {
     const invalid = await send("tasks/update", { taskId, inputResponses: { approval: { action: "accept", content: { approve: "yes" } } } });
     expect(invalid.error).toMatchObject({ code: -32602, message: "Invalid elicitation response", data: { key: "approval" } });
     const ignored = await send("tasks/update", { taskId, inputResponses: { "unknown-key": { ignored: true } } });
-    expect(ignored.result).toEqual(ack({ applied: false, status: "input_required", accepted: [], ignored: { "unknown-key": "not-asked" } }));
+    expect(ignored.result).toEqual(
+      ack({ applied: false, status: "input_required", accepted: [], ignored: { "unknown-key": "not-asked" } }),
+    );
     expect((await get(taskId as string)).status).toBe("input_required");
     const answer = { action: "accept", content: { approve: true, note: "ok by me" } };
     const taken = await send("tasks/update", { taskId, inputResponses: { approval: answer } });
     expect(taken.result).toMatchObject(ack({ applied: true, accepted: ["approval"], ignored: {} }));
     // A retry of the same answer (its ack lost) reads as taken; a different answer to the same key does not.
-    expect((await send("tasks/update", { taskId, inputResponses: { approval: answer } })).result).toMatchObject(ack({ applied: true, accepted: ["approval"] }));
+    expect((await send("tasks/update", { taskId, inputResponses: { approval: answer } })).result).toMatchObject(
+      ack({ applied: true, accepted: ["approval"] }),
+    );
     const conflicting = await send("tasks/update", { taskId, inputResponses: { approval: { action: "decline" } } });
     expect(conflicting.result).toMatchObject(ack({ applied: false, accepted: [], ignored: { approval: "already-answered" } }));
     const done = await settled(taskId as string);
@@ -167,19 +185,34 @@ describe.each(KIT_BOUNDARIES)("the tasks extension over %s", (boundary) => {
     const { taskId } = await created("summarise");
     const waiting = await until(taskId as string, (task) => task.status === "input_required");
     expect((waiting.inputRequests as JsonObject).summary).toMatchObject({ method: "sampling/createMessage" });
-    await send("tasks/update", { taskId, inputResponses: { summary: { role: "assistant", content: { type: "text", text: "All good" }, model: "m" } } });
-    expect((await settled(taskId as string)).result).toMatchObject({ content: [{ type: "text", text: 'Summary: {"type":"text","text":"All good"}' }] });
+    await send("tasks/update", {
+      taskId,
+      inputResponses: { summary: { role: "assistant", content: { type: "text", text: "All good" }, model: "m" } },
+    });
+    expect((await settled(taskId as string)).result).toMatchObject({
+      content: [{ type: "text", text: 'Summary: {"type":"text","text":"All good"}' }],
+    });
   });
 
   it("ends a tool error completed, a typed error failed, and a crash failed with a generic error", async () => {
     const soft = await settled((await created("soft_fail")).taskId as string);
-    expect(soft).toMatchObject({ status: "completed", result: { isError: true, content: [{ type: "text", text: "That cannot be done" }] } });
+    expect(soft).toMatchObject({
+      status: "completed",
+      result: { isError: true, content: [{ type: "text", text: "That cannot be done" }] },
+    });
     const typed = await settled((await created("typed_fail")).taskId as string);
-    expect(typed).toMatchObject({ status: "failed", statusMessage: "Quota exceeded", error: { code: -33001, message: "Quota exceeded", data: { retryAfterMs: 5000 } } });
+    expect(typed).toMatchObject({
+      status: "failed",
+      statusMessage: "Quota exceeded",
+      error: { code: -33001, message: "Quota exceeded", data: { retryAfterMs: 5000 } },
+    });
     expect(typed).not.toHaveProperty("result");
     for (const name of ["crash", "unserializable", "mrtr_in_task"]) {
       const crashed = await settled((await created(name)).taskId as string);
-      expect(crashed).toMatchObject({ status: "failed", error: { code: -32603, message: "Internal error", data: { errorId: expect.any(String) } } });
+      expect(crashed).toMatchObject({
+        status: "failed",
+        error: { code: -32603, message: "Internal error", data: { errorId: expect.any(String) } },
+      });
       expect(JSON.stringify(crashed)).not.toMatch(/hunter2|BigInt|input_required/);
     }
   });
@@ -190,7 +223,9 @@ describe.each(KIT_BOUNDARIES)("the tasks extension over %s", (boundary) => {
     expect(cancelled.result).toEqual(ack({ applied: true, status: "cancelled" }));
     expect((await get(taskId as string)).status).toBe("cancelled");
     expect((await send("tasks/cancel", { taskId })).result).toEqual(ack({ applied: true, status: "cancelled" }));
-    expect((await send("tasks/update", { taskId, inputResponses: {} })).result).toEqual(ack({ applied: true, status: "cancelled", accepted: [], ignored: {} }));
+    expect((await send("tasks/update", { taskId, inputResponses: {} })).result).toEqual(
+      ack({ applied: true, status: "cancelled", accepted: [], ignored: {} }),
+    );
     expect((await send("tasks/update", { taskId, inputResponses: { late: 1 } })).result).toEqual(
       ack({ applied: false, status: "cancelled", accepted: [], ignored: { late: "task-finished" } }),
     );
@@ -199,7 +234,11 @@ describe.each(KIT_BOUNDARIES)("the tasks extension over %s", (boundary) => {
 
   it("shows a failed task's error message as its status, never the progress message it had", async () => {
     const { taskId } = await created("progress_then_fail");
-    expect(await settled(taskId as string)).toMatchObject({ status: "failed", statusMessage: "Upstream gone", error: { code: -33002, message: "Upstream gone" } });
+    expect(await settled(taskId as string)).toMatchObject({
+      status: "failed",
+      statusMessage: "Upstream gone",
+      error: { code: -33002, message: "Upstream gone" },
+    });
   });
 
   it("says when a cancel came too late: the task had completed, and stays completed", async () => {
@@ -221,31 +260,50 @@ describe.each(KIT_BOUNDARIES)("the tasks extension over %s", (boundary) => {
   it("answers a retried create with the same idempotency key with the task the first try made", async () => {
     const key = `order-${boundary}-${Date.now()}`;
     const call = (name: string, args: JsonObject, idempotencyKey: unknown) =>
-      send("tools/call", { name, arguments: args, _meta: { ...client.meta({ capabilities: DECLARING }), [IDEMPOTENCY_KEY]: idempotencyKey } });
+      send("tools/call", {
+        name,
+        arguments: args,
+        _meta: { ...client.meta({ capabilities: DECLARING }), [IDEMPOTENCY_KEY]: idempotencyKey },
+      });
     const first = await call("count", { to: 2 }, key);
     expect(first.result).toMatchObject({ resultType: "task", status: "working" });
     const done = await settled(first.result!.taskId as string);
     const retry = await call("count", { to: 2 }, key);
-    expect(retry.result).toMatchObject({ resultType: "task", taskId: first.result!.taskId, status: "completed", createdAt: first.result!.createdAt });
+    expect(retry.result).toMatchObject({
+      resultType: "task",
+      taskId: first.result!.taskId,
+      status: "completed",
+      createdAt: first.result!.createdAt,
+    });
     expect(retry.result!.lastUpdatedAt).toBe(done.lastUpdatedAt);
     const fresh = await call("count", { to: 2 }, `${key}-2`);
     expect(fresh.result!.taskId).not.toBe(first.result!.taskId);
-    for (const [name, args] of [["count", { to: 3 }], ["quick", {}]] as const) {
+    for (const [name, args] of [
+      ["count", { to: 3 }],
+      ["quick", {}],
+    ] as const) {
       const misused = await call(name, args, key);
       expect(misused.error).toMatchObject({ code: -32602, message: expect.stringContaining("already used for another call") });
     }
     for (const bad of [7, "", "x".repeat(257)]) {
-      expect((await call("count", { to: 1 }, bad)).error).toMatchObject({ code: -32602, message: expect.stringContaining(IDEMPOTENCY_KEY) });
+      expect((await call("count", { to: 1 }, bad)).error).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining(IDEMPOTENCY_KEY),
+      });
     }
   });
 
   it("refuses removed methods, non-declaring clients, unknown tasks and malformed params", async () => {
-    for (const method of ["tasks/result", "tasks/list"]) expect((await send(method, { taskId: "x" })).error).toMatchObject({ code: -32601 });
+    for (const method of ["tasks/result", "tasks/list"])
+      expect((await send(method, { taskId: "x" })).error).toMatchObject({ code: -32601 });
     const { taskId } = await created("count", { to: 1 });
     for (const method of ["tasks/get", "tasks/update", "tasks/cancel"]) {
       const { error } = await send(method, { taskId, inputResponses: {} }, { elicitation: {} });
       expect(error).toEqual({ code: -32021, message: "Missing required client capability", data: { requiredCapabilities: TASKS } });
-      expect((await send(method, { taskId: "no-such-task", inputResponses: {} })).error).toEqual({ code: -32602, message: "Task not found" });
+      expect((await send(method, { taskId: "no-such-task", inputResponses: {} })).error).toEqual({
+        code: -32602,
+        message: "Task not found",
+      });
     }
     expect((await send("tasks/get", { taskId: 7 })).error).toMatchObject({ code: -32602 });
     expect((await send("tasks/update", { taskId, inputResponses: "yes" })).error).toMatchObject({ code: -32602 });
@@ -269,10 +327,18 @@ describe.each(KIT_BOUNDARIES)("the tasks extension over %s", (boundary) => {
   if (boundary === "http") {
     it("requires Mcp-Name to equal params.taskId (the SDK's check, pinned)", async () => {
       const { taskId } = await created("count", { to: 1 });
-      const wrong = await client.exchange("tasks/get", { taskId, _meta: client.meta({ capabilities: DECLARING }) }, { headers: { "mcp-name": "another-task" } });
+      const wrong = await client.exchange(
+        "tasks/get",
+        { taskId, _meta: client.meta({ capabilities: DECLARING }) },
+        { headers: { "mcp-name": "another-task" } },
+      );
       expect(wrong.http?.status).toBe(400);
       expect(wrong.response.error).toMatchObject({ code: -32020 });
-      const missing = await client.exchange("tasks/get", { taskId, _meta: client.meta({ capabilities: DECLARING }) }, { headers: { "mcp-name": undefined } });
+      const missing = await client.exchange(
+        "tasks/get",
+        { taskId, _meta: client.meta({ capabilities: DECLARING }) },
+        { headers: { "mcp-name": undefined } },
+      );
       expect(missing.http?.status).toBe(400);
       expect(missing.response.error).toMatchObject({ code: -32020 });
     });

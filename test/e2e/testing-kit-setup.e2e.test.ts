@@ -17,7 +17,17 @@
 import "reflect-metadata";
 import { IsString } from "class-validator";
 import { Arg, JSONSchema, Tool } from "roundtrip-mcp";
-import { accept, createHttpTestClient, createStdioTestClient, createTestClient, createTestClock, MemoryLogger, SilentLogger, tamper, type TestClient } from "roundtrip-mcp/testing";
+import {
+  accept,
+  createHttpTestClient,
+  createStdioTestClient,
+  createTestClient,
+  createTestClock,
+  MemoryLogger,
+  SilentLogger,
+  tamper,
+  type TestClient,
+} from "roundtrip-mcp/testing";
 import { INTERACTIVE_COMPONENTS, INTERACTIVE_SECRET, createInteractiveApp } from "./fixtures/interactive-app";
 import { FEATURE_COMPONENTS } from "./fixtures/feature-app";
 
@@ -65,7 +75,9 @@ describe("a client built from components", () => {
 
   it("uses the app option, and a state with its own clock needs the clock option", async () => {
     const client = await createTestClient(FEATURE_COMPONENTS, { app: { name: "named", localPrincipal: "local" } });
-    expect((await client.request("server/discover")).result._meta).toEqual({ "io.modelcontextprotocol/serverInfo": { name: "named", version: "0.0.0" } });
+    expect((await client.request("server/discover")).result._meta).toEqual({
+      "io.modelcontextprotocol/serverInfo": { name: "named", version: "0.0.0" },
+    });
     expect((await client.callTool("whoami")).result.structuredContent).toMatchObject({ principal: "local" });
     await client.close();
 
@@ -73,7 +85,10 @@ describe("a client built from components", () => {
     const withNow = await createTestClient(FEATURE_COMPONENTS, { app: { state: { secret: INTERACTIVE_SECRET, now: own.now } } });
     expect(() => withNow.clock).toThrow(/own now\(\); pass the matching test clock as the clock option/);
     await withNow.close();
-    const withClock = await createTestClient(FEATURE_COMPONENTS, { app: { state: { secret: INTERACTIVE_SECRET, now: own.now } }, clock: own });
+    const withClock = await createTestClient(FEATURE_COMPONENTS, {
+      app: { state: { secret: INTERACTIVE_SECRET, now: own.now } },
+      clock: own,
+    });
     expect(withClock.clock).toBe(own);
     await withClock.close();
   });
@@ -83,7 +98,9 @@ describe("a client built from components", () => {
     const client = await createTestClient(app);
     expect(client.app).toBe(app);
     expect(() => client.clock).toThrow(/ready McpApp; build it with a test clock/);
-    expect(() => client.logger).toThrow("client.logger: the app logs to a SilentLogger; build it with logger: new MemoryLogger() to read its entries");
+    expect(() => client.logger).toThrow(
+      "client.logger: the app logs to a SilentLogger; build it with logger: new MemoryLogger() to read its entries",
+    );
     await expect(createTestClient(app, { app: { name: "x" } })).rejects.toThrow(TypeError);
     await client.close();
     // The kit closes only what it opened: the app still serves new connections.
@@ -103,7 +120,9 @@ describe("flows", () => {
 
   it("refuses readers that do not fit the status, saying what the flow holds", async () => {
     const round1 = await client.callTool("book_trip", { destination: "Oslo" });
-    expect(() => round1.result).toThrow('flow.result needs a flow that is complete, but tools/call book_trip, round 1 asked "traveller", "seats" with requestState');
+    expect(() => round1.result).toThrow(
+      'flow.result needs a flow that is complete, but tools/call book_trip, round 1 asked "traveller", "seats" with requestState',
+    );
     expect(() => round1.error).toThrow("flow.error needs a flow that is error");
     expect(() => round1.asked("seat")).toThrow('asked("seat"): the round asked "traveller", "seats"');
     await expect(round1.answer({ seat: () => accept({ count: 1 }) })).rejects.toThrow('answer: "seat" was not asked');
@@ -116,7 +135,11 @@ describe("flows", () => {
   });
 
   it("sends answers before being asked, and keeps request-level _meta on every round", async () => {
-    const early = await client.request("tools/call", { name: "ask_name", arguments: {}, inputResponses: { user_name: accept({ name: "Ada" }) } });
+    const early = await client.request("tools/call", {
+      name: "ask_name",
+      arguments: {},
+      inputResponses: { user_name: accept({ name: "Ada" }) },
+    });
     expect(early.rounds).toBe(1);
     expect(early.text).toBe("Hello, Ada!");
     const traced = await client.request("tools/call", { name: "choose_style", arguments: {}, _meta: { traceparent: "t1" } });
@@ -128,7 +151,10 @@ describe("flows", () => {
   it("leaves clientInfo out on request, and sets the protocol version", async () => {
     const anonymous = await createTestClient(FEATURE_COMPONENTS, { clientInfo: null, protocolVersion: "2026-07-28" });
     const round = await anonymous.exchange("tools/list", { _meta: anonymous.meta() });
-    expect(round.request.params!._meta).toEqual({ "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} });
+    expect(round.request.params!._meta).toEqual({
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+    });
     expect(round.response.result!.resultType).toBe("complete");
     await anonymous.close();
   });
@@ -141,7 +167,12 @@ describe("the HTTP boundary", () => {
     const done = await round1.answer({ color: accept({ color: "red" }) });
     for (const round of done.history) {
       expect(round.http!.status).toBe(200);
-      expect(round.http!.requestHeaders).toMatchObject({ "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "choose_style", accept: "application/json, text/event-stream" });
+      expect(round.http!.requestHeaders).toMatchObject({
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "choose_style",
+        accept: "application/json, text/event-stream",
+      });
     }
     const routed = await client.callTool("route", { region: "eu west" });
     expect(routed.text).toBe("routed to eu west");
@@ -204,14 +235,21 @@ describe("the stdio boundary", () => {
     const flow = await client.request("tools/list");
     expect(flow.result.echo).toEqual({ _meta: client.meta() });
     expect(flow.logs).toEqual([{ level: "info", data: 1 }]);
-    expect(client.unexpectedMessages).toEqual([{ unparsable: "not json" }, { jsonrpc: "2.0", id: 99, method: "elicitation/create", params: {} }]);
+    expect(client.unexpectedMessages).toEqual([
+      { unparsable: "not json" },
+      { jsonrpc: "2.0", id: 99, method: "elicitation/create", params: {} },
+    ]);
     expect(() => client.as("alice")).toThrow(/principalEnv/);
     await client.close();
   });
 
   it("rejects clearly when the server exits or never answers", async () => {
-    const crashing = await createStdioTestClient(script(`process.stdin.once("data", () => { process.stderr.write("boom"); process.exit(3); });`));
-    await expect(crashing.request("tools/list")).rejects.toThrow(/the stdio connection closed \(server exited with code 3; stderr: boom\) before tools\/list was answered/);
+    const crashing = await createStdioTestClient(
+      script(`process.stdin.once("data", () => { process.stderr.write("boom"); process.exit(3); });`),
+    );
+    await expect(crashing.request("tools/list")).rejects.toThrow(
+      /the stdio connection closed \(server exited with code 3; stderr: boom\) before tools\/list was answered/,
+    );
     await crashing.close();
     await expect(createStdioTestClient({ command: "/nonexistent/mcp-server" })).rejects.toThrow(/ENOENT/);
     const silent = await createStdioTestClient(script(`process.stdin.resume();`), { timeoutMs: 200 });

@@ -45,7 +45,12 @@ describe.each(KIT_BOUNDARIES)("the testing kit over %s (interactive app)", (boun
     expect(round1.status).toBe("input_required");
     expect(round1.rounds).toBe(1);
     expect(round1.keys).toEqual(["color"]);
-    expect(round1.asked("color")).toMatchObject({ kind: "form", message: "Pick a colour", fields: ["color"], choices: ["red", "green", "blue"] });
+    expect(round1.asked("color")).toMatchObject({
+      kind: "form",
+      message: "Pick a colour",
+      fields: ["color"],
+      choices: ["red", "green", "blue"],
+    });
     expect(typeof round1.requestState).toBe("string");
 
     const round2 = await round1.answer({ color: accept({ color: "blue" }) });
@@ -62,24 +67,41 @@ describe.each(KIT_BOUNDARIES)("the testing kit over %s (interactive app)", (boun
     // Each retry: a new id, the original params, only this round's answers, the exact state.
     const sent = done.history.map((r) => r.request);
     expect(new Set(sent.map((r) => r.id)).size).toBe(3);
-    for (const request of sent) expect(request.params).toMatchObject({ name: "choose_style", arguments: {}, _meta: { "io.modelcontextprotocol/clientCapabilities": FORM } });
+    for (const request of sent)
+      expect(request.params).toMatchObject({
+        name: "choose_style",
+        arguments: {},
+        _meta: { "io.modelcontextprotocol/clientCapabilities": FORM },
+      });
     expect(sent[0].params).not.toHaveProperty("inputResponses");
-    expect(sent[1].params).toMatchObject({ inputResponses: { color: { action: "accept", content: { color: "blue" } } }, requestState: round1.requestState });
+    expect(sent[1].params).toMatchObject({
+      inputResponses: { color: { action: "accept", content: { color: "blue" } } },
+      requestState: round1.requestState,
+    });
     expect(sent[2].params!.inputResponses).toEqual({ style: { action: "accept", content: { style: "sky" } } });
     expect(sent[2].params!.requestState).toBe(round2.requestState);
     // Rounds are immutable: the first can be answered again, differently.
-    expect((await (await round1.answer({ color: accept({ color: "red" }) })).answer({ style: accept({ style: "brick" }) })).result.structuredContent).toEqual({ color: "red", style: "brick" });
+    expect(
+      (await (await round1.answer({ color: accept({ color: "red" }) })).answer({ style: accept({ style: "brick" }) })).result
+        .structuredContent,
+    ).toEqual({ color: "red", style: "brick" });
   });
 
   it("runs a flow to completion from a script and reports the rounds", async () => {
-    const auto = await client.run("tools/call", { name: "choose_style", arguments: {} }, { color: accept({ color: "green" }), style: (asked) => accept({ style: asked.choices![0] }) });
+    const auto = await client.run(
+      "tools/call",
+      { name: "choose_style", arguments: {} },
+      { color: accept({ color: "green" }), style: (asked) => accept({ style: asked.choices![0] }) },
+    );
     expect(auto.status).toBe("complete");
     expect(auto.result.structuredContent).toEqual({ color: "green", style: "forest" });
     expect(auto.rounds).toBe(3);
 
     const trip = await client.callTool("book_trip", { destination: "Oslo" });
     expect(trip.keys).toEqual(["traveller", "seats"]);
-    const fromRound1 = await trip.run((asked) => (asked.key === "traveller" ? accept({ name: "Ada", email: "ada@example.com" }) : accept({ count: 2 })));
+    const fromRound1 = await trip.run((asked) =>
+      asked.key === "traveller" ? accept({ name: "Ada", email: "ada@example.com" }) : accept({ count: 2 }),
+    );
     expect(fromRound1.rounds).toBe(2);
     expect(fromRound1.result.structuredContent).toEqual({ summary: "Ada <ada@example.com> x2 to Oslo" });
   });
@@ -88,7 +110,12 @@ describe.each(KIT_BOUNDARIES)("the testing kit over %s (interactive app)", (boun
     await expect(client.run("tools/call", { name: "choose_style", arguments: {} }, { color: accept({ color: "red" }) })).rejects.toThrow(
       'run: round 2 asked "style" ("Which red?") and the script has no answer for it',
     );
-    const endless = client.run("tools/call", { name: "connect_account", arguments: { account: "never" } }, { consent: accept() }, { capabilities: ALL, maxRounds: 4 });
+    const endless = client.run(
+      "tools/call",
+      { name: "connect_account", arguments: { account: "never" } },
+      { consent: accept() },
+      { capabilities: ALL, maxRounds: 4 },
+    );
     await expect(endless).rejects.toThrow('run: tools/call still needs input after 4 rounds (maxRounds 4); last round asked "consent"');
   });
 
@@ -96,7 +123,11 @@ describe.each(KIT_BOUNDARIES)("the testing kit over %s (interactive app)", (boun
     const read = await client.readResource("profile://ada/card");
     expect(read.asked("color").message).toBe("Card colour?");
     const card = await read.answer({ color: accept({ color: "red" }) });
-    expect(card.result).toMatchObject({ contents: [{ uri: "profile://ada/card", mimeType: "text/plain", text: "card ada in red" }], ttlMs: 5000, cacheScope: "private" });
+    expect(card.result).toMatchObject({
+      contents: [{ uri: "profile://ada/card", mimeType: "text/plain", text: "card ada in red" }],
+      ttlMs: 5000,
+      cacheScope: "private",
+    });
     expect(card.text).toBe("card ada in red");
 
     const prompt = await client.getPrompt("interview");
@@ -149,7 +180,11 @@ describe.each(KIT_BOUNDARIES)("the testing kit over %s (interactive app)", (boun
   it("refuses a round whose capabilities were dropped", async () => {
     const round1 = await client.callTool("book_trip", { destination: "Lima" });
     const dropped = await round1.answer({ traveller: accept({ name: "A", email: "a@example.com" }) }, { capabilities: {} });
-    expect(dropped.error).toEqual({ code: -32021, message: "Missing required client capability", data: { requiredCapabilities: { elicitation: {} } } });
+    expect(dropped.error).toEqual({
+      code: -32021,
+      message: "Missing required client capability",
+      data: { requiredCapabilities: { elicitation: {} } },
+    });
     expect(dropped.round.request.params!._meta).toMatchObject({ "io.modelcontextprotocol/clientCapabilities": {} });
     expect(() => dropped.result).toThrow(/failed: -32021 .*declare the capabilities/);
     // The round option applied to that round only; the flow's own capabilities still hold.
@@ -159,12 +194,19 @@ describe.each(KIT_BOUNDARIES)("the testing kit over %s (interactive app)", (boun
 
   it("reads sampling, roots and URL input requests, and answers them with the builders", async () => {
     const round1 = await client.callTool("sample_and_roots", {}, { capabilities: ALL });
-    expect(round1.inputs.map((i) => [i.key, i.kind])).toEqual([["capital", "sampling"], ["roots", "roots"]]);
+    expect(round1.inputs.map((i) => [i.key, i.kind])).toEqual([
+      ["capital", "sampling"],
+      ["roots", "roots"],
+    ]);
     const done = await round1.answer({ capital: modelReply("Paris"), roots: clientRoots("file:///home") });
     expect(done.text).toBe("capital: Paris; roots: file:///home");
 
     const consent = await client.callTool("connect_account", { account: "kit" }, { capabilities: ALL });
-    expect(consent.asked("consent")).toMatchObject({ kind: "url", url: "https://accounts.example.com/connect", message: "Connect your account" });
+    expect(consent.asked("consent")).toMatchObject({
+      kind: "url",
+      url: "https://accounts.example.com/connect",
+      message: "Connect your account",
+    });
     const again = await consent.answer({ consent: accept() });
     expect(again.keys).toEqual(["consent"]);
     expect(again.round.request.params!.inputResponses).toEqual({ consent: { action: "accept" } });
@@ -191,17 +233,27 @@ describe.each(KIT_BOUNDARIES)("the testing kit over %s (interactive app)", (boun
         inputRequests: {
           user_name: {
             method: "elicitation/create",
-            params: { mode: "form", message: "Your name?", requestedSchema: { type: "object", properties: { name: { type: "string", minLength: 1 } }, required: ["name"] } },
+            params: {
+              mode: "form",
+              message: "Your name?",
+              requestedSchema: { type: "object", properties: { name: { type: "string", minLength: 1 } }, required: ["name"] },
+            },
           },
         },
         _meta: SERVER_INFO,
       },
     });
-    const answered = await client.raw("tools/call", { name: "ask_name", arguments: {}, inputResponses: { user_name: accept({ name: "Ada" }) } });
+    const answered = await client.raw("tools/call", {
+      name: "ask_name",
+      arguments: {},
+      inputResponses: { user_name: accept({ name: "Ada" }) },
+    });
     expect(answered.result).toEqual({ resultType: "complete", content: [{ type: "text", text: "Hello, Ada!" }], _meta: SERVER_INFO });
     const bare = await client.raw("tools/list", { _meta: undefined });
     expect(bare.error).toMatchObject({ code: -32602 });
-    const round = await client.exchange("tools/list", { _meta: client.meta({ meta: { traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01" } }) });
+    const round = await client.exchange("tools/list", {
+      _meta: client.meta({ meta: { traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01" } }),
+    });
     expect(round.request.params!._meta).toEqual({
       "io.modelcontextprotocol/protocolVersion": "2026-07-28",
       "io.modelcontextprotocol/clientCapabilities": FORM,
@@ -243,7 +295,9 @@ describe.each(KIT_BOUNDARIES)("the testing kit over %s (feature app)", (boundary
     const failed: Flow = await client.callTool("typed_error");
     expect(failed.status).toBe("error");
     expect(failed.error).toEqual({ code: -33050, message: "Quota exceeded", data: { retryAfter: 30 } });
-    expect(() => failed.result).toThrow('flow.result needs a flow that is complete, but tools/call typed_error, round 1 failed: -33050 "Quota exceeded" data {"retryAfter":30}');
+    expect(() => failed.result).toThrow(
+      'flow.result needs a flow that is complete, but tools/call typed_error, round 1 failed: -33050 "Quota exceeded" data {"retryAfter":30}',
+    );
     await expect(failed.answer({})).rejects.toThrow("answer: nothing to answer; tools/call typed_error, round 1 failed");
   });
 

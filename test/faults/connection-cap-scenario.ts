@@ -24,10 +24,14 @@ function body(method: string, params: Record<string, unknown>): string {
 function heldRequest(url: string, agent: Agent): Promise<number> {
   const text = body("tools/list", {});
   return new Promise((resolve) => {
-    const req = request(url, { method: "POST", agent, headers: { ...HEADERS, "mcp-method": "tools/list", "content-length": String(Buffer.byteLength(text)) } }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-    });
+    const req = request(
+      url,
+      { method: "POST", agent, headers: { ...HEADERS, "mcp-method": "tools/list", "content-length": String(Buffer.byteLength(text)) } },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on("error", () => resolve(0));
     req.end(text);
   });
@@ -59,7 +63,8 @@ function overCapCall(port: number, deadlineMs: number): Promise<RawEnd> {
     socket.on("close", () => {
       clearTimeout(timer);
       const status = /^HTTP\/1\.[01] (\d{3})/.exec(received)?.[1];
-      if (status === undefined) return resolve({ kind: "dropped", reason: problem ? `reset (${problem}) with no HTTP answer` : "closed with no HTTP answer" });
+      if (status === undefined)
+        return resolve({ kind: "dropped", reason: problem ? `reset (${problem}) with no HTTP answer` : "closed with no HTTP answer" });
       const retryAfter = /\r\nretry-after:\s*([^\r]*)/i.exec(received.split("\r\n\r\n")[0])?.[1];
       resolve({ kind: "answer", status: Number(status), ...(retryAfter !== undefined && { retryAfter }) });
     });
@@ -103,7 +108,11 @@ export async function connectionCapScenario(settings: FaultSettings): Promise<Sc
       }
       if (Date.now() - releasedAt > settings.deadlineMs) {
         judge(tally, after, { what: "tools/call echo after the held connections closed", storeBound: false });
-        if (after.kind === "answer") tally.count("dropped", `tools/call echo ${settings.deadlineMs} ms after the held connections closed is still answered ${after.status} ${JSON.stringify(after.message)}`);
+        if (after.kind === "answer")
+          tally.count(
+            "dropped",
+            `tools/call echo ${settings.deadlineMs} ms after the held connections closed is still answered ${after.status} ${JSON.stringify(after.message)}`,
+          );
         break;
       }
       await pause(50);

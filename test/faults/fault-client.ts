@@ -48,7 +48,14 @@ export async function send(url: string, method: string, params: Record<string, u
   try {
     const response = await fetch(url, { method: "POST", headers, body, signal: AbortSignal.timeout(deadlineMs) });
     const text = await response.text();
-    return { kind: "answer", status: response.status, headers: response.headers, message: parse(text, response.headers), sentAt, doneAt: Date.now() };
+    return {
+      kind: "answer",
+      status: response.status,
+      headers: response.headers,
+      message: parse(text, response.headers),
+      sentAt,
+      doneAt: Date.now(),
+    };
   } catch (error) {
     const doneAt = Date.now();
     const e = error as { name?: string; cause?: { code?: string; message?: string }; message?: string };
@@ -102,7 +109,8 @@ export function judge(tally: Tally, outcome: Outcome, how: Judgement): JsonRpcAn
       return undefined;
     case "answer": {
       const took = outcome.doneAt - outcome.sentAt;
-      if (how.hangAfterMs !== undefined && took > how.hangAfterMs) tally.count("hangs", `${how.what}: answered after ${took} ms (bound ${how.hangAfterMs} ms)`);
+      if (how.hangAfterMs !== undefined && took > how.hangAfterMs)
+        tally.count("hangs", `${how.what}: answered after ${took} ms (bound ${how.hangAfterMs} ms)`);
       const error = outcome.message?.error;
       if (error?.code === -32603) {
         if (excused) tally.excuse(`-32603 to ${how.what.split(" on ")[0]}`);

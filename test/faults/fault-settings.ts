@@ -47,9 +47,13 @@ function envNumber(name: string, fallback: number, min = 1): number {
 }
 
 export function faultSettings(): FaultSettings {
-  const only = (process.env.FAULTS_ONLY ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const only = (process.env.FAULTS_ONLY ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = only.filter((s) => !(SCENARIOS as readonly string[]).includes(s));
-  if (unknown.length > 0) throw new RangeError(`FAULTS_ONLY: unknown scenario ${unknown.join(", ")}; expected any of ${SCENARIOS.join(", ")}`);
+  if (unknown.length > 0)
+    throw new RangeError(`FAULTS_ONLY: unknown scenario ${unknown.join(", ")}; expected any of ${SCENARIOS.join(", ")}`);
   return {
     only: only.length > 0 ? only : SCENARIOS,
     deadlineMs: envNumber("FAULTS_DEADLINE_MS", 10_000),

@@ -99,7 +99,14 @@ export class Tally {
 
   report(): ScenarioReport {
     const excused = [...this.excused].map(([what, n]) => `excused by an outage: ${n} × ${what}`);
-    return { scenario: this.scenario, seconds: (Date.now() - this.started) / 1000, requests: this.requests, ...this.counts, notes: [...this.notes, ...excused], examples: [...this.examples].map(([line, n]) => (n > 1 ? `${line} (× ${n})` : line)) };
+    return {
+      scenario: this.scenario,
+      seconds: (Date.now() - this.started) / 1000,
+      requests: this.requests,
+      ...this.counts,
+      notes: [...this.notes, ...excused],
+      examples: [...this.examples].map(([line, n]) => (n > 1 ? `${line} (× ${n})` : line)),
+    };
   }
 }
 

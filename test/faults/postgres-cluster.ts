@@ -22,7 +22,9 @@ function findBinDir(): string {
   if (versions.length > 0) return path.join(root, versions[0], "bin");
   const onPath = (process.env.PATH ?? "").split(path.delimiter).find((dir) => dir && has(dir));
   if (onPath) return onPath;
-  throw new Error(`no PostgreSQL server found (looked in ${root}/*/bin, POSTGRES_BIN_DIR and PATH); install it (apt-get install -y postgresql) or leave the scenario out (FAULTS_ONLY=sqlite,sigterm,cap)`);
+  throw new Error(
+    `no PostgreSQL server found (looked in ${root}/*/bin, POSTGRES_BIN_DIR and PATH); install it (apt-get install -y postgresql) or leave the scenario out (FAULTS_ONLY=sqlite,sigterm,cap)`,
+  );
 }
 
 function freePort(): Promise<number> {
@@ -59,7 +61,12 @@ export class PostgresCluster {
     const cluster = new PostgresCluster(bin, folder, await freePort(), asRoot);
     process.once("exit", () => cluster.remove());
     try {
-      if (asRoot) chownSync(folder, Number(execFileSync("id", ["-u", "postgres"]).toString()), Number(execFileSync("id", ["-g", "postgres"]).toString()));
+      if (asRoot)
+        chownSync(
+          folder,
+          Number(execFileSync("id", ["-u", "postgres"]).toString()),
+          Number(execFileSync("id", ["-g", "postgres"]).toString()),
+        );
       await cluster.asServerUser("initdb", ["-D", cluster.data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"]);
       await cluster.start();
       await run(path.join(bin, "createdb"), ["-h", "127.0.0.1", "-p", String(cluster.port), "-U", "postgres", DATABASE]);
@@ -74,7 +81,18 @@ export class PostgresCluster {
   async start(): Promise<void> {
     const settings = `-c listen_addresses=127.0.0.1 -p ${this.port} -k ${this.folder} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
     this.running = true;
-    await this.asServerUser("pg_ctl", ["-D", this.data, "-l", path.join(this.folder, "postgres.log"), "-o", settings, "-w", "-t", "60", "start"]);
+    await this.asServerUser("pg_ctl", [
+      "-D",
+      this.data,
+      "-l",
+      path.join(this.folder, "postgres.log"),
+      "-o",
+      settings,
+      "-w",
+      "-t",
+      "60",
+      "start",
+    ]);
   }
 
   /** `pg_ctl stop -m <mode>`: fast ends every session with 57P01 and stops. */
@@ -95,8 +113,10 @@ export class PostgresCluster {
     try {
       const until = Date.now() + busyWithinMs;
       // One statement that looks and terminates, so the transaction it saw is still there.
-      const inTransaction = "EXISTS (SELECT 1 FROM pg_stat_activity WHERE application_name = 'roundtrip-mcp' AND state = 'idle in transaction')";
-      const terminate = "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE application_name = 'roundtrip-mcp'";
+      const inTransaction =
+        "EXISTS (SELECT 1 FROM pg_stat_activity WHERE application_name = 'roundtrip-mcp' AND state = 'idle in transaction')";
+      const terminate =
+        "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE application_name = 'roundtrip-mcp'";
       let ended = 0;
       while (Date.now() < until) {
         ended = (await client.query(`${terminate} AND ${inTransaction}`)).rows[0].n as number;
@@ -115,7 +135,8 @@ export class PostgresCluster {
     this.removed = true;
     try {
       // Synchronous: this also runs in the process's exit handler.
-      if (this.running) execFileSync(...this.serverCommand("pg_ctl", ["-D", this.data, "-m", "immediate", "-w", "stop"]), { stdio: "ignore" });
+      if (this.running)
+        execFileSync(...this.serverCommand("pg_ctl", ["-D", this.data, "-m", "immediate", "-w", "stop"]), { stdio: "ignore" });
     } catch {
       // Already down: the folder goes anyway.
     }

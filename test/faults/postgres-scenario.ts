@@ -62,11 +62,17 @@ export async function postgresScenario(settings: FaultSettings): Promise<Scenari
     for (const instance of instances) await instance.start();
     const either = (first: number) => instances[first % 2].target ?? instances[(first + 1) % 2].target;
     let polls = 0;
-    const load = new TaskLoad("pg", flow, (worker) => either(worker), () => either(polls++));
+    const load = new TaskLoad(
+      "pg",
+      flow,
+      (worker) => either(worker),
+      () => either(polls++),
+    );
     load.start(settings.workers);
 
     const between = async (what: string) => {
-      if (!(await load.acknowledged(settings.tasksBetween, settings.deadlineMs))) tally.note(`fewer than ${settings.tasksBetween} tasks acknowledged within ${settings.deadlineMs} ms ${what}`);
+      if (!(await load.acknowledged(settings.tasksBetween, settings.deadlineMs)))
+        tally.note(`fewer than ${settings.tasksBetween} tasks acknowledged within ${settings.deadlineMs} ms ${what}`);
     };
     await between("before the first injection");
     let terminated = 0;
@@ -79,7 +85,9 @@ export async function postgresScenario(settings: FaultSettings): Promise<Scenari
       if (round.busy) busy++;
       await between(`after termination ${i + 1}`);
     }
-    tally.note(`${settings.pgTerminations} rounds of pg_terminate_backend ended ${terminated} connections of the instances (${busy} of them met one inside a transaction)`);
+    tally.note(
+      `${settings.pgTerminations} rounds of pg_terminate_backend ended ${terminated} connections of the instances (${busy} of them met one inside a transaction)`,
+    );
     outages.begin("pg_ctl stop -m fast");
     await cluster.stop("fast");
     await new Promise((resolve) => setTimeout(resolve, settings.pgDownMs)); // the outage itself
@@ -97,7 +105,9 @@ export async function postgresScenario(settings: FaultSettings): Promise<Scenari
     } else {
       for (const task of load.tasks) await verdict(task, reader, flow, true);
     }
-    tally.note(`${load.tasks.length} tasks acknowledged; instances started again after a crash: A ${instances[0].restarts}, B ${instances[1].restarts}`);
+    tally.note(
+      `${load.tasks.length} tasks acknowledged; instances started again after a crash: A ${instances[0].restarts}, B ${instances[1].restarts}`,
+    );
     return tally.report();
   } finally {
     await Promise.all(instances.map((i) => i.close()));

@@ -41,15 +41,31 @@ async function main(): Promise<void> {
       reports.push(report);
       process.stdout.write(`${name}: done in ${report.seconds.toFixed(1)} s\n`);
     } catch (error) {
-      broken.push(`${name}: could not run (${((Date.now() - started) / 1000).toFixed(1)} s): ${error instanceof Error ? error.message : String(error)}`);
+      broken.push(
+        `${name}: could not run (${((Date.now() - started) / 1000).toFixed(1)} s): ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
   const sum = totalOf(reports);
   const rows = [...reports, { scenario: "total", ...sum }];
   console.log("");
-  console.log(["scenario".padEnd(10), "requests".padStart(8), ...COUNTED.map((k) => HEADINGS[k].padStart(HEADINGS[k].length)), "seconds".padStart(7)].join("  "));
+  console.log(
+    [
+      "scenario".padEnd(10),
+      "requests".padStart(8),
+      ...COUNTED.map((k) => HEADINGS[k].padStart(HEADINGS[k].length)),
+      "seconds".padStart(7),
+    ].join("  "),
+  );
   for (const r of rows) {
-    console.log([r.scenario.padEnd(10), String(r.requests).padStart(8), ...COUNTED.map((k) => String(r[k]).padStart(HEADINGS[k].length)), r.seconds.toFixed(1).padStart(7)].join("  "));
+    console.log(
+      [
+        r.scenario.padEnd(10),
+        String(r.requests).padStart(8),
+        ...COUNTED.map((k) => String(r[k]).padStart(HEADINGS[k].length)),
+        r.seconds.toFixed(1).padStart(7),
+      ].join("  "),
+    );
   }
   for (const r of reports) {
     for (const note of r.notes) console.log(`  ${r.scenario}: ${note}`);

@@ -53,7 +53,9 @@ export class ServerProcess {
       if (server) server.keep(chunk.toString());
       else stderr += chunk.toString();
     });
-    const exited = new Promise<Exit>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal, at: Date.now(), asked: server?.asked ?? false })));
+    const exited = new Promise<Exit>((resolve) =>
+      child.once("exit", (code, signal) => resolve({ code, signal, at: Date.now(), asked: server?.asked ?? false })),
+    );
     const lines = readline.createInterface({ input: child.stdout! });
     const url = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`${name} printed no URL within ${timeoutMs} ms:\n${stderr}`)), timeoutMs);
@@ -116,7 +118,10 @@ export class ServerProcess {
     const rest = lines.slice(fatal + 1);
     const error = rest.find((l) => /^\s*\w*[Ee]rror\b/.test(l));
     const code = rest.find((l) => /^\s*code: /.test(l));
-    return [lines[fatal], error, code].filter(Boolean).map((l) => l!.trim()).join(" | ");
+    return [lines[fatal], error, code]
+      .filter(Boolean)
+      .map((l) => l!.trim())
+      .join(" | ");
   }
 
   private keep(text: string): void {
@@ -133,7 +138,10 @@ export function pause(ms: number): Promise<void> {
 export function countCrash(tally: Tally, server: ServerProcess, then?: () => void): void {
   void server.exited.then((exit) => {
     if (exit.asked) return;
-    tally.count("crashes", `${server.name} (pid ${server.pid}) exited by itself (${exit.signal ?? `code ${exit.code}`}): ${server.crashLine()}`);
+    tally.count(
+      "crashes",
+      `${server.name} (pid ${server.pid}) exited by itself (${exit.signal ?? `code ${exit.code}`}): ${server.crashLine()}`,
+    );
     then?.();
   });
 }

@@ -92,10 +92,16 @@ export async function sigtermScenario(settings: FaultSettings): Promise<Scenario
     while (!closing && Date.now() - signalledAt < settings.exitMs) {
       const probe = await send(server.url, "tools/list", {}, settings.deadlineMs);
       if (probe.kind === "answer" && probe.status === 200) acceptedAfter++;
-      else closing = probe.kind === "answer" ? `answered ${probe.status}${probe.headers.get("retry-after") ? ` with Retry-After ${probe.headers.get("retry-after")}` : " without Retry-After"}` : probe.kind;
+      else
+        closing =
+          probe.kind === "answer"
+            ? `answered ${probe.status}${probe.headers.get("retry-after") ? ` with Retry-After ${probe.headers.get("retry-after")}` : " without Retry-After"}`
+            : probe.kind;
       if (!closing) await pause(20);
     }
-    tally.note(`after SIGTERM the sample answered ${acceptedAfter} new request(s) normally, then a new request was ${closing || "still answered"}`);
+    tally.note(
+      `after SIGTERM the sample answered ${acceptedAfter} new request(s) normally, then a new request was ${closing || "still answered"}`,
+    );
     call.finish();
     const end = await call.ended;
     tally.requests++;
@@ -105,17 +111,33 @@ export async function sigtermScenario(settings: FaultSettings): Promise<Scenario
     else {
       const answer = parse(end.text);
       if (answer?.error?.code === -32603) tally.count("internalErrors", `the tools/call in flight at SIGTERM: ${end.text.slice(0, 200)}`);
-      else if (answer?.result?.resultType === "task" && typeof answer.result.taskId === "string") callTask = { id: answer.result.taskId, topic: "sigterm call in flight", sections: 1, ackAt: Date.now(), on: "the sample", resultSeen: false };
-      else tally.count("dropped", `the tools/call in flight at SIGTERM was answered ${end.status} ${end.text.slice(0, 200)} instead of its result`);
+      else if (answer?.result?.resultType === "task" && typeof answer.result.taskId === "string")
+        callTask = {
+          id: answer.result.taskId,
+          topic: "sigterm call in flight",
+          sections: 1,
+          ackAt: Date.now(),
+          on: "the sample",
+          resultSeen: false,
+        };
+      else
+        tally.count(
+          "dropped",
+          `the tools/call in flight at SIGTERM was answered ${end.status} ${end.text.slice(0, 200)} instead of its result`,
+        );
     }
 
-    const exit = await Promise.race([server.exited, pause(Math.max(0, settings.exitMs - (Date.now() - signalledAt))).then(() => undefined)]);
+    const exit = await Promise.race([
+      server.exited,
+      pause(Math.max(0, settings.exitMs - (Date.now() - signalledAt))).then(() => undefined),
+    ]);
     if (exit === undefined) {
       tally.count("hangs", `the sample did not exit within ${settings.exitMs} ms of SIGTERM`);
       await server.kill();
     } else {
       tally.note(`the sample exited ${exit.at - signalledAt} ms after SIGTERM (${exit.signal ?? `code ${exit.code}`})`);
-      if (exit.code !== 0) tally.count("crashes", `after SIGTERM the sample exited with ${exit.signal ?? `code ${exit.code}`}: ${server.crashLine()}`);
+      if (exit.code !== 0)
+        tally.count("crashes", `after SIGTERM the sample exited with ${exit.signal ?? `code ${exit.code}`}: ${server.crashLine()}`);
     }
 
     server = await ServerProcess.start("sample (restarted)", TASKS_SAMPLE, env);

@@ -42,7 +42,10 @@ async function lockPart(settings: FaultSettings, tally: Tally, folder: string): 
   const file = path.join(folder, "tasks.sqlite");
   const outages = new Outages(settings.graceMs);
   const flow: Flow = { tally, outages, deadlineMs: settings.deadlineMs, strict: settings.strict };
-  const server = await ServerProcess.start("probe app", PROBE_APP, { TASK_STORE: `sqlite:${file}`, REPORT_STEP_MS: String(settings.stepMs) });
+  const server = await ServerProcess.start("probe app", PROBE_APP, {
+    TASK_STORE: `sqlite:${file}`,
+    REPORT_STEP_MS: String(settings.stepMs),
+  });
   countCrash(tally, server);
   try {
     const target = { url: server.url, name: "the probe app" };
@@ -57,7 +60,10 @@ async function lockPart(settings: FaultSettings, tally: Tally, folder: string): 
 
     // Probes `echo` back to back while the lock is held; the latencies.
     const probeWhileLocked = async (holdMs: number, label: string): Promise<void> => {
-      const holder = spawn(process.execPath, [LOCK_HOLDER], { env: { ...process.env, LOCK_FILE: file, LOCK_MS: String(holdMs) }, stdio: ["ignore", "pipe", "inherit"] });
+      const holder = spawn(process.execPath, [LOCK_HOLDER], {
+        env: { ...process.env, LOCK_FILE: file, LOCK_MS: String(holdMs) },
+        stdio: ["ignore", "pipe", "inherit"],
+      });
       const lines = readline.createInterface({ input: holder.stdout! });
       const said = (what: string) => new Promise<void>((resolve) => lines.on("line", (line) => line === what && resolve()));
       const exited = new Promise<void>((resolve) => holder.once("exit", () => resolve()));
@@ -77,15 +83,24 @@ async function lockPart(settings: FaultSettings, tally: Tally, folder: string): 
       }
       await exited;
       const slow = latencies.filter((ms) => ms > settings.plainHangMs).length;
-      tally.note(`echo during a ${holdMs} ms lock ${label}: ${latencies.length} calls, p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${Math.max(...latencies)} ms, ${slow} over ${settings.plainHangMs} ms`);
+      tally.note(
+        `echo during a ${holdMs} ms lock ${label}: ${latencies.length} calls, p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${Math.max(...latencies)} ms, ${slow} over ${settings.plainHangMs} ms`,
+      );
     };
     await probeWhileLocked(settings.idleLockMs, "with no task traffic");
 
-    const load = new TaskLoad("sqlite", flow, () => target, () => target);
+    const load = new TaskLoad(
+      "sqlite",
+      flow,
+      () => target,
+      () => target,
+    );
     load.start(settings.workers);
-    if (!(await load.acknowledged(settings.tasksBetween, settings.deadlineMs))) tally.note(`fewer than ${settings.tasksBetween} tasks acknowledged before the lock`);
+    if (!(await load.acknowledged(settings.tasksBetween, settings.deadlineMs)))
+      tally.note(`fewer than ${settings.tasksBetween} tasks acknowledged before the lock`);
     await probeWhileLocked(settings.lockMs, `under task load (${settings.workers} clients)`);
-    if (!(await load.acknowledged(settings.tasksBetween, settings.deadlineMs))) tally.note(`fewer than ${settings.tasksBetween} tasks acknowledged after the lock`);
+    if (!(await load.acknowledged(settings.tasksBetween, settings.deadlineMs)))
+      tally.note(`fewer than ${settings.tasksBetween} tasks acknowledged after the lock`);
     await load.stop();
     await settle(load.tasks, () => target, Date.now() + settings.settleMs, flow);
     for (const task of load.tasks) await verdict(task, target, flow, true);
@@ -101,9 +116,15 @@ async function killPart(settings: FaultSettings, tally: Tally, dataDir: string):
   const first = await ServerProcess.start("sample", TASKS_SAMPLE, env);
   countCrash(tally, first);
   const target = { url: first.url, name: "the sample" };
-  const load = new TaskLoad("kill", flow, () => (first.alive ? target : undefined), () => (first.alive ? target : undefined));
+  const load = new TaskLoad(
+    "kill",
+    flow,
+    () => (first.alive ? target : undefined),
+    () => (first.alive ? target : undefined),
+  );
   load.start(settings.workers);
-  if (!(await load.acknowledged(settings.killAfter, settings.deadlineMs * 2))) tally.note(`fewer than ${settings.killAfter} tasks acknowledged before the kill`);
+  if (!(await load.acknowledged(settings.killAfter, settings.deadlineMs * 2)))
+    tally.note(`fewer than ${settings.killAfter} tasks acknowledged before the kill`);
   // Answers due from the killed process count nowhere: it was killed on purpose.
   flow.tally = new Tally("killed");
   await first.kill();
@@ -115,7 +136,9 @@ async function killPart(settings: FaultSettings, tally: Tally, dataDir: string):
   try {
     const again = { url: second.url, name: "the restarted sample" };
     for (const task of load.tasks) await verdict(task, again, flow, false);
-    tally.note(`kill -9: ${load.tasks.length} tasks acknowledged before it, ${completed} of them completed; all read back after the restart`);
+    tally.note(
+      `kill -9: ${load.tasks.length} tasks acknowledged before it, ${completed} of them completed; all read back after the restart`,
+    );
   } finally {
     await second.kill();
   }

@@ -44,7 +44,12 @@ export function isEnded(task: TrackedTask): boolean {
 }
 
 /** tools/call build_report; the tracked task when the server acknowledged it. */
-export async function createTask(target: { url: string; name: string }, topic: string, sections: number, flow: Flow): Promise<TrackedTask | undefined> {
+export async function createTask(
+  target: { url: string; name: string },
+  topic: string,
+  sections: number,
+  flow: Flow,
+): Promise<TrackedTask | undefined> {
   const outcome = await send(target.url, "tools/call", { name: "build_report", arguments: { topic, sections } }, flow.deadlineMs);
   const answer = judge(flow.tally, outcome, { what: `tools/call build_report on ${target.name}`, storeBound: true, outages: flow.outages });
   const result = answer?.result;
@@ -59,7 +64,12 @@ export async function step(task: TrackedTask, target: { url: string; name: strin
   if (read === undefined) return;
   observe(task, read);
   if (read.status === "input_required" && read.inputRequests?.appendix !== undefined) {
-    const outcome = await send(target.url, "tasks/update", { taskId: task.id, inputResponses: { appendix: { action: "accept", content: { appendix: true } } } }, flow.deadlineMs);
+    const outcome = await send(
+      target.url,
+      "tasks/update",
+      { taskId: task.id, inputResponses: { appendix: { action: "accept", content: { appendix: true } } } },
+      flow.deadlineMs,
+    );
     judge(flow.tally, outcome, { what: `tasks/update on ${target.name}`, storeBound: true, outages: flow.outages });
   }
 }
@@ -104,14 +114,23 @@ export async function verdict(task: TrackedTask, target: { url: string; name: st
   if (got.result === undefined) return; // an error already counted (-32603)
   observe(task, got.result);
   const label = `task ${task.id} (acknowledged by ${task.on})`;
-  if (hadResult && !task.resultSeen) return flow.tally.count("lostResults", `${label}: its result was read before, now it reads ${JSON.stringify(got.result).slice(0, 200)}`);
+  if (hadResult && !task.resultSeen)
+    return flow.tally.count(
+      "lostResults",
+      `${label}: its result was read before, now it reads ${JSON.stringify(got.result).slice(0, 200)}`,
+    );
   if (!mustComplete || task.resultSeen) return;
-  if (task.status === "completed") return flow.tally.count("lostResults", `${label}: completed with a result other than its method's: ${JSON.stringify(task.result).slice(0, 200)}`);
+  if (task.status === "completed")
+    return flow.tally.count(
+      "lostResults",
+      `${label}: completed with a result other than its method's: ${JSON.stringify(task.result).slice(0, 200)}`,
+    );
   if (task.status === "failed") {
     const reason = task.error?.data?.reason;
     // The failure itself may be written a while after the outage (the outcome is retried): the task's whole life counts.
     const failedAt = task.endedByServerAt ?? task.endedAt ?? Date.now();
-    if (!flow.strict && reason !== "worker-lost" && flow.outages?.overlaps(task.ackAt, failedAt)) return flow.tally.excuse(`task failed, running across an outage (${task.error?.message})`);
+    if (!flow.strict && reason !== "worker-lost" && flow.outages?.overlaps(task.ackAt, failedAt))
+      return flow.tally.excuse(`task failed, running across an outage (${task.error?.message})`);
     return flow.tally.count("lostResults", `${label}: failed ${JSON.stringify(task.error)}`);
   }
   flow.tally.count("lostResults", `${label}: still ${task.status} at the settle deadline (${JSON.stringify(got.result).slice(0, 160)})`);
@@ -134,6 +153,9 @@ function observe(task: TrackedTask, read: ResultFields): void {
 
 /** The report build_report writes for this task's topic and section count, with the appendix accepted. */
 function isRightResult(task: TrackedTask, result: unknown): boolean {
-  const report = (result as { structuredContent?: { topic?: unknown; sections?: unknown; appendix?: unknown } } | undefined)?.structuredContent;
-  return report?.topic === task.topic && Array.isArray(report.sections) && report.sections.length === task.sections && report.appendix === true;
+  const report = (result as { structuredContent?: { topic?: unknown; sections?: unknown; appendix?: unknown } } | undefined)
+    ?.structuredContent;
+  return (
+    report?.topic === task.topic && Array.isArray(report.sections) && report.sections.length === task.sections && report.appendix === true
+  );
 }

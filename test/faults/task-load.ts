@@ -47,7 +47,8 @@ export class TaskLoad {
   private async work(worker: number): Promise<void> {
     while (!this.stopped) {
       const target = this.pickCreate(worker);
-      const task = target === undefined ? undefined : await createTask(target, `${this.name} report ${++this.created}`, SECTIONS, this.flow);
+      const task =
+        target === undefined ? undefined : await createTask(target, `${this.name} report ${++this.created}`, SECTIONS, this.flow);
       if (task === undefined) {
         // Nothing up, or the call failed: the next one in a moment, not in a tight loop.
         await pause(100);

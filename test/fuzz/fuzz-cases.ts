@@ -6,7 +6,10 @@
 import fc from "fast-check";
 
 const PROTOCOL = "2026-07-28";
-const ENVELOPE = { "io.modelcontextprotocol/protocolVersion": PROTOCOL, "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {}, url: {} } } };
+const ENVELOPE = {
+  "io.modelcontextprotocol/protocolVersion": PROTOCOL,
+  "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {}, url: {} } },
+};
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -36,7 +39,20 @@ const BASES: readonly Base[] = [
   { method: "resources/list", params: {} },
   { method: "resources/templates/list", params: {} },
   { method: "tools/call", params: { name: "add", arguments: { a: 1, b: 2 } } },
-  { method: "tools/call", params: { name: "order", arguments: { customer: "ada", lines: [{ sku: "x1", qty: 2 }, { sku: "y2", qty: 1 }], delivery: "post" } } },
+  {
+    method: "tools/call",
+    params: {
+      name: "order",
+      arguments: {
+        customer: "ada",
+        lines: [
+          { sku: "x1", qty: 2 },
+          { sku: "y2", qty: 1 },
+        ],
+        delivery: "post",
+      },
+    },
+  },
   { method: "tools/call", params: { name: "echo_raw", arguments: { items: ["a", "b"], mode: "a", nested: { n: 1 } } } },
   { method: "tools/call", params: { name: "route", arguments: { region: "eu-west" } } },
   { method: "tools/call", params: { name: "ping", arguments: {} } },
@@ -46,24 +62,83 @@ const BASES: readonly Base[] = [
   { method: "tools/call", params: { name: "book", arguments: {} } },
   {
     method: "tools/call",
-    params: { name: "book", arguments: {}, inputResponses: { traveller: { action: "accept", content: { name: "Ada", email: "ada@example.com" } }, seats: { action: "accept", content: { count: 2 } } } },
+    params: {
+      name: "book",
+      arguments: {},
+      inputResponses: {
+        traveller: { action: "accept", content: { name: "Ada", email: "ada@example.com" } },
+        seats: { action: "accept", content: { count: 2 } },
+      },
+    },
   },
-  { method: "tools/call", params: { name: "book", arguments: {}, inputResponses: { seats: { action: "decline" } }, requestState: "rt1.default.e30.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" } },
+  {
+    method: "tools/call",
+    params: {
+      name: "book",
+      arguments: {},
+      inputResponses: { seats: { action: "decline" } },
+      requestState: "rt1.default.e30.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+    },
+  },
   { method: "tools/call", params: { name: "consent", arguments: {}, inputResponses: { consent: { action: "accept" } } } },
   { method: "resources/read", params: { uri: "docs://readme" } },
   { method: "resources/read", params: { uri: "notes://inbox/7" } },
   { method: "resources/read", params: { uri: "cards://3", inputResponses: { confirm: { action: "accept", content: { answer: "yes" } } } } },
   { method: "prompts/get", params: { name: "code_review", arguments: { language: "python", focus: "naming" } } },
   { method: "prompts/get", params: { name: "interview" } },
-  { method: "completion/complete", params: { ref: { type: "ref/prompt", name: "code_review" }, argument: { name: "language", value: "py" } } },
-  { method: "completion/complete", params: { ref: { type: "ref/resource", uri: "notes://{folder}/{id}" }, argument: { name: "folder", value: "in" }, context: { arguments: { id: "1" } } } },
+  {
+    method: "completion/complete",
+    params: { ref: { type: "ref/prompt", name: "code_review" }, argument: { name: "language", value: "py" } },
+  },
+  {
+    method: "completion/complete",
+    params: {
+      ref: { type: "ref/resource", uri: "notes://{folder}/{id}" },
+      argument: { name: "folder", value: "in" },
+      context: { arguments: { id: "1" } },
+    },
+  },
   { method: "notifications/cancelled", params: { requestId: 99, reason: "fuzz" }, notification: true },
 ];
 
 /** Methods a mutation may swap in: the app's, removed and unknown ones (never subscriptions/listen, which streams until closed). */
-const METHODS = ["tools/call", "tools/list", "resources/read", "prompts/get", "completion/complete", "server/discover", "ping", "initialize", "logging/setLevel", "resources/subscribe", "tasks/get", "foo/bar", "", "notifications/initialized", "x".repeat(300)];
+const METHODS = [
+  "tools/call",
+  "tools/list",
+  "resources/read",
+  "prompts/get",
+  "completion/complete",
+  "server/discover",
+  "ping",
+  "initialize",
+  "logging/setLevel",
+  "resources/subscribe",
+  "tasks/get",
+  "foo/bar",
+  "",
+  "notifications/initialized",
+  "x".repeat(300),
+];
 
-const KEYS = ["__proto__", "constructor", "prototype", "_meta", "inputResponses", "requestState", "name", "uri", "arguments", "cursor", "id", "method", "params", "jsonrpc", "io.modelcontextprotocol/protocolVersion", "progressToken", "x-extra"];
+const KEYS = [
+  "__proto__",
+  "constructor",
+  "prototype",
+  "_meta",
+  "inputResponses",
+  "requestState",
+  "name",
+  "uri",
+  "arguments",
+  "cursor",
+  "id",
+  "method",
+  "params",
+  "jsonrpc",
+  "io.modelcontextprotocol/protocolVersion",
+  "progressToken",
+  "x-extra",
+];
 
 function nested(levels: number): Json {
   let value: Json = 1;
@@ -81,7 +156,14 @@ function wide(keys: number): Json {
 const oddValue: fc.Arbitrary<Json> = fc.oneof(
   { weight: 12, arbitrary: fc.jsonValue({ maxDepth: 3 }) as fc.Arbitrary<Json> },
   // Constants are shared between samples: each use gets its own copy.
-  { weight: 6, arbitrary: fc.constantFrom<Json>(null, true, false, 0, -1, 1.5, -0, 1e308, 2 ** 53 + 1, "", " ", "\u0000", "é\ud83d\ude00", [], {}, [[]], { "": "" }).map((v) => JSON.parse(JSON.stringify(v)) as Json) },
+  {
+    weight: 6,
+    arbitrary: fc
+      .constantFrom<Json>(null, true, false, 0, -1, 1.5, -0, 1e308, 2 ** 53 + 1, "", " ", "\u0000", "é\ud83d\ude00", [], {}, [[]], {
+        "": "",
+      })
+      .map((v) => JSON.parse(JSON.stringify(v)) as Json),
+  },
   { weight: 1, arbitrary: fc.integer({ min: 10, max: 2_500 }).map(nested) },
   { weight: 1, arbitrary: fc.integer({ min: 100, max: 1_200 }).map(wide) },
   { weight: 1, arbitrary: fc.integer({ min: 1_000, max: 1_100_000 }).map((n) => "s".repeat(n)) },
@@ -103,7 +185,9 @@ function paths(root: Json): (string | number)[][] {
     const { value, path } = stack.pop()!;
     out.push(path);
     if (path.length >= 12 || value === null || typeof value !== "object") continue;
-    const entries: [string | number, Json][] = Array.isArray(value) ? value.slice(0, 50).map((v, i) => [i, v]) : Object.entries(value).slice(0, 50);
+    const entries: [string | number, Json][] = Array.isArray(value)
+      ? value.slice(0, 50).map((v, i) => [i, v])
+      : Object.entries(value).slice(0, 50);
     for (const [key, child] of entries) stack.push({ value: child, path: [...path, key] });
   }
   return out;
@@ -157,14 +241,23 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
     m.params = params;
     return "params";
   }),
-  fc.tuple(fc.constantFrom("io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "progressToken"), oddValue).map(
-    ([key, value]): Mutation => (m) => {
+  fc
+    .tuple(
+      fc.constantFrom(
+        "io.modelcontextprotocol/protocolVersion",
+        "io.modelcontextprotocol/clientCapabilities",
+        "io.modelcontextprotocol/clientInfo",
+        "io.modelcontextprotocol/logLevel",
+        "progressToken",
+      ),
+      oddValue,
+    )
+    .map(([key, value]): Mutation => (m) => {
       const params = m.params as Record<string, Json> | undefined;
       const meta = params?._meta;
       if (meta !== null && typeof meta === "object" && !Array.isArray(meta)) (meta as Record<string, Json>)[key] = value;
       return "envelope";
-    },
-  ),
+    }),
 );
 
 /** What happens to the text (or the HTTP framing) after the message mutations. */
@@ -172,25 +265,79 @@ type TextMutation = (text: string) => string | Buffer;
 const textMutation: fc.Arbitrary<{ kind: string; apply: TextMutation } | undefined> = fc.oneof(
   { weight: 8, arbitrary: fc.constant(undefined) },
   { weight: 1, arbitrary: fc.nat().map((at) => ({ kind: "truncated", apply: (t: string) => t.slice(0, at % Math.max(1, t.length)) })) },
-  { weight: 1, arbitrary: fc.tuple(fc.nat(), fc.string({ minLength: 1, maxLength: 4 })).map(([at, junk]) => ({ kind: "spliced", apply: (t: string) => t.slice(0, at % (t.length + 1)) + junk + t.slice(at % (t.length + 1)) })) },
-  { weight: 1, arbitrary: fc.constant({ kind: "not UTF-8", apply: (t: string) => Buffer.concat([Buffer.from(t.slice(0, 20)), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(t.slice(20))]) }) },
-  { weight: 1, arbitrary: fc.constantFrom("", "null", "[]", "[1,2]", "5", '"text"', "{}", "{".repeat(3000)).map((body) => ({ kind: "replaced body", apply: () => body })) },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(fc.nat(), fc.string({ minLength: 1, maxLength: 4 })).map(([at, junk]) => ({
+      kind: "spliced",
+      apply: (t: string) => t.slice(0, at % (t.length + 1)) + junk + t.slice(at % (t.length + 1)),
+    })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constant({
+      kind: "not UTF-8",
+      apply: (t: string) => Buffer.concat([Buffer.from(t.slice(0, 20)), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(t.slice(20))]),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom("", "null", "[]", "[1,2]", "5", '"text"', "{}", "{".repeat(3000))
+      .map((body) => ({ kind: "replaced body", apply: () => body })),
+  },
 );
 
 type HeaderMutation = (headers: Record<string, string>, method: string) => { headers: Record<string, string>; httpMethod: string };
 const headerMutation: fc.Arbitrary<{ kind: string; apply: HeaderMutation } | undefined> = fc.oneof(
   { weight: 6, arbitrary: fc.constant(undefined) },
-  { weight: 1, arbitrary: fc.constantFrom("content-type", "mcp-protocol-version", "mcp-method", "mcp-name", "accept").map((name) => ({ kind: `no ${name}`, apply: (h: Record<string, string>) => ({ headers: omit(h, name), httpMethod: "POST" }) })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom("content-type", "mcp-protocol-version", "mcp-method", "mcp-name", "accept")
+      .map((name) => ({ kind: `no ${name}`, apply: (h: Record<string, string>) => ({ headers: omit(h, name), httpMethod: "POST" }) })),
+  },
   {
     weight: 2,
     arbitrary: fc
       .tuple(
-        fc.constantFrom("content-type", "mcp-protocol-version", "mcp-method", "mcp-name", "accept", "origin", "mcp-param-region", "authorization", "host"),
-        fc.constantFrom("", "text/plain", "2025-11-25", "2099-01-01", "=?base64?ZWNobw?=", "=?base64?/w==?=", "tools/list", "null", "http://evil.example", "a@localhost", "user:pass@127.0.0.1", "x".repeat(4000), "é"),
+        fc.constantFrom(
+          "content-type",
+          "mcp-protocol-version",
+          "mcp-method",
+          "mcp-name",
+          "accept",
+          "origin",
+          "mcp-param-region",
+          "authorization",
+          "host",
+        ),
+        fc.constantFrom(
+          "",
+          "text/plain",
+          "2025-11-25",
+          "2099-01-01",
+          "=?base64?ZWNobw?=",
+          "=?base64?/w==?=",
+          "tools/list",
+          "null",
+          "http://evil.example",
+          "a@localhost",
+          "user:pass@127.0.0.1",
+          "x".repeat(4000),
+          "é",
+        ),
       )
-      .map(([name, value]) => ({ kind: `header ${name}`, apply: (h: Record<string, string>) => ({ headers: { ...h, [name]: value }, httpMethod: "POST" }) })),
+      .map(([name, value]) => ({
+        kind: `header ${name}`,
+        apply: (h: Record<string, string>) => ({ headers: { ...h, [name]: value }, httpMethod: "POST" }),
+      })),
   },
-  { weight: 1, arbitrary: fc.constantFrom("GET", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD", "TRACE").map((httpMethod) => ({ kind: `http ${httpMethod}`, apply: (h: Record<string, string>) => ({ headers: h, httpMethod }) })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom("GET", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD", "TRACE")
+      .map((httpMethod) => ({ kind: `http ${httpMethod}`, apply: (h: Record<string, string>) => ({ headers: h, httpMethod }) })),
+  },
 );
 
 function omit(headers: Record<string, string>, name: string): Record<string, string> {
@@ -215,10 +362,24 @@ function standardHeaders(message: Record<string, Json>): Record<string, string> 
 
 /** Every fuzz case: a base request, its mutations, then maybe text and header mutations. */
 export const fuzzCase: fc.Arbitrary<FuzzCase> = fc
-  .tuple(fc.nat({ max: 1_000_000 }), fc.constantFrom(...BASES), fc.array(mutation, { minLength: 1, maxLength: 3 }), textMutation, headerMutation)
+  .tuple(
+    fc.nat({ max: 1_000_000 }),
+    fc.constantFrom(...BASES),
+    fc.array(mutation, { minLength: 1, maxLength: 3 }),
+    textMutation,
+    headerMutation,
+  )
   .map(([id, base, mutations, text, header]) => {
-    const params = { ...(base.params as Record<string, Json>), _meta: { ...ENVELOPE, ...((base.params as Record<string, Json>)._meta as object) } };
-    const message: Record<string, Json> = { jsonrpc: "2.0", ...(!base.notification && { id: id % 2 === 0 ? id : `req-${id}` }), method: base.method, params: JSON.parse(JSON.stringify(params)) as Json };
+    const params = {
+      ...(base.params as Record<string, Json>),
+      _meta: { ...ENVELOPE, ...((base.params as Record<string, Json>)._meta as object) },
+    };
+    const message: Record<string, Json> = {
+      jsonrpc: "2.0",
+      ...(!base.notification && { id: id % 2 === 0 ? id : `req-${id}` }),
+      method: base.method,
+      params: JSON.parse(JSON.stringify(params)) as Json,
+    };
     const headers = standardHeaders(message);
     const kinds = mutations.map((m) => m(message));
     const json = JSON.stringify(message);

@@ -47,14 +47,16 @@ export function problemsOf(fuzz: FuzzCase, seen: Observation): { kind: keyof Omi
 }
 
 function messageProblem(message: unknown, method: string | undefined): string | undefined {
-  if (message === null || typeof message !== "object" || Array.isArray(message)) return `not a JSON-RPC object: ${JSON.stringify(message)?.slice(0, 100)}`;
+  if (message === null || typeof message !== "object" || Array.isArray(message))
+    return `not a JSON-RPC object: ${JSON.stringify(message)?.slice(0, 100)}`;
   const m = message as Record<string, unknown>;
   // JSON-RPC 2.0 writes an unknown id as null, as the SDK's HTTP entry does; the 2026-07-28 schema
   // leaves it out. Both are valid JSON-RPC: the schema is checked without a null id.
   const { id, ...rest } = m;
   const checked = id === null && "error" in m ? rest : m;
   try {
-    const modern = method !== undefined && method in RESULT_DEFS && typeof (m.result as { resultType?: unknown } | undefined)?.resultType === "string";
+    const modern =
+      method !== undefined && method in RESULT_DEFS && typeof (m.result as { resultType?: unknown } | undefined)?.resultType === "string";
     validateServerMessage(checked, modern ? method : undefined);
     return undefined;
   } catch (error) {

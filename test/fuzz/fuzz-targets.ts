@@ -46,7 +46,11 @@ export class HttpTarget implements FuzzTarget {
   send(fuzz: FuzzCase): Promise<Observation> {
     return new Promise((resolve) => {
       const body = typeof fuzz.body === "string" ? Buffer.from(fuzz.body, "utf8") : fuzz.body;
-      const req = request(this.url, { method: fuzz.httpMethod, headers: { ...fuzz.headers, "content-length": String(body.length) }, agent: this.agent });
+      const req = request(this.url, {
+        method: fuzz.httpMethod,
+        headers: { ...fuzz.headers, "content-length": String(body.length) },
+        agent: this.agent,
+      });
       const timer = setTimeout(() => {
         req.destroy();
         resolve({ messages: [], notJson: [], hang: `no response within ${this.timeoutMs} ms` });
@@ -56,7 +60,10 @@ export class HttpTarget implements FuzzTarget {
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
         res.on("end", () => {
           clearTimeout(timer);
-          resolve({ status: res.statusCode, ...parseBody(Buffer.concat(chunks).toString("utf8"), String(res.headers["content-type"] ?? "")) });
+          resolve({
+            status: res.statusCode,
+            ...parseBody(Buffer.concat(chunks).toString("utf8"), String(res.headers["content-type"] ?? "")),
+          });
         });
         res.on("error", (error) => {
           clearTimeout(timer);
@@ -80,7 +87,10 @@ function parseBody(text: string, contentType: string): { messages: unknown[]; no
   const messages: unknown[] = [];
   const notJson: string[] = [];
   const parts = contentType.includes("text/event-stream")
-    ? text.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5))
+    ? text
+        .split("\n")
+        .filter((l) => l.startsWith("data:"))
+        .map((l) => l.slice(5))
     : text.length > 0
       ? [text]
       : [];
@@ -131,7 +141,8 @@ abstract class ConnectionTarget implements FuzzTarget {
     const due = dueId(fuzz.message);
     // A due answer may come without the id when the server could not read it (a line over the
     // body limit is refused unread): any error without an id in the case's window answers it.
-    const answers = (m: unknown) => (m as { id?: unknown }).id === due || ((m as { error?: unknown }).error !== undefined && !("id" in (m as object)));
+    const answers = (m: unknown) =>
+      (m as { id?: unknown }).id === due || ((m as { error?: unknown }).error !== undefined && !("id" in (m as object)));
     const done = () => this.collected.some((m) => (m as { id?: unknown }).id === id) && (due === undefined || this.collected.some(answers));
     await this.write(fuzz);
     await this.write(sentinel(id));

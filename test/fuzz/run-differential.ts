@@ -16,10 +16,16 @@ async function main(): Promise<void> {
     stdio: true,
   });
   for (const failure of report.failures.slice(0, 40)) console.log(failure);
-  console.log(`\nfast lane differential, seed ${seed}: ${report.cases} cases (${Object.entries(report.byTransport).map(([t, n]) => `${t} ${n}`).join(", ")})`);
+  console.log(
+    `\nfast lane differential, seed ${seed}: ${report.cases} cases (${Object.entries(report.byTransport)
+      .map(([t, n]) => `${t} ${n}`)
+      .join(", ")})`,
+  );
   console.log(`  over HTTP the lane took ${report.laneTaken} (${report.laneRendered} of them encoded by the SDK path)`);
   console.log(`  byte-equal before key sorting: ${report.byteEqual} of ${report.cases}`);
-  console.log(`  ${report.cases - report.failures.length} passed, ${report.failures.length} failed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `  ${report.cases - report.failures.length} passed, ${report.failures.length} failed in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   process.exit(report.failures.length === 0 ? 0 : 1);
 }
 

@@ -24,7 +24,9 @@ export function findBinDir(): string {
   if (versions.length > 0) return path.join(root, versions[0], "bin");
   const onPath = (process.env.PATH ?? "").split(path.delimiter).find((dir) => dir && has(dir));
   if (onPath) return onPath;
-  throw new Error(`no PostgreSQL server found (looked in ${root}/*/bin, POSTGRES_BIN_DIR and PATH); install it, e.g. apt-get install -y postgresql`);
+  throw new Error(
+    `no PostgreSQL server found (looked in ${root}/*/bin, POSTGRES_BIN_DIR and PATH); install it, e.g. apt-get install -y postgresql`,
+  );
 }
 
 function freePort(): Promise<number> {
@@ -78,7 +80,9 @@ export class PostgresCluster {
       }
       cluster.server("initdb", ["-D", cluster.data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"]);
       cluster.start();
-      execFileSync(path.join(bin, "createdb"), ["-h", "127.0.0.1", "-p", String(cluster.port), "-U", "postgres", DATABASE], { stdio: ["ignore", "pipe", "pipe"] });
+      execFileSync(path.join(bin, "createdb"), ["-h", "127.0.0.1", "-p", String(cluster.port), "-U", "postgres", DATABASE], {
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       return cluster;
     } catch (error) {
       const output = (error as { stderr?: Buffer }).stderr?.toString() ?? "";

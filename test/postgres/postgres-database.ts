@@ -5,7 +5,8 @@ import { Client } from "pg";
 
 export function postgresUrl(): string {
   const url = process.env.TEST_POSTGRES_URL;
-  if (!url) throw new Error("TEST_POSTGRES_URL is not set: run these suites with `npm run test:postgres`, which starts a throwaway PostgreSQL");
+  if (!url)
+    throw new Error("TEST_POSTGRES_URL is not set: run these suites with `npm run test:postgres`, which starts a throwaway PostgreSQL");
   return url;
 }
 

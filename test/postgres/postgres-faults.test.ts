@@ -30,7 +30,17 @@ import { PostgresTaskStore, TaskStoreConfigError, TaskStoreUnavailableError, ope
 import { taskInput } from "../unit/stores/task-store-contract";
 import { PostgresCluster } from "./postgres-cluster";
 import { freshSchema, postgresUrl, sql } from "./postgres-database";
-import { type LoadReport, type StoreProcess, backendPids, eventually, freezingProxy, named, startStore, storedTasks, terminateBackends } from "./store-under-fault";
+import {
+  type LoadReport,
+  type StoreProcess,
+  backendPids,
+  eventually,
+  freezingProxy,
+  named,
+  startStore,
+  storedTasks,
+  terminateBackends,
+} from "./store-under-fault";
 
 jest.setTimeout(120_000);
 
@@ -70,7 +80,9 @@ describe("the PostgreSQL task store under faults", () => {
     const schema = freshSchema();
     cleanups.push(() => sql(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).then(() => undefined));
     const names = [appName(), appName()];
-    const stores = await Promise.all(names.map((name) => start({ connectionString: named(url, name), schema, poolSize: 4, watchPollMs: 50 })));
+    const stores = await Promise.all(
+      names.map((name) => start({ connectionString: named(url, name), schema, poolSize: 4, watchPollMs: 50 })),
+    );
     await Promise.all(stores.map((s) => s.request("watch")));
     await Promise.all(stores.map((s) => s.request("load", { workers: 4 })));
     await Promise.all(stores.map((s) => s.request("until-ok", { more: 3 })));
@@ -78,7 +90,8 @@ describe("the PostgreSQL task store under faults", () => {
     const seen = new Map<string, number>();
     let rounds = 0;
     while (rounds < 20 || !seen.has("idle in transaction") || !seen.has("idle")) {
-      if (rounds === 300) throw new Error(`never caught a backend both idle in a transaction and idle in 300 rounds: ${JSON.stringify([...seen])}`);
+      if (rounds === 300)
+        throw new Error(`never caught a backend both idle in a transaction and idle in 300 rounds: ${JSON.stringify([...seen])}`);
       rounds++;
       for (const name of names) for (const state of await terminateBackends(name)) seen.set(state, (seen.get(state) ?? 0) + 1);
       // Each round waits for both stores to work again before the next one.
@@ -87,7 +100,9 @@ describe("the PostgreSQL task store under faults", () => {
     expect(stores.map((s) => s.alive())).toEqual([true, true]);
 
     const reports = await Promise.all(stores.map((s) => s.request<LoadReport>("stop-load")));
-    process.stdout.write(`terminations: ${rounds} rounds, backends by state ${JSON.stringify(Object.fromEntries(seen))}; failures ${JSON.stringify(reports.map(kinds))}\n`);
+    process.stdout.write(
+      `terminations: ${rounds} rounds, backends by state ${JSON.stringify(Object.fromEntries(seen))}; failures ${JSON.stringify(reports.map(kinds))}\n`,
+    );
     for (const report of reports) {
       expect(Object.keys(kinds(report))).toEqual(report.failures.length > 0 ? ["TaskStoreUnavailableError"] : []);
       await expectNothingLost(url, schema, report);
@@ -104,7 +119,18 @@ describe("the PostgreSQL task store under faults", () => {
     cleanups.push(() => cluster.destroy());
     const schema = freshSchema();
     const names = [appName(), appName()];
-    const stores = await Promise.all(names.map((name) => start({ connectionString: named(cluster.url, name), schema, poolSize: 4, watchPollMs: 50, connectTimeoutMs: 1000, queryTimeoutMs: 2000 })));
+    const stores = await Promise.all(
+      names.map((name) =>
+        start({
+          connectionString: named(cluster.url, name),
+          schema,
+          poolSize: 4,
+          watchPollMs: 50,
+          connectTimeoutMs: 1000,
+          queryTimeoutMs: 2000,
+        }),
+      ),
+    );
     await Promise.all(stores.map((s) => s.request("watch")));
     await Promise.all(stores.map((s) => s.request("load", { workers: 4 })));
     await Promise.all(stores.map((s) => s.request("until-ok", { more: 5 })));
@@ -117,7 +143,9 @@ describe("the PostgreSQL task store under faults", () => {
     await Promise.all(stores.map((s) => s.warned("The PostgreSQL task store is listening for changes again")));
 
     const reports = await Promise.all(stores.map((s) => s.request<LoadReport>("stop-load")));
-    process.stdout.write(`stop and restart: failures ${JSON.stringify(reports.map(kinds))}, slowest ${Math.max(...reports.flatMap((r) => r.failures.map((f) => f.ms)))} ms\n`);
+    process.stdout.write(
+      `stop and restart: failures ${JSON.stringify(reports.map(kinds))}, slowest ${Math.max(...reports.flatMap((r) => r.failures.map((f) => f.ms)))} ms\n`,
+    );
     for (const report of reports) {
       expect(Object.keys(kinds(report))).toEqual(["TaskStoreUnavailableError"]);
       // Refused connections fail at once; none waits longer than a connection and an answer may take.
@@ -151,7 +179,9 @@ describe("the PostgreSQL task store under faults", () => {
     // Every connection whose answer never came was dropped by the store, not left holding a slot.
     expect(await proxy.stalledSocketsClosed()).toBeGreaterThan(0);
     const report = await store.request<LoadReport>("stop-load");
-    process.stdout.write(`frozen: ${report.failures.length} failures, slowest ${Math.max(...report.failures.map((f) => f.ms))} ms (bound ${limit} ms)\n`);
+    process.stdout.write(
+      `frozen: ${report.failures.length} failures, slowest ${Math.max(...report.failures.map((f) => f.ms))} ms (bound ${limit} ms)\n`,
+    );
     expect(Object.keys(kinds(report))).toEqual(["TaskStoreUnavailableError"]);
     expect(report.failures.filter((f) => f.ms >= limit)).toEqual([]);
     expect(store.alive()).toBe(true);
@@ -191,7 +221,10 @@ describe("the PostgreSQL task store under faults", () => {
       await store.request("until-ok", { more: 1 });
     }
     const since = Date.now();
-    await eventually("the server to end the idle transactions", async () => (await sql("SELECT 1 FROM pg_stat_activity WHERE pid = ANY($1::int[])", [stalled])).length === 0);
+    await eventually(
+      "the server to end the idle transactions",
+      async () => (await sql("SELECT 1 FROM pg_stat_activity WHERE pid = ANY($1::int[])", [stalled])).length === 0,
+    );
     expect(Date.now() - since).toBeLessThan(idleInTransactionTimeoutMs + 2000);
     store.resume();
 
@@ -236,6 +269,8 @@ describe("the PostgreSQL task store under faults", () => {
     cleanups.push(() => pool.end());
     const opening = PostgresTaskStore.open({ pool, statementTimeoutMs: 1000, idleInTransactionTimeoutMs: 1000 });
     await expect(opening).rejects.toThrow(TaskStoreConfigError);
-    await expect(opening).rejects.toThrow("statementTimeoutMs, idleInTransactionTimeoutMs only apply to the pool it creates from connectionString");
+    await expect(opening).rejects.toThrow(
+      "statementTimeoutMs, idleInTransactionTimeoutMs only apply to the pool it creates from connectionString",
+    );
   });
 });

@@ -61,7 +61,9 @@ describe("PostgresTaskStore", () => {
     const schema = freshSchema();
     schemas.push(schema);
     await sql(`CREATE SCHEMA ${schema}`);
-    await sql(`CREATE TABLE ${schema}.roundtrip_schema_version (version integer NOT NULL PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+    await sql(
+      `CREATE TABLE ${schema}.roundtrip_schema_version (version integer NOT NULL PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
     await sql(postgresMigrations(schema)[0]);
     await sql(`INSERT INTO ${schema}.roundtrip_schema_version (version) VALUES (1)`);
     await sql(
@@ -76,8 +78,13 @@ describe("PostgresTaskStore", () => {
     expect(kept!.creationKey).toBeUndefined();
     const { task } = await one.create(taskInput({ creationKey: "retry-1" }));
     await expect(two.create(taskInput({ creationKey: "retry-1" }))).rejects.toMatchObject({ code: "task-exists", task: { id: task.id } });
-    expect(await sql(`SELECT max(version) AS v FROM ${schema}.roundtrip_schema_version`)).toEqual([{ v: PostgresTaskStore.SCHEMA_VERSION }]);
-    const [index] = await sql<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname = 'roundtrip_tasks_by_creation_key'`, [schema]);
+    expect(await sql(`SELECT max(version) AS v FROM ${schema}.roundtrip_schema_version`)).toEqual([
+      { v: PostgresTaskStore.SCHEMA_VERSION },
+    ]);
+    const [index] = await sql<{ indexdef: string }>(
+      `SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname = 'roundtrip_tasks_by_creation_key'`,
+      [schema],
+    );
     expect(index.indexdef).toMatch(/^CREATE UNIQUE INDEX/);
   });
 

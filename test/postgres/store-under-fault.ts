@@ -77,7 +77,8 @@ export async function startStore(options: PostgresTaskStoreOptions): Promise<Sto
   const exited = new Promise<number | null>((resolve) =>
     child.once("exit", (code, signal) => {
       exitCode = code ?? (signal ? -1 : null);
-      for (const { reject } of pending.values()) reject(new Error(`the store process exited (${code ?? signal}) with a request pending:\n${stderr}`));
+      for (const { reject } of pending.values())
+        reject(new Error(`the store process exited (${code ?? signal}) with a request pending:\n${stderr}`));
       pending.clear();
       resolve(code);
     }),
@@ -91,8 +92,7 @@ export async function startStore(options: PostgresTaskStoreOptions): Promise<Sto
         const current = warnWaiters;
         warnWaiters = [];
         for (const wake of current) wake();
-      }
-      else if (message.type === "reply") {
+      } else if (message.type === "reply") {
         const waiter = pending.get(message.id);
         pending.delete(message.id);
         if (message.error) waiter?.reject(new Error(message.error.message));
@@ -150,7 +150,10 @@ export async function terminateBackends(applicationName: string, states?: readon
 
 /** The pids of the backends of `applicationName` in `state`. */
 export async function backendPids(applicationName: string, state: string): Promise<number[]> {
-  const rows = await sql<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND state = $2", [applicationName, state]);
+  const rows = await sql<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND state = $2", [
+    applicationName,
+    state,
+  ]);
   return rows.map((r) => r.pid);
 }
 
@@ -247,7 +250,10 @@ export async function freezingProxy(targetUrl: string): Promise<FreezingProxy> {
     openSockets: () => pipes.size,
     stalledSocketsClosed: async () => {
       const stalled = [...pipes].filter((p) => p.stalled);
-      await guard(`the store to drop the ${stalled.length} connections whose answers never came`, Promise.all(stalled.map((p) => p.closed)));
+      await guard(
+        `the store to drop the ${stalled.length} connections whose answers never came`,
+        Promise.all(stalled.map((p) => p.closed)),
+      );
       return stalled.length;
     },
     close: () =>
@@ -260,6 +266,10 @@ export async function freezingProxy(targetUrl: string): Promise<FreezingProxy> {
 
 /** The status of each of the schema's tasks with these ids (on the database at `url`), by id. */
 export async function storedTasks(url: string, schema: string, ids: readonly string[]): Promise<Map<string, string>> {
-  const rows = await sql<{ id: string; status: string }>(`SELECT id, status FROM ${schema}.roundtrip_tasks WHERE id = ANY($1::text[])`, [ids], url);
+  const rows = await sql<{ id: string; status: string }>(
+    `SELECT id, status FROM ${schema}.roundtrip_tasks WHERE id = ANY($1::text[])`,
+    [ids],
+    url,
+  );
   return new Map(rows.map((r) => [r.id, r.status]));
 }

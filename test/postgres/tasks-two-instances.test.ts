@@ -29,7 +29,13 @@ let b: TaskServer;
 
 beforeAll(async () => {
   folder = mkdtempSync(path.join(os.tmpdir(), "roundtrip-two-"));
-  const env = { TASK_STORE: postgresUrl(), TASK_STORE_SCHEMA: schema, TASK_EVENTS: path.join(folder, "events.jsonl"), TASK_LEASE_MS: "900", TASK_RECOVERY_MS: "100" };
+  const env = {
+    TASK_STORE: postgresUrl(),
+    TASK_STORE_SCHEMA: schema,
+    TASK_EVENTS: path.join(folder, "events.jsonl"),
+    TASK_LEASE_MS: "900",
+    TASK_RECOVERY_MS: "100",
+  };
   [a, b] = await Promise.all([startTaskServer(env), startTaskServer(env)]);
 });
 afterAll(async () => {
@@ -39,7 +45,8 @@ afterAll(async () => {
 });
 
 const events = () => taskEventsIn(path.join(folder, "events.jsonl"));
-const eventOf = (what: string, taskId: string, pid: number) => events().find((e) => e.event === what && e.taskId === taskId && e.pid === pid);
+const eventOf = (what: string, taskId: string, pid: number) =>
+  events().find((e) => e.event === what && e.taskId === taskId && e.pid === pid);
 
 describe("two app processes on one PostgreSQL database", () => {
   it("reads and answers on B a task running on A; the answer reaches A's worker within a second", async () => {
@@ -47,12 +54,17 @@ describe("two app processes on one PostgreSQL database", () => {
     expect((await call(b.url, "tasks/get", { taskId })).result!.taskId).toBe(taskId);
     await taskReaches(b.url, taskId, ["input_required"]);
     const sent = Date.now();
-    const ack = await call(b.url, "tasks/update", { taskId, inputResponses: { approval: { action: "accept", content: { approve: true } } } });
+    const ack = await call(b.url, "tasks/update", {
+      taskId,
+      inputResponses: { approval: { action: "accept", content: { approve: true } } },
+    });
     expect(ack.result!.resultType).toBe("complete");
     const reached = await eventually("the answer on A", () => eventOf("answered", taskId, a.pid));
     process.stdout.write(`tasks/update sent to B reached the worker on A in ${reached.at - sent} ms\n`);
     expect(reached.at - sent).toBeLessThan(1000);
-    expect(await taskReaches(b.url, taskId, ["completed"])).toMatchObject({ result: { content: [{ type: "text", text: "order 12: approved" }] } });
+    expect(await taskReaches(b.url, taskId, ["completed"])).toMatchObject({
+      result: { content: [{ type: "text", text: "order 12: approved" }] },
+    });
   });
 
   it("cancels on B a task running on A; the cancellation reaches A's worker within a second", async () => {
@@ -74,13 +86,25 @@ describe("two app processes on one PostgreSQL database", () => {
 
   it("makes one task of the same create sent to A and B at once with one idempotency key", async () => {
     for (let round = 0; round < 3; round++) {
-      const params = { name: "count", arguments: { to: 1 }, _meta: { ...meta(DECLARING), "roundtrip-mcp/idempotencyKey": `two-instances-${round}` } };
-      const answers = await Promise.all([a, b, a, b].map(async (server) => (await rpc(server.url, "tools/call", params, { headers: { "x-test-principal": "alice" } })).body));
+      const params = {
+        name: "count",
+        arguments: { to: 1 },
+        _meta: { ...meta(DECLARING), "roundtrip-mcp/idempotencyKey": `two-instances-${round}` },
+      };
+      const answers = await Promise.all(
+        [a, b, a, b].map(
+          async (server) => (await rpc(server.url, "tools/call", params, { headers: { "x-test-principal": "alice" } })).body,
+        ),
+      );
       for (const answer of answers) validateServerMessage(answer, "tools/call");
       const ids = new Set(answers.map((answer) => (answer as { result: { taskId: string } }).result.taskId));
       expect(ids.size).toBe(1);
       const [taskId] = [...ids];
-      expect(await sql(`SELECT count(*)::int AS n FROM ${schema}.roundtrip_tasks WHERE creation_key = $1`, [JSON.stringify(["alice", `two-instances-${round}`])])).toEqual([{ n: 1 }]);
+      expect(
+        await sql(`SELECT count(*)::int AS n FROM ${schema}.roundtrip_tasks WHERE creation_key = $1`, [
+          JSON.stringify(["alice", `two-instances-${round}`]),
+        ]),
+      ).toEqual([{ n: 1 }]);
       expect((await taskReaches(b.url, taskId, ["completed"], "alice")).status).toBe("completed");
     }
   });
@@ -88,10 +112,18 @@ describe("two app processes on one PostgreSQL database", () => {
   it("recovers on B what A was running when it was killed", async () => {
     const rerun = (await call(a.url, "tools/call", { name: "resumable", arguments: { holdFirstAttempt: true } })).result!.taskId as string;
     const fail = (await call(a.url, "tools/call", { name: "fragile", arguments: {} })).result!.taskId as string;
-    const first = await eventually("both methods running on A", () => (eventOf("started", rerun, a.pid) && eventOf("started", fail, a.pid) ? eventOf("started", rerun, a.pid) : undefined));
+    const first = await eventually("both methods running on A", () =>
+      eventOf("started", rerun, a.pid) && eventOf("started", fail, a.pid) ? eventOf("started", rerun, a.pid) : undefined,
+    );
     await a.stop("SIGKILL");
-    expect(await taskReaches(b.url, rerun, ["completed", "failed"])).toMatchObject({ status: "completed", result: { content: [{ text: `done on attempt 2 with key ${first.idempotencyKey}` }] } });
+    expect(await taskReaches(b.url, rerun, ["completed", "failed"])).toMatchObject({
+      status: "completed",
+      result: { content: [{ text: `done on attempt 2 with key ${first.idempotencyKey}` }] },
+    });
     expect(eventOf("started", rerun, b.pid)).toMatchObject({ attempt: 2 });
-    expect(await taskReaches(b.url, fail, ["completed", "failed"])).toMatchObject({ status: "failed", error: { data: { reason: "worker-lost" } } });
+    expect(await taskReaches(b.url, fail, ["completed", "failed"])).toMatchObject({
+      status: "failed",
+      error: { data: { reason: "worker-lost" } },
+    });
   });
 });

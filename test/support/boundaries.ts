@@ -80,7 +80,12 @@ export class Boundary {
         return new StreamableHTTPClientTransport(new URL(this.url));
       case "stdio": {
         const { command, args, env } = fixtureCommand(this.fixture);
-        return new StdioClientTransport({ command, args, env: { ...(process.env as Record<string, string>), ...env, ...this.fixtureEnv }, stderr: "pipe" });
+        return new StdioClientTransport({
+          command,
+          args,
+          env: { ...(process.env as Record<string, string>), ...env, ...this.fixtureEnv },
+          stderr: "pipe",
+        });
       }
     }
   }

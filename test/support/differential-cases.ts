@@ -24,7 +24,14 @@ export function envelope(capabilities: unknown = {}, extra: Json = {}): Json {
   return { [PV_KEY]: PV, [CAPS_KEY]: capabilities, [INFO_KEY]: { name: "diff", version: "1" }, ...extra };
 }
 
-const NAME_PARAM: Record<string, string> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri", "tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId" };
+const NAME_PARAM: Record<string, string> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
+};
 
 /** The standard headers of a request for `method` with these params (Mcp-Name mirrored when the SDK reads it). */
 export function headersFor(method: string, params: Json | undefined): Record<string, string> {
@@ -40,7 +47,12 @@ export function headersFor(method: string, params: Json | undefined): Record<str
 }
 
 /** A well-formed modern request, with header overrides (undefined removes one). */
-export function request(label: string, method: string, params: Json, options: { id?: unknown; headers?: Record<string, string | undefined>; capabilities?: unknown } = {}): WireCase {
+export function request(
+  label: string,
+  method: string,
+  params: Json,
+  options: { id?: unknown; headers?: Record<string, string | undefined>; capabilities?: unknown } = {},
+): WireCase {
   const full = { _meta: envelope(options.capabilities ?? {}), ...params };
   const headers = headersFor(method, full);
   for (const [k, v] of Object.entries(options.headers ?? {})) {
@@ -96,34 +108,119 @@ export function commonCorpus(): WireCase[] {
     request("ping is not 2026 (-32601)", "ping", {}),
     request("logging/setLevel is not 2026 (-32601)", "logging/setLevel", { level: "info" }),
     request("resources/subscribe is not 2026 (-32601)", "resources/subscribe", { uri: "docs://readme" }),
-    request("initialize with a modern envelope", "initialize", { protocolVersion: PV, capabilities: {}, clientInfo: { name: "c", version: "1" } }),
+    request("initialize with a modern envelope", "initialize", {
+      protocolVersion: PV,
+      capabilities: {},
+      clientInfo: { name: "c", version: "1" },
+    }),
     request("server/discover", "server/discover", {}),
-    { label: "no _meta (-32602)", body: { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }, headers: headersFor("tools/list", {}) },
+    {
+      label: "no _meta (-32602)",
+      body: { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} },
+      headers: headersFor("tools/list", {}),
+    },
     { label: "no params (-32602)", body: { jsonrpc: "2.0", id: 1, method: "tools/list" }, headers: headersFor("tools/list", {}) },
-    { label: "unknown method, no _meta (-32602)", body: { jsonrpc: "2.0", id: 1, method: "foo/bar", params: {} }, headers: headersFor("foo/bar", {}) },
-    { label: "envelope without protocolVersion", body: { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { [CAPS_KEY]: {} } } }, headers: headersFor("tools/list", {}) },
-    { label: "envelope without clientCapabilities (-32602)", body: { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { [PV_KEY]: PV } } }, headers: headersFor("tools/list", {}) },
-    { label: "envelope without clientInfo", body: { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { [PV_KEY]: PV, [CAPS_KEY]: {} } } }, headers: headersFor("tools/list", {}) },
+    {
+      label: "unknown method, no _meta (-32602)",
+      body: { jsonrpc: "2.0", id: 1, method: "foo/bar", params: {} },
+      headers: headersFor("foo/bar", {}),
+    },
+    {
+      label: "envelope without protocolVersion",
+      body: { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { [CAPS_KEY]: {} } } },
+      headers: headersFor("tools/list", {}),
+    },
+    {
+      label: "envelope without clientCapabilities (-32602)",
+      body: { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { [PV_KEY]: PV } } },
+      headers: headersFor("tools/list", {}),
+    },
+    {
+      label: "envelope without clientInfo",
+      body: { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { [PV_KEY]: PV, [CAPS_KEY]: {} } } },
+      headers: headersFor("tools/list", {}),
+    },
     request("clientCapabilities 5 (-32602)", "tools/list", {}, { capabilities: 5 }),
     request("clientCapabilities elicitation 5 (-32602)", "tools/list", {}, { capabilities: { elicitation: 5 } }),
     request("clientCapabilities with unknown key", "tools/list", {}, { capabilities: { frobnicate: {} } }),
     { ...request("clientInfo {} (-32602)", "tools/list", {}), body: { ...body, params: { _meta: { ...envelope(), [INFO_KEY]: {} } } } },
     { ...request("protocolVersion 5 (-32602)", "tools/list", {}), body: { ...body, params: { _meta: { ...envelope(), [PV_KEY]: 5 } } } },
-    { ...request("envelope 2099-01-01 (-32022)", "tools/list", {}, { headers: { "mcp-protocol-version": "2099-01-01" } }), body: { ...body, params: { _meta: { ...envelope(), [PV_KEY]: "2099-01-01" } } } },
-    { ...request("envelope 2025-11-25 (-32022)", "tools/list", {}, { headers: { "mcp-protocol-version": "2025-11-25" } }), body: { ...body, params: { _meta: { ...envelope(), [PV_KEY]: "2025-11-25" } } } },
-    { ...request("logLevel loud (-32602)", "tools/list", {}), body: { ...body, params: { _meta: envelope({}, { "io.modelcontextprotocol/logLevel": "loud" }) } } },
-    { ...request("logLevel debug", "tools/list", {}), body: { ...body, params: { _meta: envelope({}, { "io.modelcontextprotocol/logLevel": "debug" }) } } },
+    {
+      ...request("envelope 2099-01-01 (-32022)", "tools/list", {}, { headers: { "mcp-protocol-version": "2099-01-01" } }),
+      body: { ...body, params: { _meta: { ...envelope(), [PV_KEY]: "2099-01-01" } } },
+    },
+    {
+      ...request("envelope 2025-11-25 (-32022)", "tools/list", {}, { headers: { "mcp-protocol-version": "2025-11-25" } }),
+      body: { ...body, params: { _meta: { ...envelope(), [PV_KEY]: "2025-11-25" } } },
+    },
+    {
+      ...request("logLevel loud (-32602)", "tools/list", {}),
+      body: { ...body, params: { _meta: envelope({}, { "io.modelcontextprotocol/logLevel": "loud" }) } },
+    },
+    {
+      ...request("logLevel debug", "tools/list", {}),
+      body: { ...body, params: { _meta: envelope({}, { "io.modelcontextprotocol/logLevel": "debug" }) } },
+    },
     { ...request("progressToken", "tools/list", {}), body: { ...body, params: { _meta: envelope({}, { progressToken: "p" }) } } },
-    { ...request("progressToken {} (-32600)", "tools/list", {}), body: { ...body, params: { _meta: envelope({}, { progressToken: {} }) } } },
-    { ...request("traceparent", "tools/list", {}), body: { ...body, params: { _meta: envelope({}, { traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01" }) } } },
+    {
+      ...request("progressToken {} (-32600)", "tools/list", {}),
+      body: { ...body, params: { _meta: envelope({}, { progressToken: {} }) } },
+    },
+    {
+      ...request("traceparent", "tools/list", {}),
+      body: { ...body, params: { _meta: envelope({}, { traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01" }) } },
+    },
     { ...request("extension _meta key", "tools/list", {}), body: { ...body, params: { _meta: envelope({}, { "x.example/k": 1 }) } } },
-    { label: "legacy claim-less tools/list", body: { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }, headers: { "content-type": "application/json", accept: "application/json, text/event-stream" } },
-    { label: "legacy initialize", body: { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }, headers: { "content-type": "application/json", accept: "application/json, text/event-stream" } },
-    { label: "legacy initialize, no Accept (406)", body: { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }, headers: { "content-type": "application/json" } },
-    { label: "initialize with a modern header (-32020)", body: { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }, headers: headersFor("initialize", {}) },
-    { label: "modern notification", body: { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, _meta: envelope() } }, headers: headersFor("notifications/cancelled", {}) },
-    { label: "deep nesting (limit)", body: { ...body, params: { ...params, cursor: JSON.parse("[".repeat(80) + "]".repeat(80)) } }, headers: base.headers },
-    { label: "too many keys (limit)", body: { ...body, params: { ...params, extra: Object.fromEntries(Array.from({ length: 1_200 }, (_, i) => [`k${i}`, i])) } }, headers: base.headers },
+    {
+      label: "legacy claim-less tools/list",
+      body: { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} },
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    },
+    {
+      label: "legacy initialize",
+      body: {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+      },
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    },
+    {
+      label: "legacy initialize, no Accept (406)",
+      body: {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+      },
+      headers: { "content-type": "application/json" },
+    },
+    {
+      label: "initialize with a modern header (-32020)",
+      body: {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+      },
+      headers: headersFor("initialize", {}),
+    },
+    {
+      label: "modern notification",
+      body: { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, _meta: envelope() } },
+      headers: headersFor("notifications/cancelled", {}),
+    },
+    {
+      label: "deep nesting (limit)",
+      body: { ...body, params: { ...params, cursor: JSON.parse("[".repeat(80) + "]".repeat(80)) } },
+      headers: base.headers,
+    },
+    {
+      label: "too many keys (limit)",
+      body: { ...body, params: { ...params, extra: Object.fromEntries(Array.from({ length: 1_200 }, (_, i) => [`k${i}`, i])) } },
+      headers: base.headers,
+    },
     { label: "body over maxBodyBytes (413)", body: { ...body, params: { ...params, pad: "x".repeat(1_100_000) } }, headers: base.headers },
     request("tools/call requestState 5", "tools/call", { name: "nope", requestState: 5 }),
     request("tools/call inputResponses 5", "tools/call", { name: "nope", inputResponses: 5 }),
@@ -135,14 +232,24 @@ export function commonCorpus(): WireCase[] {
     request("tools/call unknown tool", "tools/call", { name: "nope" }),
     request("tools/call Mcp-Name missing (-32020)", "tools/call", { name: "nope" }, { headers: { "mcp-name": undefined } }),
     request("tools/call Mcp-Name mismatch (-32020)", "tools/call", { name: "nope" }, { headers: { "mcp-name": "other" } }),
-    request("tools/call Mcp-Name base64", "tools/call", { name: "nope" }, { headers: { "mcp-name": `=?base64?${Buffer.from("nope").toString("base64")}?=` } }),
+    request(
+      "tools/call Mcp-Name base64",
+      "tools/call",
+      { name: "nope" },
+      { headers: { "mcp-name": `=?base64?${Buffer.from("nope").toString("base64")}?=` } },
+    ),
     request("tools/call Mcp-Name bad base64 (-32020)", "tools/call", { name: "nope" }, { headers: { "mcp-name": "=?base64?bm9wZQ?=" } }),
     request("tools/call Mcp-Name with spaces", "tools/call", { name: "nope" }, { headers: { "mcp-name": " nope\t" } }),
     request("tools/list with a stray Mcp-Name", "tools/list", {}, { headers: { "mcp-name": "x" } }),
     request("resources/read uri 5", "resources/read", { uri: 5 }),
     request("resources/read no uri", "resources/read", {}),
     request("resources/read unknown", "resources/read", { uri: "nothing://here" }),
-    request("resources/read Mcp-Name missing (-32020)", "resources/read", { uri: "nothing://here" }, { headers: { "mcp-name": undefined } }),
+    request(
+      "resources/read Mcp-Name missing (-32020)",
+      "resources/read",
+      { uri: "nothing://here" },
+      { headers: { "mcp-name": undefined } },
+    ),
     request("prompts/get unknown", "prompts/get", { name: "nope" }),
     request("prompts/get no name", "prompts/get", {}),
     request("prompts/get arguments {a:1}", "prompts/get", { name: "nope", arguments: { a: 1 } }),
@@ -156,7 +263,8 @@ export function commonCorpus(): WireCase[] {
 
 /** Cases for the feature fixture (tools, resources, prompts, completion, every error path). */
 export function featureCorpus(): WireCase[] {
-  const call = (name: string, args?: Json, extra: Json = {}) => request(`tools/call ${name} ${JSON.stringify(args ?? {})}`, "tools/call", { name, ...(args && { arguments: args }), ...extra });
+  const call = (name: string, args?: Json, extra: Json = {}) =>
+    request(`tools/call ${name} ${JSON.stringify(args ?? {})}`, "tools/call", { name, ...(args && { arguments: args }), ...extra });
   return [
     ...commonCorpus(),
     call("greet", { name: "Ann" }),
@@ -176,8 +284,21 @@ export function featureCorpus(): WireCase[] {
     call("ping", {}, { requestState: "not-a-token" }),
     call("ping", {}, { inputResponses: {} }),
     call("work"),
-    { ...call("work"), label: "work with progress", body: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "work", _meta: envelope({}, { progressToken: 3 }) } } },
-    { ...call("work"), label: "work with logLevel", body: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "work", _meta: envelope({}, { "io.modelcontextprotocol/logLevel": "info" }) } } },
+    {
+      ...call("work"),
+      label: "work with progress",
+      body: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "work", _meta: envelope({}, { progressToken: 3 }) } },
+    },
+    {
+      ...call("work"),
+      label: "work with logLevel",
+      body: {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "work", _meta: envelope({}, { "io.modelcontextprotocol/logLevel": "info" }) },
+      },
+    },
     call("whoami"),
     request("whoami with capabilities", "tools/call", { name: "whoami" }, { capabilities: { elicitation: { form: {} }, sampling: {} } }),
     call("typed_error"),
@@ -194,8 +315,14 @@ export function featureCorpus(): WireCase[] {
     request("prompts/get code_review missing argument", "prompts/get", { name: "code_review" }),
     request("prompts/get plain_prompt", "prompts/get", { name: "plain_prompt" }),
     request("prompts/get broken_prompt", "prompts/get", { name: "broken_prompt" }),
-    request("completion/complete prompt", "completion/complete", { ref: { type: "ref/prompt", name: "code_review" }, argument: { name: "language", value: "ty" } }),
-    request("completion/complete template", "completion/complete", { ref: { type: "ref/resource", uri: "notes://{folder}/{id}" }, argument: { name: "folder", value: "i" } }),
+    request("completion/complete prompt", "completion/complete", {
+      ref: { type: "ref/prompt", name: "code_review" },
+      argument: { name: "language", value: "ty" },
+    }),
+    request("completion/complete template", "completion/complete", {
+      ref: { type: "ref/resource", uri: "notes://{folder}/{id}" },
+      argument: { name: "folder", value: "i" },
+    }),
   ];
 }
 
@@ -204,12 +331,45 @@ export function interactiveCorpus(): WireCase[] {
   return [
     ...commonCorpus(),
     request("book_trip without elicitation (-32021)", "tools/call", { name: "book_trip", arguments: { destination: "Lyon" } }),
-    request("book_trip with elicitation", "tools/call", { name: "book_trip", arguments: { destination: "Lyon" } }, { capabilities: ELICIT }),
-    request("book_trip, bare elicitation", "tools/call", { name: "book_trip", arguments: { destination: "Lyon" } }, { capabilities: { elicitation: {} } }),
-    request("book_trip answered, no state", "tools/call", { name: "book_trip", arguments: { destination: "Lyon" }, inputResponses: { traveller: { action: "accept", content: { name: "Ann" } }, seats: { action: "accept", content: { count: 2 } } } }, { capabilities: ELICIT }),
-    request("book_trip with a forged state", "tools/call", { name: "book_trip", arguments: { destination: "Lyon" }, requestState: "rt1.default.eyJ4IjoxfQ.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" }, { capabilities: ELICIT }),
+    request(
+      "book_trip with elicitation",
+      "tools/call",
+      { name: "book_trip", arguments: { destination: "Lyon" } },
+      { capabilities: ELICIT },
+    ),
+    request(
+      "book_trip, bare elicitation",
+      "tools/call",
+      { name: "book_trip", arguments: { destination: "Lyon" } },
+      { capabilities: { elicitation: {} } },
+    ),
+    request(
+      "book_trip answered, no state",
+      "tools/call",
+      {
+        name: "book_trip",
+        arguments: { destination: "Lyon" },
+        inputResponses: { traveller: { action: "accept", content: { name: "Ann" } }, seats: { action: "accept", content: { count: 2 } } },
+      },
+      { capabilities: ELICIT },
+    ),
+    request(
+      "book_trip with a forged state",
+      "tools/call",
+      {
+        name: "book_trip",
+        arguments: { destination: "Lyon" },
+        requestState: "rt1.default.eyJ4IjoxfQ.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+      },
+      { capabilities: ELICIT },
+    ),
     request("choose_colour", "tools/call", { name: "choose_colour" }, { capabilities: ELICIT }),
-    request("optional_note declined", "tools/call", { name: "optional_note", inputResponses: { note: { action: "decline" } } }, { capabilities: ELICIT }),
+    request(
+      "optional_note declined",
+      "tools/call",
+      { name: "optional_note", inputResponses: { note: { action: "decline" } } },
+      { capabilities: ELICIT },
+    ),
     request("connect_account", "tools/call", { name: "connect_account", arguments: { service: "x" } }, { capabilities: ELICIT }),
   ];
 }
@@ -232,24 +392,69 @@ export function tasksCorpus(): WireCase[] {
 
 // ---- generated cases ----
 
-const CAPABILITIES = fc.constantFrom<unknown>({}, ELICIT, { elicitation: {} }, { sampling: {}, roots: {} }, { elicitation: 5 }, 5, { extensions: { "io.modelcontextprotocol/tasks": {} } }, null);
-const META_EXTRA = fc.constantFrom<Json>({}, {}, {}, { progressToken: 1 }, { progressToken: 1.5 }, { "io.modelcontextprotocol/logLevel": "debug" }, { traceparent: "x" }, { "x.example/k": [1, 2] }, { "io.modelcontextprotocol/related-task": { taskId: "t" } });
+const CAPABILITIES = fc.constantFrom<unknown>(
+  {},
+  ELICIT,
+  { elicitation: {} },
+  { sampling: {}, roots: {} },
+  { elicitation: 5 },
+  5,
+  { extensions: { "io.modelcontextprotocol/tasks": {} } },
+  null,
+);
+const META_EXTRA = fc.constantFrom<Json>(
+  {},
+  {},
+  {},
+  { progressToken: 1 },
+  { progressToken: 1.5 },
+  { "io.modelcontextprotocol/logLevel": "debug" },
+  { traceparent: "x" },
+  { "x.example/k": [1, 2] },
+  { "io.modelcontextprotocol/related-task": { taskId: "t" } },
+);
 const VERSIONS = fc.constantFrom<unknown>(PV, PV, PV, PV, "2025-11-25", "2099-01-01", 5, undefined);
-const IDS = fc.oneof(fc.integer({ min: -5, max: 1_000_000 }), fc.string({ maxLength: 6 }), fc.constantFrom<unknown>(1.5, null, undefined, 2 ** 60, -0));
+const IDS = fc.oneof(
+  fc.integer({ min: -5, max: 1_000_000 }),
+  fc.string({ maxLength: 6 }),
+  fc.constantFrom<unknown>(1.5, null, undefined, 2 ** 60, -0),
+);
 
 /** Arbitrary params for `method` on `fixture`: mostly plausible, sometimes wrong in one place. */
 function paramsFor(fixture: Fixture, method: string): fc.Arbitrary<Json> {
-  const toolNames = fixture === "feature" ? ["greet", "add", "ping", "whoami", "media", "soft_fail", "typed_error", "plain_error", "bad_output", "echo_raw"] : fixture === "interactive" ? ["book_trip", "choose_colour", "optional_note", "required_note", "connect_account"] : ["count", "fails", "nope"];
+  const toolNames =
+    fixture === "feature"
+      ? ["greet", "add", "ping", "whoami", "media", "soft_fail", "typed_error", "plain_error", "bad_output", "echo_raw"]
+      : fixture === "interactive"
+        ? ["book_trip", "choose_colour", "optional_note", "required_note", "connect_account"]
+        : ["count", "fails", "nope"];
   const name = fc.oneof(fc.constantFrom(...toolNames), fc.constantFrom<unknown>("nope", 5, ""));
   const args = fc.oneof(
     fc.constant(undefined),
-    fc.constantFrom<unknown>({ name: "Ann" }, { a: 1, b: 2 }, { a: "x", b: 2 }, { destination: "Lyon" }, { items: ["a"] }, { to: 2 }, {}, [], null, "x"),
+    fc.constantFrom<unknown>(
+      { name: "Ann" },
+      { a: 1, b: 2 },
+      { a: "x", b: 2 },
+      { destination: "Lyon" },
+      { items: ["a"] },
+      { to: 2 },
+      {},
+      [],
+      null,
+      "x",
+    ),
     fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }),
   );
   const retry = fc.record(
     {
       requestState: fc.constantFrom<unknown>("junk", 5, "rt1.default.eyJ4IjoxfQ.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"),
-      inputResponses: fc.constantFrom<unknown>({}, 5, { traveller: { action: "accept", content: { name: "Ann" } } }, { q: 5 }, { note: { action: "decline" } }),
+      inputResponses: fc.constantFrom<unknown>(
+        {},
+        5,
+        { traveller: { action: "accept", content: { name: "Ann" } } },
+        { q: 5 },
+        { note: { action: "decline" } },
+      ),
     },
     { requiredKeys: [] },
   );
@@ -257,11 +462,31 @@ function paramsFor(fixture: Fixture, method: string): fc.Arbitrary<Json> {
     case "tools/call":
       return fc.tuple(name, args, retry).map(([n, a, r]) => ({ name: n, ...(a !== undefined && { arguments: a }), ...r }));
     case "prompts/get":
-      return fc.tuple(fc.constantFrom<unknown>("code_review", "plain_prompt", "broken_prompt", "nope", 5), fc.constantFrom<unknown>(undefined, { language: "python" }, { language: 5 }, [])).map(([n, a]) => ({ name: n, ...(a !== undefined && { arguments: a }) }));
+      return fc
+        .tuple(
+          fc.constantFrom<unknown>("code_review", "plain_prompt", "broken_prompt", "nope", 5),
+          fc.constantFrom<unknown>(undefined, { language: "python" }, { language: 5 }, []),
+        )
+        .map(([n, a]) => ({ name: n, ...(a !== undefined && { arguments: a }) }));
     case "resources/read":
-      return fc.constantFrom<unknown>("docs://readme", "docs://logo", "notes://inbox/1", "notes://a/missing", "notes://a/boom", "notes://a/typed", "x://y", 5).map((uri) => ({ uri }));
+      return fc
+        .constantFrom<unknown>(
+          "docs://readme",
+          "docs://logo",
+          "notes://inbox/1",
+          "notes://a/missing",
+          "notes://a/boom",
+          "notes://a/typed",
+          "x://y",
+          5,
+        )
+        .map((uri) => ({ uri }));
     case "completion/complete":
-      return fc.constantFrom<Json>({ ref: { type: "ref/prompt", name: "code_review" }, argument: { name: "language", value: "p" } }, { ref: { type: "ref/nope" }, argument: { name: "a", value: "b" } }, {});
+      return fc.constantFrom<Json>(
+        { ref: { type: "ref/prompt", name: "code_review" }, argument: { name: "language", value: "p" } },
+        { ref: { type: "ref/nope" }, argument: { name: "a", value: "b" } },
+        {},
+      );
     case "tasks/get":
     case "tasks/cancel":
       return fc.constantFrom<unknown>("nope", 5, "").map((taskId) => ({ taskId }));
@@ -270,7 +495,23 @@ function paramsFor(fixture: Fixture, method: string): fc.Arbitrary<Json> {
   }
 }
 
-const METHODS = ["tools/list", "tools/call", "tools/call", "tools/call", "prompts/list", "prompts/get", "resources/list", "resources/templates/list", "resources/read", "completion/complete", "server/discover", "tasks/get", "tasks/cancel", "foo/bar", "ping"];
+const METHODS = [
+  "tools/list",
+  "tools/call",
+  "tools/call",
+  "tools/call",
+  "prompts/list",
+  "prompts/get",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "completion/complete",
+  "server/discover",
+  "tasks/get",
+  "tasks/cancel",
+  "foo/bar",
+  "ping",
+];
 
 /** Generated cases: a plausible modern request, then zero or more of its parts changed. */
 export function generatedCase(fixture: Fixture): fc.Arbitrary<WireCase> {
@@ -288,7 +529,13 @@ export function generatedCase(fixture: Fixture): fc.Arbitrary<WireCase> {
         versionHeader: fc.constantFrom<string | undefined | null>(null, null, null, undefined, "2025-11-25", ` ${PV}`),
         methodHeader: fc.constantFrom<string | undefined | null>(null, null, null, undefined, "tools/list", "x"),
         nameHeader: fc.constantFrom<string | undefined | null>(null, null, null, undefined, "other", "base64"),
-        contentType: fc.constantFrom("application/json", "application/json", "application/json", "application/json; charset=utf-8", "text/plain"),
+        contentType: fc.constantFrom(
+          "application/json",
+          "application/json",
+          "application/json",
+          "application/json; charset=utf-8",
+          "text/plain",
+        ),
         jsonrpc: fc.constantFrom<unknown>("2.0", "2.0", "2.0", "2.0", "1.0"),
       }),
     )
@@ -308,15 +555,40 @@ export function generatedCase(fixture: Fixture): fc.Arbitrary<WireCase> {
       setHeader("mcp-protocol-version", g.versionHeader);
       setHeader("mcp-method", g.methodHeader);
       const named = params[NAME_PARAM[g.method] ?? ""];
-      setHeader("mcp-name", g.nameHeader === "base64" ? (typeof named === "string" ? `=?base64?${Buffer.from(named).toString("base64")}?=` : "=?base64?!!?=") : g.nameHeader);
+      setHeader(
+        "mcp-name",
+        g.nameHeader === "base64"
+          ? typeof named === "string"
+            ? `=?base64?${Buffer.from(named).toString("base64")}?=`
+            : "=?base64?!!?="
+          : g.nameHeader,
+      );
       const body: Json = { jsonrpc: g.jsonrpc, ...(g.id !== undefined && { id: g.id }), method: g.method, params };
       return { label: `generated ${g.method}`, body, headers };
     });
 }
 
 /** Capabilities a real client declares: every well-formed shape the fixtures react to. */
-const DECLARED_CAPABILITIES = fc.constantFrom<Json>({}, ELICIT, { elicitation: {} }, { elicitation: { form: {} } }, { sampling: {}, roots: {} }, { ...ELICIT, sampling: {} });
-const WELL_FORMED_METHODS = ["tools/list", "tools/call", "tools/call", "tools/call", "tools/call", "prompts/list", "prompts/get", "resources/list", "resources/templates/list", "resources/read"];
+const DECLARED_CAPABILITIES = fc.constantFrom<Json>(
+  {},
+  ELICIT,
+  { elicitation: {} },
+  { elicitation: { form: {} } },
+  { sampling: {}, roots: {} },
+  { ...ELICIT, sampling: {} },
+);
+const WELL_FORMED_METHODS = [
+  "tools/list",
+  "tools/call",
+  "tools/call",
+  "tools/call",
+  "tools/call",
+  "prompts/list",
+  "prompts/get",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+];
 
 /**
  * Requests the lane should take: a valid envelope (declared capabilities, with or without

@@ -50,7 +50,10 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
     report.cases++;
     report.byTransport[transport] = (report.byTransport[transport] ?? 0) + 1;
     if (outcome.byteEqual) report.byteEqual++;
-    if (outcome.difference !== undefined) report.failures.push(`[${transport}] ${c.label}: ${JSON.stringify(c.body)?.slice(0, 300)} headers ${JSON.stringify(c.headers)}\n  ${outcome.difference}`);
+    if (outcome.difference !== undefined)
+      report.failures.push(
+        `[${transport}] ${c.label}: ${JSON.stringify(c.body)?.slice(0, 300)} headers ${JSON.stringify(c.headers)}\n  ${outcome.difference}`,
+      );
   };
   for (const [fixture, { create, corpus }] of Object.entries(FIXTURES) as [Fixture, (typeof FIXTURES)[Fixture]][]) {
     const hand = corpus();

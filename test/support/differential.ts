@@ -46,7 +46,15 @@ export function sortedJson(text: string): string {
     return text;
   }
   const sort = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(sort) : v && typeof v === "object" ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort((v as Record<string, unknown>)[k])])) : v;
+    Array.isArray(v)
+      ? v.map(sort)
+      : v && typeof v === "object"
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, sort((v as Record<string, unknown>)[k])]),
+          )
+        : v;
   return JSON.stringify(sort(value));
 }
 
@@ -95,7 +103,11 @@ export class HttpPair {
 
 async function send(url: string, c: HttpCase): Promise<{ status: number; headers: Headers; text: string }> {
   const body = typeof c.body === "string" ? c.body : JSON.stringify(c.body);
-  const response = await fetch(url, { method: c.method ?? "POST", headers: c.headers, ...(c.method === undefined || c.method === "POST" ? { body } : {}) });
+  const response = await fetch(url, {
+    method: c.method ?? "POST",
+    headers: c.headers,
+    ...(c.method === undefined || c.method === "POST" ? { body } : {}),
+  });
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
@@ -142,7 +154,14 @@ class StdioSide {
     let expect: unknown;
     try {
       const parsed = JSON.parse(line) as { id?: unknown; method?: unknown };
-      if (parsed && typeof parsed === "object" && !Array.isArray(parsed) && typeof parsed.method === "string" && (typeof parsed.id === "string" || Number.isInteger(parsed.id))) expect = parsed.id;
+      if (
+        parsed &&
+        typeof parsed === "object" &&
+        !Array.isArray(parsed) &&
+        typeof parsed.method === "string" &&
+        (typeof parsed.id === "string" || Number.isInteger(parsed.id))
+      )
+        expect = parsed.id;
     } catch {
       // not JSON: answered before the sentinel
     }
@@ -189,7 +208,8 @@ export class StdioPair {
   /** Starts both children and pins both connections to the modern era with `opening`. */
   static async start(fixture: string, sentinel: (id: string) => string, opening: string): Promise<StdioPair> {
     const { command, args, env } = fixtureCommand(fixture);
-    const side = (lane: string) => new StdioSide(spawn(command, args, { env: { ...process.env, ...env, ROUNDTRIP_FAST_LANE: lane }, stdio: "pipe" }));
+    const side = (lane: string) =>
+      new StdioSide(spawn(command, args, { env: { ...process.env, ...env, ROUNDTRIP_FAST_LANE: lane }, stdio: "pipe" }));
     const pair = new StdioPair(side("on"), side("off"), sentinel);
     // A child that just started may take seconds to answer on a loaded machine: the opening is
     // always answered, so wait for it rather than let its late answer leak into the first case.

@@ -46,7 +46,8 @@ export function guideFiles(markdown: string): GuideFile[] {
       while (j >= 0 && lines[j].trim() === "") j--;
     }
     const caption = j >= 0 ? CAPTION.exec(lines[j]) : null;
-    if (caption) files.push({ path: caption[1], text: lines.slice(i + 1, end).join("\n") + "\n", line: i + 1, kind: caption[2] ? "esm" : "commonjs" });
+    if (caption)
+      files.push({ path: caption[1], text: lines.slice(i + 1, end).join("\n") + "\n", line: i + 1, kind: caption[2] ? "esm" : "commonjs" });
     i = end;
   }
   return files;

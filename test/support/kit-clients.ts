@@ -2,7 +2,15 @@
 // boundary: in-process and HTTP serve a ready app built with a test clock (so client.clock
 // works); stdio spawns the compiled fixture server (test/support/fixture-server.ts), whose
 // principal comes from FIXTURE_PRINCIPAL (so client.as works there too).
-import { createHttpTestClient, createStdioTestClient, createTestClient, createTestClock, type TestClient, type TestClientOptions, type TestClock } from "roundtrip-mcp/testing";
+import {
+  createHttpTestClient,
+  createStdioTestClient,
+  createTestClient,
+  createTestClock,
+  type TestClient,
+  type TestClientOptions,
+  type TestClock,
+} from "roundtrip-mcp/testing";
 import type { McpApp, McpAppOptions } from "../../src/index";
 import { fixtureCommand } from "./fixture-server";
 

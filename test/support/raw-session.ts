@@ -6,10 +6,19 @@ import { validateServerMessage } from "./wire-schema";
 export const PROTOCOL_VERSION = "2026-07-28";
 
 export function envelope(capabilities: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { "io.modelcontextprotocol/protocolVersion": PROTOCOL_VERSION, "io.modelcontextprotocol/clientCapabilities": capabilities, ...extra };
+  return {
+    "io.modelcontextprotocol/protocolVersion": PROTOCOL_VERSION,
+    "io.modelcontextprotocol/clientCapabilities": capabilities,
+    ...extra,
+  };
 }
 
-export type WireResponse = { jsonrpc: "2.0"; id: string | number; result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } };
+export type WireResponse = {
+  jsonrpc: "2.0";
+  id: string | number;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: unknown };
+};
 
 export class RawSession {
   private nextId = 1;

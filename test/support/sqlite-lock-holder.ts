@@ -35,7 +35,10 @@ export function nodeChild(script: string, wrapper: string[] = []): NodeChild {
     nextLine: () =>
       lines.length > 0
         ? Promise.resolve(lines.shift()!)
-        : Promise.race([new Promise<string>((resolve) => waiting.push(resolve)), exited.then((code) => Promise.reject(new Error(`the child exited (${code}) before writing a line`)))]),
+        : Promise.race([
+            new Promise<string>((resolve) => waiting.push(resolve)),
+            exited.then((code) => Promise.reject(new Error(`the child exited (${code}) before writing a line`))),
+          ]),
   };
 }
 

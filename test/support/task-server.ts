@@ -43,8 +43,18 @@ export async function startTaskServer(env: Record<string, string>): Promise<Task
 }
 
 /** One request as a declaring client (or `principal`), validated against the schemas; the response. */
-export async function call(url: string, method: string, params: Record<string, unknown>, principal?: string): Promise<{ result?: Record<string, unknown>; error?: Record<string, unknown> }> {
-  const response = await rpc(url, method, { ...params, _meta: meta(DECLARING) }, { headers: principal === undefined ? {} : { "x-test-principal": principal } });
+export async function call(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+  principal?: string,
+): Promise<{ result?: Record<string, unknown>; error?: Record<string, unknown> }> {
+  const response = await rpc(
+    url,
+    method,
+    { ...params, _meta: meta(DECLARING) },
+    { headers: principal === undefined ? {} : { "x-test-principal": principal } },
+  );
   validateServerMessage(response.body, method);
   return response.body as { result?: Record<string, unknown>; error?: Record<string, unknown> };
 }
@@ -61,7 +71,12 @@ export async function eventually<T>(what: string, check: () => Promise<T | undef
 }
 
 /** tasks/get until the task has one of `statuses`. */
-export function taskReaches(url: string, taskId: string, statuses: readonly string[], principal?: string): Promise<Record<string, unknown>> {
+export function taskReaches(
+  url: string,
+  taskId: string,
+  statuses: readonly string[],
+  principal?: string,
+): Promise<Record<string, unknown>> {
   return eventually(`task ${taskId} to be ${statuses.join(" or ")}`, async () => {
     const { result } = await call(url, "tasks/get", { taskId }, principal);
     return result !== undefined && typeof result.status === "string" && statuses.includes(result.status) ? result : undefined;

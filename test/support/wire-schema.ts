@@ -108,7 +108,12 @@ function load(): Compiled {
   ajv.addSchema(schema, "mcp");
   const tasks = JSON.parse(fs.readFileSync(TASKS_SCHEMA_PATH, "utf8")) as JsonObject;
   ajv.addSchema(tasks, "tasks");
-  compiled = { ajv, defs: new Set(Object.keys(schema.$defs as JsonObject)), taskDefs: new Set(Object.keys(tasks.$defs as JsonObject)), validators: new Map() };
+  compiled = {
+    ajv,
+    defs: new Set(Object.keys(schema.$defs as JsonObject)),
+    taskDefs: new Set(Object.keys(tasks.$defs as JsonObject)),
+    validators: new Map(),
+  };
   return compiled;
 }
 
@@ -127,9 +132,7 @@ export function patchSchema(original: JsonObject): JsonObject {
   const anyOf = (content?.additionalProperties as JsonObject | undefined)?.anyOf as JsonObject[] | undefined;
   const scalar = anyOf?.find((branch) => Array.isArray(branch.type) && branch.type.includes("integer"));
   if (!scalar) {
-    throw new Error(
-      "wire-schema: ElicitResult.content no longer has the `integer` scalar quirk; revisit patchSchema().",
-    );
+    throw new Error("wire-schema: ElicitResult.content no longer has the `integer` scalar quirk; revisit patchSchema().");
   }
   scalar.type = (scalar.type as string[]).map((t) => (t === "integer" ? "number" : t));
   return schema;
@@ -141,7 +144,8 @@ function validatorFor(def: string): ValidateFunction {
   let validate = c.validators.get(def);
   if (!validate) {
     const [schema, name] = def.startsWith("tasks:") ? ["tasks", def.slice(6)] : ["mcp", def];
-    if (!(schema === "tasks" ? c.taskDefs : c.defs).has(name)) throw new Error(`wire-schema: no $def named ${name} in the ${schema} schema`);
+    if (!(schema === "tasks" ? c.taskDefs : c.defs).has(name))
+      throw new Error(`wire-schema: no $def named ${name} in the ${schema} schema`);
     validate = c.ajv.compile({ $ref: `${schema}#/$defs/${name}` });
     c.validators.set(def, validate);
   }
@@ -206,13 +210,19 @@ export function validateResult(method: string, result: unknown): void {
   if (method === "tools/call" && isObject(result) && result.resultType === "task") return checkCreateTaskResult(result);
   const defs = RESULT_DEFS[method];
   if (!defs) {
-    throw new Error(`wire-schema: no result $def known for method ${method}; known: ${[...Object.keys(RESULT_DEFS), ...Object.keys(TASK_RESULT_DEFS)].join(", ")}`);
+    throw new Error(
+      `wire-schema: no result $def known for method ${method}; known: ${[...Object.keys(RESULT_DEFS), ...Object.keys(TASK_RESULT_DEFS)].join(", ")}`,
+    );
   }
   if (!isObject(result)) fail(`${method} result is not an object`, ["expected a JSON object"], result);
   const resultType = result.resultType;
   if (resultType === "input_required") {
     if (!defs.includes("InputRequiredResult")) {
-      fail(`${method} result`, [`resultType "input_required" is not allowed on ${method} (only tools/call, resources/read, prompts/get)`], result);
+      fail(
+        `${method} result`,
+        [`resultType "input_required" is not allowed on ${method} (only tools/call, resources/read, prompts/get)`],
+        result,
+      );
     }
     checkInputRequired(method, result);
     return;
@@ -233,10 +243,13 @@ const NOT_ON_ACK = ["taskId", "status", "result", "error", "inputRequests", "req
 function taskFieldProblems(task: JsonObject): string[] {
   const reasons: string[] = [];
   const positive = (v: unknown) => typeof v === "number" && Number.isInteger(v) && v > 0;
-  if (!(task.ttlMs === null || positive(task.ttlMs))) reasons.push(`ttlMs must be null or a positive integer, got ${JSON.stringify(task.ttlMs)}`);
-  if (task.pollIntervalMs !== undefined && !positive(task.pollIntervalMs)) reasons.push(`pollIntervalMs must be a positive integer, got ${JSON.stringify(task.pollIntervalMs)}`);
+  if (!(task.ttlMs === null || positive(task.ttlMs)))
+    reasons.push(`ttlMs must be null or a positive integer, got ${JSON.stringify(task.ttlMs)}`);
+  if (task.pollIntervalMs !== undefined && !positive(task.pollIntervalMs))
+    reasons.push(`pollIntervalMs must be a positive integer, got ${JSON.stringify(task.pollIntervalMs)}`);
   for (const stamp of ["createdAt", "lastUpdatedAt"]) {
-    if (typeof task[stamp] !== "string" || !ISO_8601.test(task[stamp] as string)) reasons.push(`${stamp} must be an ISO 8601 timestamp, got ${JSON.stringify(task[stamp])}`);
+    if (typeof task[stamp] !== "string" || !ISO_8601.test(task[stamp] as string))
+      reasons.push(`${stamp} must be an ISO 8601 timestamp, got ${JSON.stringify(task[stamp])}`);
   }
   return reasons;
 }
@@ -264,7 +277,8 @@ function checkTaskMethodResult(method: string, result: unknown): void {
     for (const key of ["inputRequests", "result", "error"]) {
       if (key in r && inlined[r.status as string] !== key) reasons.push(`a ${String(r.status)} task MUST NOT carry ${key}`);
     }
-    if (r.status === "input_required" && !(isObject(r.inputRequests) && Object.keys(r.inputRequests).length > 0)) reasons.push("an input_required task MUST carry a non-empty inputRequests");
+    if (r.status === "input_required" && !(isObject(r.inputRequests) && Object.keys(r.inputRequests).length > 0))
+      reasons.push("an input_required task MUST carry a non-empty inputRequests");
     const meta = isObject(r.result) ? (r.result._meta as JsonObject | undefined) : undefined;
     if (meta && "io.modelcontextprotocol/related-task" in meta) reasons.push("the inlined result MUST NOT carry the related-task _meta");
   }
@@ -291,7 +305,11 @@ export function validateNotification(notification: unknown): void {
   const method = notification.method;
   const def = typeof method === "string" ? NOTIFICATION_DEFS[method] : undefined;
   if (!def) {
-    fail("notification", [`${JSON.stringify(method)} is not a server notification method; known: ${Object.keys(NOTIFICATION_DEFS).join(", ")}`], notification);
+    fail(
+      "notification",
+      [`${JSON.stringify(method)} is not a server notification method; known: ${Object.keys(NOTIFICATION_DEFS).join(", ")}`],
+      notification,
+    );
   }
   validateDef(def, notification);
 }

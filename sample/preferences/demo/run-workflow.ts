@@ -102,8 +102,10 @@ function compareQuestions(expected: readonly ExpectedQuestion[], asked: readonly
     const got = asked.find((q) => q.key === want.key)!;
     if (got.mode !== want.mode) throw new Deviation(`${want.key}: mode ${show(got.mode)}, expected ${show(want.mode)}`);
     if (got.message !== want.message) throw new Deviation(`${want.key}: message ${show(got.message)}, expected ${show(want.message)}`);
-    if (want.choices && !isDeepStrictEqual(got.choices, want.choices)) throw new Deviation(`${want.key}: choices ${show(got.choices)}, expected ${show(want.choices)}`);
-    if (want.url !== undefined && got.url !== want.url) throw new Deviation(`${want.key}: url ${show(got.url)}, expected ${show(want.url)}`);
+    if (want.choices && !isDeepStrictEqual(got.choices, want.choices))
+      throw new Deviation(`${want.key}: choices ${show(got.choices)}, expected ${show(want.choices)}`);
+    if (want.url !== undefined && got.url !== want.url)
+      throw new Deviation(`${want.key}: url ${show(got.url)}, expected ${show(want.url)}`);
   }
 }
 
@@ -142,7 +144,8 @@ async function runOnce(client: Client, recorder: WireRecorder, operation: Operat
       if (!scripted) return fail(`expected a complete result, got input_required asking ${show(round.asked.map((q) => q.key))}`);
       try {
         if (scripted.asks.length === 0) {
-          if (!round.stateOnly) throw new Deviation(`expected a state-only continuation (requestState, no inputRequests), got ${show(withoutMeta(raw))}`);
+          if (!round.stateOnly)
+            throw new Deviation(`expected a state-only continuation (requestState, no inputRequests), got ${show(withoutMeta(raw))}`);
         } else compareQuestions(scripted.asks, round.asked);
         if (typeof raw.requestState !== "string") throw new Deviation("input_required without a requestState");
         if (raw.requestState === previousState) throw new Deviation("the requestState did not change from the previous round");
@@ -158,7 +161,10 @@ async function runOnce(client: Client, recorder: WireRecorder, operation: Operat
 
     round.outcome = resultType === "complete" ? "complete" : "error";
     round.result = withoutMeta(result);
-    if (scripted) return fail(`expected input_required asking ${show(scripted.asks.map((q) => q.key))}, got ${show(resultType)}: ${show(round.result)}`);
+    if (scripted)
+      return fail(
+        `expected input_required asking ${show(scripted.asks.map((q) => q.key))}, got ${show(resultType)}: ${show(round.result)}`,
+      );
     if (resultType !== "complete") return fail(`resultType ${show(resultType)} on the wire, expected "complete"`);
     if ("requestState" in raw || "inputRequests" in raw) return fail("a complete result carried requestState or inputRequests");
     if (!isDeepStrictEqual(round.result, run.result)) return fail(`result ${show(round.result)}, expected ${show(run.result)}`);

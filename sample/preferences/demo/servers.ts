@@ -78,7 +78,10 @@ export async function connectStdio(launch: ServerLaunch): Promise<Connection> {
 function waitForUrl(child: ChildProcess, stderr: () => string): Promise<string> {
   return new Promise((resolve, reject) => {
     let stdout = "";
-    const timer = setTimeout(() => reject(new Error(`the HTTP server printed no URL within ${START_TIMEOUT_MS / 1000} s\n${stderr()}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`the HTTP server printed no URL within ${START_TIMEOUT_MS / 1000} s\n${stderr()}`)),
+      START_TIMEOUT_MS,
+    );
     child.stdout!.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();
       const found = /listening on (http:\/\/\S+)/.exec(stdout);
@@ -105,7 +108,10 @@ async function stopChild(child: ChildProcess): Promise<void> {
 
 export async function connectHttp(launch: ServerLaunch): Promise<Connection> {
   const entry = path.join(launch.sampleDir, "main-http.js");
-  const child = spawn(process.execPath, [...launch.nodeArgs, entry], { env: { ...launch.env, PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...launch.nodeArgs, entry], {
+    env: { ...launch.env, PORT: "0" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   // A listener outlives its parent; make sure it does not when the demo ends early.
   const killOnExit = (): void => void child.kill();
   process.once("exit", killOnExit);

@@ -25,7 +25,12 @@ export function describeOperation(operation: Operation): string {
 }
 
 function question(q: AskedQuestion): string {
-  const detail = q.mode === "url" ? `  url: ${q.url} (consent only; nothing is fetched or opened)` : q.choices ? `  choices: ${q.choices.join(" | ")}` : "";
+  const detail =
+    q.mode === "url"
+      ? `  url: ${q.url} (consent only; nothing is fetched or opened)`
+      : q.choices
+        ? `  choices: ${q.choices.join(" | ")}`
+        : "";
   return `${q.key} [${q.mode}] ${show(q.message)}${detail}`;
 }
 
@@ -35,7 +40,8 @@ function resultLines(result: unknown): string[] {
   const lines: string[] = [];
   if (r.isError === true) lines.push("isError true");
   if (r.structuredContent !== undefined) lines.push(`structuredContent ${show(r.structuredContent)}`);
-  for (const block of (r.content as { type: string; text?: string }[] | undefined) ?? []) lines.push(block.type === "text" ? `text ${show(block.text)}` : `${block.type} block`);
+  for (const block of (r.content as { type: string; text?: string }[] | undefined) ?? [])
+    lines.push(block.type === "text" ? `text ${show(block.text)}` : `${block.type} block`);
   for (const c of (r.contents as { uri: string; mimeType?: string; text?: string }[] | undefined) ?? []) {
     lines.push(`contents ${c.uri} (${c.mimeType ?? "no mimeType"}): ${show(c.text)}`);
   }
@@ -77,7 +83,10 @@ export function transcript(records: TransportRecords): string[] {
   if (records.failure) lines.push(`FAILED ${records.failure}`);
   for (const w of records.workflows) {
     const labels = w.workflow.runs.map((r) => r.label).filter((l) => l !== undefined);
-    lines.push("", `--- ${w.workflow.id}: ${describeOperation(w.workflow.operation)}${labels.length > 0 ? ` (answered ${labels.join(", then ")})` : ""} ---`);
+    lines.push(
+      "",
+      `--- ${w.workflow.id}: ${describeOperation(w.workflow.operation)}${labels.length > 0 ? ` (answered ${labels.join(", then ")})` : ""} ---`,
+    );
     for (const run of w.runs) {
       if (run.label) lines.push(`  answering ${run.label}:`);
       const indent = run.label ? "    " : "  ";
@@ -103,7 +112,8 @@ export function checkLines(records: TransportRecords): string[] {
 export function summaryLine(all: readonly TransportRecords[], expectedRuns: number, seconds: number): string {
   const passed = all.reduce((n, t) => n + (t.failure ? 0 : t.workflows.filter((w) => !w.failure).length), 0);
   const parts = all.map(
-    (t) => `${t.transport}: ${t.workflows.map((w) => `${w.workflow.id} ${w.failure ? "FAILED" : `${w.requests} rounds ${Math.round(w.ms)} ms`}`).join(", ") || "not run"}`,
+    (t) =>
+      `${t.transport}: ${t.workflows.map((w) => `${w.workflow.id} ${w.failure ? "FAILED" : `${w.requests} rounds ${Math.round(w.ms)} ms`}`).join(", ") || "not run"}`,
   );
   return `summary: ${passed}/${expectedRuns} runs passed in ${seconds.toFixed(1)} s | ${parts.join(" | ")}`;
 }

@@ -43,9 +43,19 @@ export interface Workflow {
   runs: ScriptedRun[];
 }
 
-const COLOR_QUESTION: ExpectedQuestion = { key: "color", mode: "form", message: "Which colour do you prefer?", choices: ["red", "green", "blue"] };
+const COLOR_QUESTION: ExpectedQuestion = {
+  key: "color",
+  mode: "form",
+  message: "Which colour do you prefer?",
+  choices: ["red", "green", "blue"],
+};
 
-const style = (color: string, choices: string[]): ExpectedQuestion => ({ key: "style", mode: "form", message: `Which ${color} style?`, choices });
+const style = (color: string, choices: string[]): ExpectedQuestion => ({
+  key: "style",
+  mode: "form",
+  message: `Which ${color} style?`,
+  choices,
+});
 
 const accept = (content?: Record<string, string>): Answer => ({ action: "accept", ...(content && { content }) });
 
@@ -53,7 +63,9 @@ const consentRun = (action: Answer["action"]): ScriptedRun => ({
   label: action,
   rounds: [
     {
-      asks: [{ key: "consent", mode: "url", message: "Open the theme preview in your browser?", url: "http://localhost/preview?theme=current" }],
+      asks: [
+        { key: "consent", mode: "url", message: "Open the theme preview in your browser?", url: "http://localhost/preview?theme=current" },
+      ],
       answers: { consent: { action } },
     },
   ],
@@ -125,7 +137,12 @@ export const WORKFLOWS: readonly Workflow[] = [
       {
         rounds: [{ asks: [], answers: {} }],
         result: {
-          content: [{ type: "text", text: 'Preferences reset: nothing was stored, so nothing changed. Checkpoint "reset" opened and dropped; no state is carried further.' }],
+          content: [
+            {
+              type: "text",
+              text: 'Preferences reset: nothing was stored, so nothing changed. Checkpoint "reset" opened and dropped; no state is carried further.',
+            },
+          ],
           structuredContent: { reset: true, checkpoint: "reset", stateDiscarded: true },
         },
       },

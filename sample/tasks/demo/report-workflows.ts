@@ -42,7 +42,9 @@ class TaskDriver {
     const created = await this.request("tools/call", { name, arguments: args });
     expectThat(created.resultType === "task", `tools/call answered resultType ${show(created.resultType)}, not "task"`);
     expectThat(typeof created.taskId === "string" && created.status === "working", `the new task is ${show(created)}`);
-    this.lines.push(`  created   task ${String(created.taskId)}: ${String(created.status)}, ttlMs ${String(created.ttlMs)}, pollIntervalMs ${String(created.pollIntervalMs)}`);
+    this.lines.push(
+      `  created   task ${String(created.taskId)}: ${String(created.status)}, ttlMs ${String(created.ttlMs)}, pollIntervalMs ${String(created.pollIntervalMs)}`,
+    );
     return created;
   }
 
@@ -69,7 +71,13 @@ async function timed(id: string, client: TestClient, steps: (driver: TaskDriver)
   } catch (error) {
     failure = error instanceof Deviation ? error.message : `unexpected: ${error instanceof Error ? error.message : String(error)}`;
   }
-  return { id, lines: driver.lines, polls: driver.polls, ms: Math.round(performance.now() - began), ...(failure !== undefined && { failure }) };
+  return {
+    id,
+    lines: driver.lines,
+    polls: driver.polls,
+    ms: Math.round(performance.now() - began),
+    ...(failure !== undefined && { failure }),
+  };
 }
 
 /** A three-section report: progress, the appendix question answered "yes", the result. */
@@ -81,20 +89,32 @@ export function reportWorkflow(client: TestClient): Promise<WorkflowRun> {
       if (typeof got.statusMessage === "string") messages.push(got.statusMessage);
       return got.status !== "working";
     });
-    expectThat(messages.some((m) => /^Writing section [1-3] of 3$/.test(m)), `no progress seen while working: ${show(messages)}`);
+    expectThat(
+      messages.some((m) => /^Writing section [1-3] of 3$/.test(m)),
+      `no progress seen while working: ${show(messages)}`,
+    );
     expectThat(asking.status === "input_required", `expected input_required after the sections, got ${show(asking.status)}`);
     expectThat(asking.statusMessage === "Waiting for your answer about the appendix", `status message ${show(asking.statusMessage)}`);
     const asked = (asking.inputRequests as Record<string, { method: string; params: JsonObject }> | undefined)?.appendix;
     expectThat(asked?.method === "elicitation/create" && asked.params.mode === "form", `inputRequests ${show(asking.inputRequests)}`);
-    expectThat(asked!.params.message === "The report on Quarterly sales is drafted. Include the appendix?", `question ${show(asked!.params.message)}`);
+    expectThat(
+      asked!.params.message === "The report on Quarterly sales is drafted. Include the appendix?",
+      `question ${show(asked!.params.message)}`,
+    );
     driver.lines.push(`  asked     appendix [form] ${show(asked!.params.message)}`);
-    const ack = await driver.request("tasks/update", { taskId: task.taskId as string, inputResponses: { appendix: { action: "accept", content: { appendix: true } } } });
+    const ack = await driver.request("tasks/update", {
+      taskId: task.taskId as string,
+      inputResponses: { appendix: { action: "accept", content: { appendix: true } } },
+    });
     expectThat(show(ack) === show({ resultType: "complete" }), `tasks/update acknowledged with ${show(ack)}`);
     driver.lines.push("  answered  tasks/update appendix: accept {appendix: true}");
     const done = await driver.pollUntil(task, (got) => got.status !== "working" && got.status !== "input_required");
     expectThat(done.status === "completed", `the report ended ${show(done.status)}`);
     const report = (done.result as JsonObject).structuredContent as JsonObject;
-    expectThat(report.topic === "Quarterly sales" && report.appendix === true && (report.sections as unknown[]).length === 3, `result ${show(report)}`);
+    expectThat(
+      report.topic === "Quarterly sales" && report.appendix === true && (report.sections as unknown[]).length === 3,
+      `result ${show(report)}`,
+    );
     driver.lines.push(`  result    ${show(report)}`);
   });
 }
@@ -103,7 +123,10 @@ export function reportWorkflow(client: TestClient): Promise<WorkflowRun> {
 export function cancelWorkflow(client: TestClient): Promise<WorkflowRun> {
   return timed("cancel", client, async (driver) => {
     const task = await driver.create("build_report", { topic: "Annual review", sections: 12 });
-    const writing = await driver.pollUntil(task, (got) => got.status !== "working" || /^Writing section \d+ of 12$/.test(String(got.statusMessage)));
+    const writing = await driver.pollUntil(
+      task,
+      (got) => got.status !== "working" || /^Writing section \d+ of 12$/.test(String(got.statusMessage)),
+    );
     expectThat(writing.status === "working", `the report was ${show(writing.status)} before its sections were written`);
     const ack = await driver.request("tasks/cancel", { taskId: task.taskId as string });
     expectThat(show(ack) === show({ resultType: "complete" }), `tasks/cancel acknowledged with ${show(ack)}`);

@@ -19,7 +19,11 @@ const COMPLETE_PARAMS = {
       // The type first, then what it needs: a ref/prompt names a prompt, a ref/resource a template uri.
       allOf: [
         { properties: { type: { enum: ["ref/prompt", "ref/resource"] } } },
-        { if: { properties: { type: { const: "ref/prompt" } } }, then: { required: ["name"], properties: { name: STRING } }, else: { required: ["uri"], properties: { uri: STRING } } },
+        {
+          if: { properties: { type: { const: "ref/prompt" } } },
+          then: { required: ["name"], properties: { name: STRING } },
+          else: { required: ["uri"], properties: { uri: STRING } },
+        },
       ],
     },
     argument: { type: "object", required: ["name", "value"], properties: { name: STRING, value: STRING } },
@@ -62,7 +66,9 @@ export const completionFeature: FeatureModule = {
             const key = refType === "ref/prompt" ? ref.name : ref.uri;
             const source = typeof key === "string" ? sources.get(`${refType}\0${key}`) : undefined;
             if (!source) throw unknown(ref);
-            const provider: CompletionProvider | undefined = Object.prototype.hasOwnProperty.call(source.providers, argument.name) ? source.providers[argument.name] : undefined;
+            const provider: CompletionProvider | undefined = Object.prototype.hasOwnProperty.call(source.providers, argument.name)
+              ? source.providers[argument.name]
+              : undefined;
             const others = (context?.arguments ?? {}) as Record<string, string>;
             const values = provider ? await provider({ value: argument.value, arguments: others }) : [];
             if (!Array.isArray(values) || values.some((v) => typeof v !== "string")) {

@@ -28,7 +28,8 @@ export function compilePrompt(component: DeclaredComponent, options: PromptOptio
   const { where } = component;
   const name = compiler.name(component, options.name, "prompt");
   const plan = compiler.plan(component, "prompt", options.middleware);
-  if (plan.inputDto && options.arguments) throw new RegistrationError(`${where}: arguments declared twice (@Arg() parameter and the arguments option)`);
+  if (plan.inputDto && options.arguments)
+    throw new RegistrationError(`${where}: arguments declared twice (@Arg() parameter and the arguments option)`);
   const dto = (plan.inputDto ?? options.arguments) as DtoClass | undefined;
   let args: JsonObject[] = [];
   let completions: Record<string, CompletionProvider> = {};
@@ -38,7 +39,10 @@ export function compilePrompt(component: DeclaredComponent, options: PromptOptio
     const props = schema.properties as Record<string, JsonObject>;
     const required = (schema.required as string[] | undefined) ?? [];
     for (const [prop, propSchema] of Object.entries(props)) {
-      if (propSchema.type !== "string") throw new RegistrationError(`${where}: prompt argument "${prop}" of ${dto.name} must be a string field (prompt arguments are strings)`);
+      if (propSchema.type !== "string")
+        throw new RegistrationError(
+          `${where}: prompt argument "${prop}" of ${dto.name} must be a string field (prompt arguments are strings)`,
+        );
     }
     args = Object.entries(props).map(([prop, propSchema]) => ({
       name: prop,
@@ -70,7 +74,9 @@ export function compilePrompt(component: DeclaredComponent, options: PromptOptio
       const bound = await bindArguments(ctx.requestParams.arguments);
       if (bound.ok) return { ok: true, whole: bound.value, named: bound.value as Record<string, unknown> };
       const violations = firstViolations(bound.violations).map(({ field, constraint }) => ({ field, constraint }));
-      throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${name}: ${describeViolations(bound.violations)}`, { violations });
+      throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${name}: ${describeViolations(bound.violations)}`, {
+        violations,
+      });
     },
     declined: (key, action) => {
       throw endedQuestionError(key, action);

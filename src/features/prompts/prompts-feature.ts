@@ -9,13 +9,21 @@ import { compilePrompt } from "./prompt-definition";
 export const promptsFeature: FeatureModule = {
   name: "prompts",
   compile({ declarations, compiler, listCache }) {
-    const prompts = compiler.byName(declarations, "prompt", (component) => compilePrompt(component, component.declaration.options as PromptOptions, compiler));
+    const prompts = compiler.byName(declarations, "prompt", (component) =>
+      compilePrompt(component, component.declaration.options as PromptOptions, compiler),
+    );
     const list = [...prompts.values()].map((p) => p.descriptor).sort((a, b) => String(a.name).localeCompare(String(b.name), "en"));
     return {
       components: [...prompts.values()],
       capabilities: () => (prompts.size > 0 ? { prompts: { listChanged: true } } : {}),
       methods: [
-        { method: "prompts/list", inputRequired: false, capability: "prompts", paramsShape: PAGINATED_PARAMS, handle: async (request) => listResult(request, "prompts", list, listCache) },
+        {
+          method: "prompts/list",
+          inputRequired: false,
+          capability: "prompts",
+          paramsShape: PAGINATED_PARAMS,
+          handle: async (request) => listResult(request, "prompts", list, listCache),
+        },
         {
           method: "prompts/get",
           inputRequired: true,

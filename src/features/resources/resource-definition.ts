@@ -29,7 +29,8 @@ export function compileResource(component: DeclaredComponent, options: ResourceO
   const ttlMs = options.ttlMs ?? 0;
   if (!Number.isInteger(ttlMs) || ttlMs < 0) throw new RegistrationError(`${where}: ttlMs must be a non-negative integer`);
   const cacheScope = options.cacheScope ?? "private";
-  if (cacheScope !== "public" && cacheScope !== "private") throw new RegistrationError(`${where}: cacheScope must be "public" or "private"`);
+  if (cacheScope !== "public" && cacheScope !== "private")
+    throw new RegistrationError(`${where}: cacheScope must be "public" or "private"`);
   const plan = compiler.plan(component, "resource", options.middleware);
   let template: UriTemplate | undefined;
   if (options.uriTemplate !== undefined) {
@@ -70,7 +71,12 @@ export function compileResource(component: DeclaredComponent, options: ResourceO
 }
 
 /** Every template variable bound to exactly one `@Arg("name")` parameter, and completion only for variables. */
-function compileTemplate(text: string, params: ComponentDefinition["params"], complete: ResourceOptions["complete"], where: string): UriTemplate {
+function compileTemplate(
+  text: string,
+  params: ComponentDefinition["params"],
+  complete: ResourceOptions["complete"],
+  where: string,
+): UriTemplate {
   let template: UriTemplate;
   try {
     template = new UriTemplate(text);
@@ -80,7 +86,9 @@ function compileTemplate(text: string, params: ComponentDefinition["params"], co
   const bound = params.filter((p): p is { kind: "argument"; name: string } => p.kind === "argument").map((p) => p.name);
   const unbound = template.variables.filter((v) => !bound.includes(v));
   // Each @Arg that names no variable, with its position: most often a misspelt variable.
-  const stray = params.flatMap((p, index) => (p.kind === "argument" && !template.variables.includes(p.name) ? [`parameter ${index} is @Arg(${JSON.stringify(p.name)})`] : []));
+  const stray = params.flatMap((p, index) =>
+    p.kind === "argument" && !template.variables.includes(p.name) ? [`parameter ${index} is @Arg(${JSON.stringify(p.name)})`] : [],
+  );
   const variables = template.variables.map((v) => `{${v}}`).join(", ");
   if (unbound.length > 0) {
     const names = unbound.map((v) => `{${v}}`).join(", ");
@@ -92,9 +100,13 @@ function compileTemplate(text: string, params: ComponentDefinition["params"], co
         (stray.length > 0 ? ` (or rename the template's variable to match the @Arg)` : ""),
     );
   }
-  if (stray.length > 0) throw new RegistrationError(`${where}: ${stray[0]}, which is not a variable of "${text}" (its variables: ${variables}); rename it to one of them or remove it`);
+  if (stray.length > 0)
+    throw new RegistrationError(
+      `${where}: ${stray[0]}, which is not a variable of "${text}" (its variables: ${variables}); rename it to one of them or remove it`,
+    );
   for (const key of Object.keys(complete ?? {})) {
-    if (!template.variables.includes(key)) throw new RegistrationError(`${where}: completion for "${key}", which is not a variable of "${text}"`);
+    if (!template.variables.includes(key))
+      throw new RegistrationError(`${where}: completion for "${key}", which is not a variable of "${text}"`);
   }
   return template;
 }

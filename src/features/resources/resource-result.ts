@@ -26,7 +26,8 @@ export function shapeResourceResult(
   if (value === undefined || value === null) contents = [];
   else if (typeof value === "string") contents = [{ uri, ...mime, text: value }];
   else if (value instanceof Uint8Array) contents = [{ uri, ...mime, blob: Buffer.from(value).toString("base64") }];
-  else if (typeof value === "object" && Array.isArray((value as JsonObject).contents)) contents = (value as { contents: JsonObject[] }).contents;
+  else if (typeof value === "object" && Array.isArray((value as JsonObject).contents))
+    contents = (value as { contents: JsonObject[] }).contents;
   else if (Array.isArray(value)) contents = value as JsonObject[];
   else contents = [value as JsonObject];
   if (contents.length === 0) throw resourceNotFound(uri);

@@ -27,7 +27,10 @@ export const resourcesFeature: FeatureModule = {
         templates.push(resource);
       } else {
         const earlier = fixed.get(resource.uri!);
-        if (earlier) throw new RegistrationError(`${component.where}: duplicate resource uri "${resource.uri}" (already declared by ${earlier.where})`);
+        if (earlier)
+          throw new RegistrationError(
+            `${component.where}: duplicate resource uri "${resource.uri}" (already declared by ${earlier.where})`,
+          );
         fixed.set(resource.uri!, resource);
       }
     }
@@ -42,7 +45,13 @@ export const resourcesFeature: FeatureModule = {
       // the framework does not implement.
       capabilities: (era) => (any ? { resources: { listChanged: true, ...(era === "modern" && { subscribe: true }) } } : {}),
       methods: [
-        { method: "resources/list", inputRequired: false, capability: "resources", paramsShape: PAGINATED_PARAMS, handle: async (request) => listResult(request, "resources", resourceList, listCache) },
+        {
+          method: "resources/list",
+          inputRequired: false,
+          capability: "resources",
+          paramsShape: PAGINATED_PARAMS,
+          handle: async (request) => listResult(request, "resources", resourceList, listCache),
+        },
         {
           method: "resources/templates/list",
           inputRequired: false,

@@ -21,7 +21,7 @@ export class UriTemplate {
       source += escape(template.slice(last, match.index)) + "([^/?#]+)";
       last = match.index! + match[0].length;
     }
-    if (/[{}]/.test(template.slice(last)) || variables.length === 0 && /[{}]/.test(template)) {
+    if (/[{}]/.test(template.slice(last)) || (variables.length === 0 && /[{}]/.test(template))) {
       throw new Error(`uriTemplate "${template}": unbalanced braces`);
     }
     source += escape(template.slice(last)) + "$";

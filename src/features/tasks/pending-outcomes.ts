@@ -64,19 +64,26 @@ export class PendingOutcomes {
     const earlier = this.pending.get(taskId);
     if (earlier) this.forget(earlier);
     if (this.closed || this.pending.size >= this.limits.maxOutcomes || this.bytes + bytes > this.limits.maxBytes) {
-      this.logger.error("task outcome could not be written and is not kept (the in-memory buffer is full); the task is recovered when its lease lapses", {
-        taskId,
-        error: describe(cause),
-        kept: this.pending.size,
-        keptBytes: this.bytes,
-        ...this.limits,
-      });
+      this.logger.error(
+        "task outcome could not be written and is not kept (the in-memory buffer is full); the task is recovered when its lease lapses",
+        {
+          taskId,
+          error: describe(cause),
+          kept: this.pending.size,
+          keptBytes: this.bytes,
+          ...this.limits,
+        },
+      );
       return false;
     }
     const entry: Pending = { taskId, bytes, write, delayMs: this.backoff.firstMs, tries: 1 };
     this.pending.set(taskId, entry);
     this.bytes += bytes;
-    this.logger.warn("task outcome could not be written; kept in memory and retried until the store takes it", { taskId, error: describe(cause), bytes });
+    this.logger.warn("task outcome could not be written; kept in memory and retried until the store takes it", {
+      taskId,
+      error: describe(cause),
+      bytes,
+    });
     this.schedule(entry);
     return true;
   }
@@ -92,7 +99,10 @@ export class PendingOutcomes {
     this.closed = true;
     for (const entry of this.pending.values()) {
       clearTimeout(entry.timer);
-      this.logger.error("task outcome dropped at shutdown: the store never took it; the task is recovered when its lease lapses", { taskId: entry.taskId, tries: entry.tries });
+      this.logger.error("task outcome dropped at shutdown: the store never took it; the task is recovered when its lease lapses", {
+        taskId: entry.taskId,
+        tries: entry.tries,
+      });
     }
     this.pending.clear();
     this.bytes = 0;
@@ -120,13 +130,21 @@ export class PendingOutcomes {
     } catch (error) {
       if (stopReasonOf(error) !== undefined) {
         this.forget(entry);
-        this.logger.warn("task outcome kept in memory was dropped: the task moved on without it", { taskId: entry.taskId, tries: entry.tries, error: describe(error) });
+        this.logger.warn("task outcome kept in memory was dropped: the task moved on without it", {
+          taskId: entry.taskId,
+          tries: entry.tries,
+          error: describe(error),
+        });
       } else if ((error as { code?: string } | null)?.code === "store-unavailable" && !this.closed) {
         entry.delayMs = Math.min(entry.delayMs * 2, this.backoff.maxMs);
         this.schedule(entry);
       } else {
         this.forget(entry);
-        this.logger.error("task outcome kept in memory could not be written; the task is recovered when its lease lapses", { taskId: entry.taskId, tries: entry.tries, error: describe(error) });
+        this.logger.error("task outcome kept in memory could not be written; the task is recovered when its lease lapses", {
+          taskId: entry.taskId,
+          tries: entry.tries,
+          error: describe(error),
+        });
       }
     }
   }

@@ -56,7 +56,11 @@ const TASK_ID = { type: "string", minLength: 1, maxLength: 256 };
  * it: a task it cannot see is -32602, exactly like one that does not exist.
  */
 export function taskMethods(store: () => Promise<TaskStore>, logger: AppLogger): FeatureMethod[] {
-  const withTask = async (request: InboundRequest, operation: string, act: (store: TaskStore, taskId: string) => Promise<TaskRecord | undefined>) => {
+  const withTask = async (
+    request: InboundRequest,
+    operation: string,
+    act: (store: TaskStore, taskId: string) => Promise<TaskRecord | undefined>,
+  ) => {
     if (!declaresTasks(request.clientCapabilities)) throw tasksCapabilityMissing();
     const taskId = request.params.taskId as string;
     let task: TaskRecord | undefined;
@@ -85,7 +89,8 @@ export function taskMethods(store: () => Promise<TaskStore>, logger: AppLogger):
       async handle(request) {
         const responses = request.inputResponses;
         const after = await withTask(request, "update", async (s, id) => {
-          if (!isPlainObject(responses)) throw new McpError(ErrorCode.InvalidParams, "Invalid params for tasks/update: inputResponses must be an object");
+          if (!isPlainObject(responses))
+            throw new McpError(ErrorCode.InvalidParams, "Invalid params for tasks/update: inputResponses must be an object");
           const task = await s.get(id, request.principal);
           if (task === undefined) return undefined;
           // Checked against the questions outstanding now; a key answered meanwhile is ignored by the store.

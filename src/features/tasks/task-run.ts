@@ -18,9 +18,12 @@ import { DEFAULT_PENDING_OUTCOME_LIMITS, PendingOutcomes } from "./pending-outco
 import { ProgressWriter, stopReasonOf, TaskStopped, type StopReason } from "./task-stop";
 import type { TaskTool } from "./task-tool";
 
-
 /** The error a `fail` task ends with when its instance shuts down before it finished. */
-export const SHUTDOWN_ERROR: TaskError = Object.freeze({ code: ErrorCode.InternalError, message: "The server shut down before the task finished", data: { reason: "shutdown" } });
+export const SHUTDOWN_ERROR: TaskError = Object.freeze({
+  code: ErrorCode.InternalError,
+  message: "The server shut down before the task finished",
+  data: { reason: "shutdown" },
+});
 
 /**
  * One attempt at one task on this instance: it holds the task's lease (renewed every third of
@@ -137,14 +140,18 @@ export class TaskRun {
   private async settle(outcome: { result: JsonValue } | { error: TaskError }, fallback = true): Promise<void> {
     this.settled = true;
     await this.progress.drain();
-    const write = () => ("result" in outcome ? this.store.complete(this.id, this.lease, outcome.result) : this.store.fail(this.id, this.lease, outcome.error));
+    const write = () =>
+      "result" in outcome ? this.store.complete(this.id, this.lease, outcome.result) : this.store.fail(this.id, this.lease, outcome.error);
     try {
       await write();
     } catch (error) {
       if (stopReasonOf(error) !== undefined) return; // cancelled, taken over or expired meanwhile: nothing to write
       if (error instanceof TypeError && fallback) return this.settle({ error: this.crash(error) }, false);
       if ((error as { code?: string }).code !== "store-unavailable") {
-        this.logger.error("task outcome could not be written; the task is recovered when its lease lapses", { taskId: this.id, error: describe(error) });
+        this.logger.error("task outcome could not be written; the task is recovered when its lease lapses", {
+          taskId: this.id,
+          error: describe(error),
+        });
         return;
       }
       this.outcomes.hold(this.id, Buffer.byteLength(JSON.stringify(outcome), "utf8"), write, error);
@@ -178,16 +185,27 @@ export class TaskRun {
     if (keys.length === 0) throw new TypeError("ctx.ask needs at least one input request");
     for (const key of keys) assertInputRequest(requests[key], `input request "${key}"`);
     const repeated = keys.filter((key) => this.askedKeys.has(key));
-    if (repeated.length > 0) throw new TypeError(`ctx.ask: ${repeated.map((k) => JSON.stringify(k)).join(", ")} already asked in this task; a key is asked once in a task's life`);
+    if (repeated.length > 0)
+      throw new TypeError(
+        `ctx.ask: ${repeated.map((k) => JSON.stringify(k)).join(", ")} already asked in this task; a key is asked once in a task's life`,
+      );
     const missing = missingCapabilities(Object.values(requests), this.ctx.clientCapabilities);
-    if (missing) throw new McpError(ErrorCode.MissingRequiredClientCapability, "Missing required client capability", { requiredCapabilities: missing });
+    if (missing)
+      throw new McpError(ErrorCode.MissingRequiredClientCapability, "Missing required client capability", {
+        requiredCapabilities: missing,
+      });
     for (const key of keys) this.askedKeys.add(key);
     // On a re-run, keys asked before are answered already or still outstanding: never asked twice.
     const fresh = keys.filter((key) => !Object.hasOwn(this.latest.inputResponses, key) && !Object.hasOwn(this.latest.inputRequests, key));
     if (fresh.length > 0) {
       try {
         const asked = Object.fromEntries(fresh.map((key) => [key, requests[key] as unknown as JsonValue])) as JsonMap;
-        const task = await this.store.requestInput(this.id, this.lease, asked, options.statusMessage === undefined ? undefined : { statusMessage: options.statusMessage });
+        const task = await this.store.requestInput(
+          this.id,
+          this.lease,
+          asked,
+          options.statusMessage === undefined ? undefined : { statusMessage: options.statusMessage },
+        );
         if (task.revision >= this.latest.revision) this.latest = task;
       } catch (error) {
         const reason = stopReasonOf(error);
@@ -215,7 +233,13 @@ export class TaskRun {
   /** A crash: a generic internal error on the wire; the details, under an error id, in the app logger. */
   private crash(error: unknown): TaskError {
     const errorId = randomUUID();
-    this.logger.error("task failed", { taskId: this.id, tool: this.tool.name, errorId, error: describe(error), stack: error instanceof Error ? error.stack : undefined });
+    this.logger.error("task failed", {
+      taskId: this.id,
+      tool: this.tool.name,
+      errorId,
+      error: describe(error),
+      stack: error instanceof Error ? error.stack : undefined,
+    });
     return { code: ErrorCode.InternalError, message: "Internal error", data: { errorId } };
   }
 
@@ -239,7 +263,10 @@ export class TaskRun {
       progress: Object.freeze({
         enabled: true,
         report: (progress: number, total?: number, message?: string) =>
-          this.progress.write({ progress: total === undefined ? { progress } : { progress, total }, ...(message !== undefined && { statusMessage: message }) }),
+          this.progress.write({
+            progress: total === undefined ? { progress } : { progress, total },
+            ...(message !== undefined && { statusMessage: message }),
+          }),
       }),
       log: NO_LOG,
       signal: this.controller.signal,

@@ -36,7 +36,10 @@ function idempotencyKeyOf(params: Readonly<JsonObject>): string | undefined {
   if (!isPlainObject(meta) || !Object.hasOwn(meta, IDEMPOTENCY_KEY_META)) return undefined;
   const key = meta[IDEMPOTENCY_KEY_META];
   if (typeof key !== "string" || key.length === 0 || key.length > MAX_CREATION_KEY_LENGTH) {
-    throw new McpError(ErrorCode.InvalidParams, `Invalid params: _meta["${IDEMPOTENCY_KEY_META}"] must be a string of 1 to ${MAX_CREATION_KEY_LENGTH} characters`);
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Invalid params: _meta["${IDEMPOTENCY_KEY_META}"] must be a string of 1 to ${MAX_CREATION_KEY_LENGTH} characters`,
+    );
   }
   return key;
 }
@@ -49,7 +52,11 @@ function sameCall(task: TaskRecord, toolName: string, input: TaskInput): boolean
 
 /** Ends a task that an instance claimed but cannot run: no tool of that name is registered here. */
 function unknownToolError(name: string): TaskError {
-  return { code: ErrorCode.InternalError, message: "No instance of the server can run this task's tool", data: { reason: "unknown-tool", tool: name } };
+  return {
+    code: ErrorCode.InternalError,
+    message: "No instance of the server can run this task's tool",
+    data: { reason: "unknown-tool", tool: name },
+  };
 }
 
 /**
@@ -86,10 +93,12 @@ export class TaskRuntime {
   store(): Promise<TaskStore> {
     const store = this.settings.store;
     if (typeof store !== "string") return Promise.resolve(store);
-    this.opened ??= openTaskStore(store, { ...this.settings.storeOptions, logger: this.settings.storeOptions.logger ?? this.logger }).catch((error: unknown) => {
-      this.opened = undefined;
-      throw error;
-    });
+    this.opened ??= openTaskStore(store, { ...this.settings.storeOptions, logger: this.settings.storeOptions.logger ?? this.logger }).catch(
+      (error: unknown) => {
+        this.opened = undefined;
+        throw error;
+      },
+    );
     return this.opened;
   }
 
@@ -100,7 +109,9 @@ export class TaskRuntime {
    */
   start(runner: ComponentRunner): void {
     this.runner = runner;
-    this.store().catch((error: unknown) => this.logger.error("the task store could not be opened", { error: error instanceof Error ? error.message : String(error) }));
+    this.store().catch((error: unknown) =>
+      this.logger.error("the task store could not be opened", { error: error instanceof Error ? error.message : String(error) }),
+    );
     this.schedule(0);
   }
 
@@ -109,7 +120,10 @@ export class TaskRuntime {
    * not declare the extension on this 2026-07-28 request (an `"optional"` tool), else a task
    * created durably in the store, started here, and answered with its CreateTaskResult.
    */
-  async execute(tool: TaskTool, invocation: Invocation): Promise<{ kind: "inline"; value: unknown } | { kind: "handover"; result: JsonObject }> {
+  async execute(
+    tool: TaskTool,
+    invocation: Invocation,
+  ): Promise<{ kind: "inline"; value: unknown } | { kind: "handover"; result: JsonObject }> {
     if (!receivesTasks({ clientCapabilities: invocation.clientCapabilities, protocolVersion: invocation.ctx.protocolVersion })) {
       if (tool.support === "required") throw tasksCapabilityMissing();
       return { kind: "inline", value: await invocation.run(inlineTaskContext(invocation.ctx)) };
@@ -155,7 +169,10 @@ export class TaskRuntime {
   /** A retry of a create that already made its task: that task as it is now, unless the key was used for another call. */
   private retried(task: TaskRecord, tool: TaskTool, input: TaskInput): { kind: "handover"; result: JsonObject } {
     if (!sameCall(task, tool.name, input)) {
-      throw new McpError(ErrorCode.InvalidParams, `Invalid params: _meta["${IDEMPOTENCY_KEY_META}"] was already used for another call (another tool or other arguments); use a new key for a new call`);
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Invalid params: _meta["${IDEMPOTENCY_KEY_META}"] was already used for another call (another tool or other arguments); use a new key for a new call`,
+      );
     }
     this.logger.info("task create retried: answered the existing task", { taskId: task.id, tool: tool.name });
     return { kind: "handover", result: createTaskResult(task) };
@@ -174,7 +191,13 @@ export class TaskRuntime {
   }
 
   /** Runs one attempt in the background: watch and lease first, then the method, then its outcome. */
-  private launch(store: TaskStore, claimed: ClaimedTask, tool: TaskTool, input: TaskInput, prepare: (ctx: TaskContext) => Promise<Invocation>): void {
+  private launch(
+    store: TaskStore,
+    claimed: ClaimedTask,
+    tool: TaskTool,
+    input: TaskInput,
+    prepare: (ctx: TaskContext) => Promise<Invocation>,
+  ): void {
     const run = new TaskRun(store, claimed, tool, input, this.settings.leaseMs, this.logger, this.outcomes);
     this.runs.set(run.id, run);
     void (async () => {

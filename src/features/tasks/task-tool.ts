@@ -22,11 +22,17 @@ export interface TaskTool {
  * The task tools among the compiled components: those whose `@Tool({ task })` asked for this
  * feature, each checked once (a wrong value is a RegistrationError naming `Class.method`).
  */
-export function compileTaskTools(components: readonly ComponentDefinition[], declarations: readonly DeclaredComponent[], settings: TasksSettings): Map<ComponentDefinition, TaskTool> {
+export function compileTaskTools(
+  components: readonly ComponentDefinition[],
+  declarations: readonly DeclaredComponent[],
+  settings: TasksSettings,
+): Map<ComponentDefinition, TaskTool> {
   const tools = new Map<ComponentDefinition, TaskTool>();
   for (const component of components) {
     if (component.requiredFeature?.name !== TASKS_EXTENSION) continue;
-    const declared = declarations.find((d) => d.cls === component.token && d.declaration.methodName === component.methodName && d.declaration.kind === "tool");
+    const declared = declarations.find(
+      (d) => d.cls === component.token && d.declaration.methodName === component.methodName && d.declaration.kind === "tool",
+    );
     const option = (declared?.declaration.options as ToolOptions | undefined)?.task;
     if (option === undefined) continue;
     tools.set(component, taskTool(component, option, settings));
@@ -37,12 +43,14 @@ export function compileTaskTools(components: readonly ComponentDefinition[], dec
 function taskTool(component: ComponentDefinition, option: TaskSupport | TaskToolOptions, settings: TasksSettings): TaskTool {
   const where = `${component.where}: task`;
   const options: TaskToolOptions = typeof option === "string" ? { support: option } : option;
-  if (typeof options !== "object" || options === null) throw new RegistrationError(`${where} must be "optional", "required" or { support, ... }`);
+  if (typeof options !== "object" || options === null)
+    throw new RegistrationError(`${where} must be "optional", "required" or { support, ... }`);
   if (options.support !== "optional" && options.support !== "required") {
     throw new RegistrationError(`${where}.support must be "optional" or "required", got ${JSON.stringify(options.support)}`);
   }
   const retryPolicy = options.retryPolicy ?? "fail";
-  if (retryPolicy !== "fail" && retryPolicy !== "rerun") throw new RegistrationError(`${where}.retryPolicy must be "fail" or "rerun", got ${JSON.stringify(retryPolicy)}`);
+  if (retryPolicy !== "fail" && retryPolicy !== "rerun")
+    throw new RegistrationError(`${where}.retryPolicy must be "fail" or "rerun", got ${JSON.stringify(retryPolicy)}`);
   if (retryPolicy === "fail" && options.maxAttempts !== undefined && options.maxAttempts !== 1) {
     throw new RegistrationError(`${where}.maxAttempts applies to retryPolicy "rerun" only`);
   }
@@ -51,8 +59,12 @@ function taskTool(component: ComponentDefinition, option: TaskSupport | TaskTool
     name: component.ref.name,
     support: options.support,
     ttlMs: options.ttlMs === undefined ? settings.ttlMs : checkTtl(options.ttlMs, `${where}.ttlMs`),
-    pollIntervalMs: options.pollIntervalMs === undefined ? settings.pollIntervalMs : checkInteger(options.pollIntervalMs, `${where}.pollIntervalMs`, MAX_TTL_MS),
+    pollIntervalMs:
+      options.pollIntervalMs === undefined
+        ? settings.pollIntervalMs
+        : checkInteger(options.pollIntervalMs, `${where}.pollIntervalMs`, MAX_TTL_MS),
     retryPolicy,
-    maxAttempts: retryPolicy === "fail" ? 1 : checkInteger(options.maxAttempts ?? DEFAULT_RERUN_ATTEMPTS, `${where}.maxAttempts`, MAX_ATTEMPTS),
+    maxAttempts:
+      retryPolicy === "fail" ? 1 : checkInteger(options.maxAttempts ?? DEFAULT_RERUN_ATTEMPTS, `${where}.maxAttempts`, MAX_ATTEMPTS),
   };
 }

@@ -15,7 +15,10 @@ export function declaresTasks(capabilities: Readonly<ClientCapabilities>): boole
  * version in `_meta`; a 2025-era client has no tasks/* methods to follow up with) that declared
  * the extension.
  */
-export function receivesTasks(request: { readonly clientCapabilities: Readonly<ClientCapabilities>; readonly protocolVersion: string | undefined }): boolean {
+export function receivesTasks(request: {
+  readonly clientCapabilities: Readonly<ClientCapabilities>;
+  readonly protocolVersion: string | undefined;
+}): boolean {
   return request.protocolVersion !== undefined && declaresTasks(request.clientCapabilities);
 }
 

@@ -71,12 +71,24 @@ export function tasksSettings(options: TasksOptions): TasksSettings {
     ttlMs: options.ttlMs === undefined ? DEFAULT_TASK_TTL_MS : checkTtl(options.ttlMs, `${where}: ttlMs`),
     pollIntervalMs: checkInteger(options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS, `${where}: pollIntervalMs`, MAX_TTL_MS),
     leaseMs: checkInteger(options.leaseMs ?? DEFAULT_LEASE_MS, `${where}: leaseMs`, MAX_LEASE_MS, 3),
-    recoveryIntervalMs: checkInteger(options.recoveryIntervalMs ?? DEFAULT_RECOVERY_INTERVAL_MS, `${where}: recoveryIntervalMs`, MAX_LEASE_MS),
+    recoveryIntervalMs: checkInteger(
+      options.recoveryIntervalMs ?? DEFAULT_RECOVERY_INTERVAL_MS,
+      `${where}: recoveryIntervalMs`,
+      MAX_LEASE_MS,
+    ),
     maxRunning: checkInteger(options.maxRunning ?? DEFAULT_MAX_RUNNING, `${where}: maxRunning`, 1_000_000),
     ...(options.instanceId !== undefined && { instanceId: checkName(options.instanceId, `${where}: instanceId`) }),
     pendingOutcomes: Object.freeze({
-      maxOutcomes: checkInteger(options.pendingOutcomes?.maxOutcomes ?? DEFAULT_PENDING_OUTCOME_LIMITS.maxOutcomes, `${where}: pendingOutcomes.maxOutcomes`, 1_000_000),
-      maxBytes: checkInteger(options.pendingOutcomes?.maxBytes ?? DEFAULT_PENDING_OUTCOME_LIMITS.maxBytes, `${where}: pendingOutcomes.maxBytes`, Number.MAX_SAFE_INTEGER),
+      maxOutcomes: checkInteger(
+        options.pendingOutcomes?.maxOutcomes ?? DEFAULT_PENDING_OUTCOME_LIMITS.maxOutcomes,
+        `${where}: pendingOutcomes.maxOutcomes`,
+        1_000_000,
+      ),
+      maxBytes: checkInteger(
+        options.pendingOutcomes?.maxBytes ?? DEFAULT_PENDING_OUTCOME_LIMITS.maxBytes,
+        `${where}: pendingOutcomes.maxBytes`,
+        Number.MAX_SAFE_INTEGER,
+      ),
     }),
   };
 }
@@ -95,6 +107,7 @@ export function checkTtl(value: unknown, what: string): number | null {
 }
 
 function checkName(value: unknown, what: string): string {
-  if (typeof value !== "string" || value.length === 0 || value.length > 200) throw new RegistrationError(`${what} must be a non-empty string of at most 200 characters`);
+  if (typeof value !== "string" || value.length === 0 || value.length > 200)
+    throw new RegistrationError(`${what} must be a non-empty string of at most 200 characters`);
   return value;
 }

@@ -55,11 +55,17 @@ export function headerParams(schema: JsonObject, where: string): HeaderParam[] {
       throw new RegistrationError(`${where}: x-mcp-header "${header}" is declared twice (case-insensitively)`);
     }
     const type = prop.type;
-    if (type === "integer" && ((typeof prop.minimum === "number" && prop.minimum < -Number.MAX_SAFE_INTEGER) || (typeof prop.maximum === "number" && prop.maximum > Number.MAX_SAFE_INTEGER))) {
+    if (
+      type === "integer" &&
+      ((typeof prop.minimum === "number" && prop.minimum < -Number.MAX_SAFE_INTEGER) ||
+        (typeof prop.maximum === "number" && prop.maximum > Number.MAX_SAFE_INTEGER))
+    ) {
       throw new RegistrationError(`${where}: x-mcp-header on "${property}" needs bounds within ±(2^53−1)`);
     }
     if (type !== "string" && type !== "integer" && type !== "boolean") {
-      throw new RegistrationError(`${where}: x-mcp-header on "${property}" needs type string, integer or boolean (found ${JSON.stringify(type)})`);
+      throw new RegistrationError(
+        `${where}: x-mcp-header on "${property}" needs type string, integer or boolean (found ${JSON.stringify(type)})`,
+      );
     }
     out.push({ property, header, type });
   }
@@ -72,7 +78,11 @@ export function headerParams(schema: JsonObject, where: string): HeaderParam[] {
  * Server, so it checks itself, with the tool's declarations computed once at bootstrap.
  * Returns the rejection message, or undefined when every header matches.
  */
-export function checkParamHeaders(tool: { readonly headerParams: readonly HeaderParam[] }, args: unknown, header: HeaderLookup): string | undefined {
+export function checkParamHeaders(
+  tool: { readonly headerParams: readonly HeaderParam[] },
+  args: unknown,
+  header: HeaderLookup,
+): string | undefined {
   const values = (args && typeof args === "object" ? args : {}) as Record<string, unknown>;
   for (const { property, header: name, type } of tool.headerParams) {
     const raw = header(`mcp-param-${name.toLowerCase()}`);

@@ -32,7 +32,8 @@ export function compileTool(component: DeclaredComponent, options: ToolOptions, 
   const name = compiler.name(component, options.name, "tool");
   const rawInput = options.arguments !== undefined && typeof options.arguments !== "function";
   const plan = compiler.plan(component, "tool", options.middleware, rawInput);
-  if (plan.inputDto && options.arguments) throw new RegistrationError(`${where}: arguments declared twice (@Arg() parameter and the arguments option)`);
+  if (plan.inputDto && options.arguments)
+    throw new RegistrationError(`${where}: arguments declared twice (@Arg() parameter and the arguments option)`);
   const input = plan.inputDto ?? options.arguments;
   let inputSchema: JsonObject;
   let bindArguments: ArgumentBinder;
@@ -65,7 +66,10 @@ export function compileTool(component: DeclaredComponent, options: ToolOptions, 
     name,
     headerParams: headerParams(inputSchema, where),
     ...(options.task !== undefined && {
-      requiredFeature: { name: TASKS_EXTENSION, fix: 'list the tasks feature in McpApp.create: features: [tasks()] (import { tasks } from "roundtrip-mcp")' },
+      requiredFeature: {
+        name: TASKS_EXTENSION,
+        fix: 'list the tasks feature in McpApp.create: features: [tasks()] (import { tasks } from "roundtrip-mcp")',
+      },
     }),
     bind(ctx) {
       return andThen(bindArguments(ctx.requestParams.arguments), (bound): BoundArguments => {
@@ -84,7 +88,11 @@ export function compileTool(component: DeclaredComponent, options: ToolOptions, 
   };
 }
 
-function compileOutput(output: ToolOptions["output"], where: string, compiler: ComponentCompiler): { outputSchema?: JsonObject; checkOutput?: OutputCheck } {
+function compileOutput(
+  output: ToolOptions["output"],
+  where: string,
+  compiler: ComponentCompiler,
+): { outputSchema?: JsonObject; checkOutput?: OutputCheck } {
   if (output === undefined) return {};
   if (typeof output === "function") {
     const outputSchema = compiler.dtoSchema(output, where, {

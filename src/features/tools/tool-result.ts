@@ -37,7 +37,9 @@ export function shapeToolResult(def: { where: string; checkOutput?: OutputCheck 
   }
   return andThen(def.checkOutput(result.structuredContent), (violations) => {
     if (violations.length > 0) {
-      throw new OutputSchemaViolation(`${def.where} returned structured content that breaks its outputSchema: ${describeViolations(violations)}`);
+      throw new OutputSchemaViolation(
+        `${def.where} returned structured content that breaks its outputSchema: ${describeViolations(violations)}`,
+      );
     }
     return complete();
   });

@@ -11,14 +11,22 @@ import { compileTool } from "./tool-definition";
 export const toolsFeature: FeatureModule = {
   name: "tools",
   compile({ declarations, compiler, listCache }) {
-    const tools = compiler.byName(declarations, "tool", (component) => compileTool(component, component.declaration.options as ToolOptions, compiler));
+    const tools = compiler.byName(declarations, "tool", (component) =>
+      compileTool(component, component.declaration.options as ToolOptions, compiler),
+    );
     const list = [...tools.values()].map((t) => t.descriptor).sort((a, b) => String(a.name).localeCompare(String(b.name), "en"));
     const find = (params: JsonObject) => (typeof params.name === "string" ? tools.get(params.name) : undefined);
     return {
       components: [...tools.values()],
       capabilities: () => (tools.size > 0 ? { tools: { listChanged: true } } : {}),
       methods: [
-        { method: "tools/list", inputRequired: false, capability: "tools", paramsShape: PAGINATED_PARAMS, handle: async (request) => listResult(request, "tools", list, listCache) },
+        {
+          method: "tools/list",
+          inputRequired: false,
+          capability: "tools",
+          paramsShape: PAGINATED_PARAMS,
+          handle: async (request) => listResult(request, "tools", list, listCache),
+        },
         {
           method: "tools/call",
           inputRequired: true,

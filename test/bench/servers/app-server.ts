@@ -73,7 +73,8 @@ function generatedComponent(i: number): Function {
 
 async function main(): Promise<void> {
   const count = Number(process.env.BENCH_COMPONENTS ?? "3");
-  if (!Number.isInteger(count) || count < 3) throw new Error(`BENCH_COMPONENTS must be an integer >= 3, got ${process.env.BENCH_COMPONENTS}`);
+  if (!Number.isInteger(count) || count < 3)
+    throw new Error(`BENCH_COMPONENTS must be an integer >= 3, got ${process.env.BENCH_COMPONENTS}`);
   const started = process.hrtime.bigint();
   const components: Function[] = [Calc, ConfirmedCalc, CheckpointCalc];
   for (let i = components.length; i < count; i++) components.push(generatedComponent(i));

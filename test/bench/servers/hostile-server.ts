@@ -42,7 +42,11 @@ class ReviewArgs {
 
 const RAW = {
   type: "object",
-  properties: { m: { type: "object", additionalProperties: { type: "integer" } }, a: { type: "array", items: { type: "integer" } }, s: { type: "string" } },
+  properties: {
+    m: { type: "object", additionalProperties: { type: "integer" } },
+    a: { type: "array", items: { type: "integer" } },
+    s: { type: "string" },
+  },
 };
 
 class Bench {

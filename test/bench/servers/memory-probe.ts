@@ -28,7 +28,10 @@ export function answerMemoryProbes(): void {
       }
       const endUsed = getHeapStatistics().used_heap_size;
       const result = counting.profiler.stop();
-      const collections = result.statistics.map((s) => ({ before: s.beforeGC.heapStatistics.usedHeapSize, after: s.afterGC.heapStatistics.usedHeapSize }));
+      const collections = result.statistics.map((s) => ({
+        before: s.beforeGC.heapStatistics.usedHeapSize,
+        after: s.afterGC.heapStatistics.usedHeapSize,
+      }));
       answer({ allocatedBytes: allocatedBytes(counting.startUsed, collections, endUsed), collections: collections.length });
       counting = undefined;
     } else if (command === "memory") {

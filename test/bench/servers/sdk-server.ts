@@ -21,7 +21,9 @@ const http = createServer(async (req, res) => {
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
-  const response = await handler.fetch(new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body: Buffer.concat(chunks) }));
+  const response = await handler.fetch(
+    new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body: Buffer.concat(chunks) }),
+  );
   const payload = Buffer.from(await response.arrayBuffer());
   res.writeHead(response.status, { ...Object.fromEntries(response.headers), "content-length": String(payload.length) }).end(payload);
 });

@@ -14,7 +14,19 @@ import ts from "typescript";
 const SRC = path.resolve(__dirname, "../../../src");
 
 /** Bottom to top. `stores` (durable task stores) may be absent; `index.ts` is the main entry. */
-const FLOORS = ["protocol", "stores", "decorators", "schema", "elicitation", "state", "features", "dispatch", "server", "(entry)", "testing"];
+const FLOORS = [
+  "protocol",
+  "stores",
+  "decorators",
+  "schema",
+  "elicitation",
+  "state",
+  "features",
+  "dispatch",
+  "server",
+  "(entry)",
+  "testing",
+];
 const MAX_LINES = 350;
 const SDK = "@modelcontextprotocol/server";
 
@@ -105,14 +117,21 @@ describe("src/ floors", () => {
   });
 
   it("has no import cycle between files", () => {
-    const edges = new Map([...graph].map(([file, imports]) => [file, imports.map((i) => resolve(file, i.specifier)).filter((t): t is string => t !== undefined)]));
+    const edges = new Map(
+      [...graph].map(([file, imports]) => [
+        file,
+        imports.map((i) => resolve(file, i.specifier)).filter((t): t is string => t !== undefined),
+      ]),
+    );
     expect(cycles(edges).map((cycle) => cycle.map(rel).join(" -> "))).toEqual([]);
   });
 
   it("lets only src/server import the official SDK", () => {
     const outside = [...graph]
       .filter(([file]) => floorOf(file) !== "server")
-      .flatMap(([file, imports]) => imports.filter((i) => i.specifier === SDK || i.specifier.startsWith(`${SDK}/`)).map((i) => `${rel(file)} -> ${i.specifier}`));
+      .flatMap(([file, imports]) =>
+        imports.filter((i) => i.specifier === SDK || i.specifier.startsWith(`${SDK}/`)).map((i) => `${rel(file)} -> ${i.specifier}`),
+      );
     expect(outside).toEqual([]);
   });
 
@@ -120,7 +139,9 @@ describe("src/ floors", () => {
     const runtime = [...graph]
       .filter(([file]) => floorOf(file) === "decorators")
       .flatMap(([file, imports]) =>
-        imports.filter((i) => !i.typeOnly && (i.specifier.startsWith("../") || !i.specifier.startsWith("."))).map((i) => `${rel(file)} -> ${i.specifier}`),
+        imports
+          .filter((i) => !i.typeOnly && (i.specifier.startsWith("../") || !i.specifier.startsWith(".")))
+          .map((i) => `${rel(file)} -> ${i.specifier}`),
       );
     expect(runtime).toEqual([]);
   });
@@ -133,8 +154,25 @@ describe("src/ floors", () => {
 
 describe("cycles()", () => {
   it("finds a cycle and a self-import, and nothing in a chain", () => {
-    expect(cycles(new Map([["a", ["b"]], ["b", ["c"]], ["c", ["a"]], ["d", ["d"]]]))).toEqual([["a", "b", "c"], ["d"]]);
-    expect(cycles(new Map([["a", ["b"]], ["b", ["c"]], ["c", []]]))).toEqual([]);
+    expect(
+      cycles(
+        new Map([
+          ["a", ["b"]],
+          ["b", ["c"]],
+          ["c", ["a"]],
+          ["d", ["d"]],
+        ]),
+      ),
+    ).toEqual([["a", "b", "c"], ["d"]]);
+    expect(
+      cycles(
+        new Map([
+          ["a", ["b"]],
+          ["b", ["c"]],
+          ["c", []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 });
 

@@ -32,7 +32,11 @@ function report(scenarios: ScenarioChecks[], missingScored: string[] = []): Conf
 
 describe("conformance verdict", () => {
   it("passes a clean run and ignores unscored scenarios outside the required list", () => {
-    const r = report([scenario("a", "scored", ["SUCCESS"]), scenario("p", "pending", ["SUCCESS"]), scenario("t", "extension", ["FAILURE"])]);
+    const r = report([
+      scenario("a", "scored", ["SUCCESS"]),
+      scenario("p", "pending", ["SUCCESS"]),
+      scenario("t", "extension", ["FAILURE"]),
+    ]);
     expect(verdict(r, ["p"])).toEqual([]);
   });
 

@@ -70,7 +70,13 @@ describe("parameter decorators", () => {
     const options = { message: "Colour?", onDecline: "optional" as const };
     class Handler {
       @Tool()
-      run(@Elicit("color", Form, options) _color: Form, @Ctx() _ctx: unknown, @Arg() _args: unknown, @Arg("id") _id: string, @OperationId() _op: string) {}
+      run(
+        @Elicit("color", Form, options) _color: Form,
+        @Ctx() _ctx: unknown,
+        @Arg() _args: unknown,
+        @Arg("id") _id: string,
+        @OperationId() _op: string,
+      ) {}
     }
     expect(paramDeclarations(Handler, "run")).toEqual([
       { index: 0, kind: "elicit", key: "color", schema: Form, options },

@@ -46,14 +46,19 @@ class Note {
   @IsString() text!: string;
 }
 
-const summaryQuestion = (city: string) => Sampling.createMessage({ messages: [{ role: "user", content: { type: "text", text: `Summarise ${city}` } }], maxTokens: 50 });
+const summaryQuestion = (city: string) =>
+  Sampling.createMessage({ messages: [{ role: "user", content: { type: "text", text: `Summarise ${city}` } }], maxTokens: 50 });
 
 /** What each method saw, per call, for the assertions. */
 const seen: { city?: string; requestState?: string; operationId?: string }[] = [];
 
 class Planner {
   @Tool()
-  brief(@Elicit("destination", Destination, { message: "Where to?" }) destination: Destination, @Ctx() ctx: RequestContext, @OperationId() operationId: string) {
+  brief(
+    @Elicit("destination", Destination, { message: "Where to?" }) destination: Destination,
+    @Ctx() ctx: RequestContext,
+    @OperationId() operationId: string,
+  ) {
     seen.push({ city: destination.city, requestState: ctx.requestState, operationId });
     const question = summaryQuestion(destination.city);
     const summary = Sampling.response(ctx, "summary", question);
@@ -66,7 +71,8 @@ class Planner {
   checkpoint(@Elicit("note", Note, { message: "Note?" }) note: Note, @Ctx() ctx: RequestContext) {
     seen.push({ requestState: ctx.requestState });
     if (ctx.requestState === undefined) return Result.inputRequired({ requestState: `own-${note.text}` });
-    if (ctx.requestState === `own-${note.text}`) return Result.inputRequired({ inputRequests: { again: summaryQuestion(note.text) }, requestState: "own-second" });
+    if (ctx.requestState === `own-${note.text}`)
+      return Result.inputRequired({ inputRequests: { again: summaryQuestion(note.text) }, requestState: "own-second" });
     return `${note.text} after ${ctx.requestState}`;
   }
 
@@ -135,7 +141,13 @@ function call(tool: string, round: Round = {}): Promise<JsonObject> {
   const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": capabilities };
   const request: InboundRequest = {
     method: "tools/call",
-    params: { _meta: meta, name: tool, arguments: {}, ...(inputResponses && { inputResponses }), ...(requestState !== undefined && { requestState }) },
+    params: {
+      _meta: meta,
+      name: tool,
+      arguments: {},
+      ...(inputResponses && { inputResponses }),
+      ...(requestState !== undefined && { requestState }),
+    },
     inputResponses,
     requestState,
     principal: null,
@@ -164,7 +176,11 @@ describe("@Elicit with the method's own input requests", () => {
     const r1 = await call("brief");
     expect(keys(r1)).toEqual(["destination"]);
     const r2 = await call("brief", { requestState: r1.requestState as string, inputResponses: { destination: accept({ city: "Oslo" }) } });
-    expect(r2).toMatchObject({ resultType: "input_required", inputRequests: { summary: summaryQuestion("Oslo") }, requestState: expect.any(String) });
+    expect(r2).toMatchObject({
+      resultType: "input_required",
+      inputRequests: { summary: summaryQuestion("Oslo") },
+      requestState: expect.any(String),
+    });
     expect(keys(r2)).toEqual(["summary"]);
     const r3 = await call("brief", { requestState: r2.requestState as string, inputResponses: { summary: reply("fjords") } });
     expect(r3).toEqual({ resultType: "complete", content: [{ type: "text", text: "Oslo: fjords" }] });
@@ -243,8 +259,17 @@ describe("@OperationId", () => {
 
   it("is kept when a recorded invocation is restored (a task run again)", async () => {
     const component = dispatcher.features.components.find((c) => c.ref.name === "brief")!;
-    const ctx = { requestMethod: "tools/call", requestParams: { name: "brief", arguments: {} }, principal: null, clientCapabilities: CAPS } as unknown as RequestContext;
-    const recorded = { arguments: {}, answers: { destination: { action: "accept" as const, content: { city: "Lima" } } }, operationId: "A".repeat(22) };
+    const ctx = {
+      requestMethod: "tools/call",
+      requestParams: { name: "brief", arguments: {} },
+      principal: null,
+      clientCapabilities: CAPS,
+    } as unknown as RequestContext;
+    const recorded = {
+      arguments: {},
+      answers: { destination: { action: "accept" as const, content: { city: "Lima" } } },
+      operationId: "A".repeat(22),
+    };
     const invocation = await dispatcher.restore(component, recorded, ctx);
     const summary = { ...ctx, inputResponses: { summary: reply("andes") } } as RequestContext;
     expect(await invocation.run(summary)).toBe("Lima: andes");
@@ -257,7 +282,11 @@ describe("@OperationId", () => {
         return String(id);
       }
     }
-    expect(() => McpApp.create({ components: [Typed], state: { secret: "t".repeat(40) }, logger: new SilentLogger() })).toThrow(RegistrationError);
-    expect(() => McpApp.create({ components: [Typed], state: { secret: "t".repeat(40) }, logger: new SilentLogger() })).toThrow("Typed.run: @OperationId() parameter 0 is a string (found Number)");
+    expect(() => McpApp.create({ components: [Typed], state: { secret: "t".repeat(40) }, logger: new SilentLogger() })).toThrow(
+      RegistrationError,
+    );
+    expect(() => McpApp.create({ components: [Typed], state: { secret: "t".repeat(40) }, logger: new SilentLogger() })).toThrow(
+      "Typed.run: @OperationId() parameter 0 is a string (found Number)",
+    );
   });
 });

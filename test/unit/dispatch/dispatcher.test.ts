@@ -40,10 +40,12 @@ class CompleteArgs {
 }
 
 const order: string[] = [];
-const mark = (label: string): Middleware => (_ctx, next) => {
-  order.push(label);
-  return next();
-};
+const mark =
+  (label: string): Middleware =>
+  (_ctx, next) => {
+    order.push(label);
+    return next();
+  };
 
 let seen: RequestContext | undefined;
 let seenArgs: unknown;
@@ -63,7 +65,13 @@ class Probe {
     return "never";
   }
 
-  @Tool({ middleware: [() => { throw new McpError(-33000, "Forbidden", { who: "you" }); }] })
+  @Tool({
+    middleware: [
+      () => {
+        throw new McpError(-33000, "Forbidden", { who: "you" });
+      },
+    ],
+  })
   refused() {
     return "never";
   }
@@ -96,7 +104,13 @@ function makeDispatcher(validated: string[] = [], rejectFinal = false): Dispatch
 }
 
 function call(name: string, extra: Partial<InboundRequest> = {}, params: Record<string, unknown> = {}): InboundRequest {
-  return { method: "tools/call", params: { _meta: META, name, arguments: {}, ...params }, principal: "p1", clientCapabilities: { elicitation: {} }, ...extra };
+  return {
+    method: "tools/call",
+    params: { _meta: META, name, arguments: {}, ...params },
+    principal: "p1",
+    clientCapabilities: { elicitation: {} },
+    ...extra,
+  };
 }
 
 describe("Dispatcher", () => {
@@ -109,7 +123,11 @@ describe("Dispatcher", () => {
     const dispatcher = makeDispatcher();
     const responses = { unrelated: { action: "accept", content: { x: 1 } } };
     const result = await dispatcher.handle(
-      call("inspect", { inputResponses: responses, requestState: "opaque" }, { arguments: { text: "hi" }, inputResponses: responses, requestState: "opaque" }),
+      call(
+        "inspect",
+        { inputResponses: responses, requestState: "opaque" },
+        { arguments: { text: "hi" }, inputResponses: responses, requestState: "opaque" },
+      ),
     );
     expect(result).toEqual({ resultType: "complete", content: [{ type: "text", text: "ok" }] });
     expect(seen!.requestMethod).toBe("tools/call");
@@ -131,7 +149,10 @@ describe("Dispatcher", () => {
 
   it("lets middleware short-circuit or refuse with a typed error", async () => {
     const dispatcher = makeDispatcher();
-    expect(await dispatcher.handle(call("short"))).toEqual({ resultType: "complete", content: [{ type: "text", text: "short-circuited" }] });
+    expect(await dispatcher.handle(call("short"))).toEqual({
+      resultType: "complete",
+      content: [{ type: "text", text: "short-circuited" }],
+    });
     await expect(dispatcher.handle(call("refused"))).rejects.toMatchObject({ code: -33000, message: "Forbidden", data: { who: "you" } });
   });
 
@@ -147,7 +168,9 @@ describe("Dispatcher", () => {
   });
 
   it("refuses a list cursor it never issued", async () => {
-    await expect(makeDispatcher().handle({ method: "tools/list", params: { _meta: META, cursor: "x" }, principal: null, clientCapabilities: {} })).rejects.toMatchObject({ code: -32602 });
+    await expect(
+      makeDispatcher().handle({ method: "tools/list", params: { _meta: META, cursor: "x" }, principal: null, clientCapabilities: {} }),
+    ).rejects.toMatchObject({ code: -32602 });
   });
 
   it("caps completion values at 100 and reports total and hasMore", async () => {
@@ -162,7 +185,9 @@ describe("Dispatcher", () => {
   });
 
   it("names the missing capability for a 2025-era request", async () => {
-    const error = await makeDispatcher().handle(call("asks", { era: "legacy", clientCapabilities: {} })).catch((e: McpError) => e);
+    const error = await makeDispatcher()
+      .handle(call("asks", { era: "legacy", clientCapabilities: {} }))
+      .catch((e: McpError) => e);
     expect(error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: {} } } });
     expect((error as McpError).message).toContain("Missing required client capability: elicitation");
   });

@@ -83,7 +83,13 @@ describe("the request context", () => {
     expect(seen!.clientCapabilities).toBe(inbound.clientCapabilities);
     expect(seen!.inputResponses).toBe(inbound.inputResponses);
     const meta = inbound.params._meta as JsonObject;
-    for (const node of [inbound.params, meta, meta["io.modelcontextprotocol/clientCapabilities"], inbound.params.arguments, inbound.inputResponses]) {
+    for (const node of [
+      inbound.params,
+      meta,
+      meta["io.modelcontextprotocol/clientCapabilities"],
+      inbound.params.arguments,
+      inbound.inputResponses,
+    ]) {
       expect(Object.isFrozen(node)).toBe(true);
     }
   });
@@ -96,8 +102,16 @@ describe("the request context", () => {
     expect(seen!.requestParams).toEqual(inbound.params);
     expect(seen!.clientCapabilities).not.toBe(inbound.clientCapabilities);
     expect(seen!.inputResponses).not.toBe(inbound.inputResponses);
-    expect(Object.isFrozen(seen!.requestParams) && Object.isFrozen(seen!.requestParams.arguments) && Object.isFrozen(seen!.inputResponses)).toBe(true);
-    for (const node of [inbound.params, inbound.params._meta, inbound.params.arguments, inbound.clientCapabilities, inbound.inputResponses]) {
+    expect(
+      Object.isFrozen(seen!.requestParams) && Object.isFrozen(seen!.requestParams.arguments) && Object.isFrozen(seen!.inputResponses),
+    ).toBe(true);
+    for (const node of [
+      inbound.params,
+      inbound.params._meta,
+      inbound.params.arguments,
+      inbound.clientCapabilities,
+      inbound.inputResponses,
+    ]) {
       expect(Object.isFrozen(node)).toBe(false);
     }
     expect({ params: inbound.params, capabilities: inbound.clientCapabilities }).toEqual(before);

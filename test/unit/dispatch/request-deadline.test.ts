@@ -123,7 +123,11 @@ describe("RequestDeadline", () => {
   it("shows an on-demand transport's cancellation from before the release on a signal first read after it", async () => {
     const transport = new AbortController();
     let gone = false;
-    const deadline = new RequestDeadline(() => transport.signal, 100, () => gone);
+    const deadline = new RequestDeadline(
+      () => transport.signal,
+      100,
+      () => gone,
+    );
     const raced = deadline.race(Promise.resolve(1));
     gone = true;
     transport.abort("client went away");
@@ -135,7 +139,11 @@ describe("RequestDeadline", () => {
 
   it("links an on-demand transport's signal when the round's signal is read while it runs", async () => {
     const transport = new AbortController();
-    const deadline = new RequestDeadline(() => transport.signal, 100, () => transport.signal.aborted);
+    const deadline = new RequestDeadline(
+      () => transport.signal,
+      100,
+      () => transport.signal.aborted,
+    );
     const signal = deadline.signal;
     expect(signal.aborted).toBe(false);
     transport.abort("cancelled");

@@ -56,19 +56,25 @@ describe("Result builders", () => {
     expect(Result.structured({ sum: 3 })).toEqual({ content: [{ type: "text", text: '{"sum":3}' }], structuredContent: { sum: 3 } });
     expect(Result.structured({ sum: 3 }, "three")).toEqual({ content: [{ type: "text", text: "three" }], structuredContent: { sum: 3 } });
     expect(Result.image("iVBORw==", "image/png")).toEqual({ content: [{ type: "image", data: "iVBORw==", mimeType: "image/png" }] });
-    expect(Result.audio(new Uint8Array([1, 2, 3]), "audio/wav")).toEqual({ content: [{ type: "audio", data: "AQID", mimeType: "audio/wav" }] });
+    expect(Result.audio(new Uint8Array([1, 2, 3]), "audio/wav")).toEqual({
+      content: [{ type: "audio", data: "AQID", mimeType: "audio/wav" }],
+    });
     expect(Result.resourceLink("docs://readme", "readme", { mimeType: "text/markdown", size: 8 })).toEqual({
       content: [{ type: "resource_link", uri: "docs://readme", name: "readme", mimeType: "text/markdown", size: 8 }],
     });
     expect(Result.embeddedResource({ uri: "docs://inline", mimeType: "text/plain", text: "inline" })).toEqual({
       content: [{ type: "resource", resource: { uri: "docs://inline", mimeType: "text/plain", text: "inline" } }],
     });
-    expect(Result.embeddedResource({ uri: "docs://bytes", blob: new Uint8Array([1, 2, 3]) })).toEqual({ content: [{ type: "resource", resource: { uri: "docs://bytes", blob: "AQID" } }] });
+    expect(Result.embeddedResource({ uri: "docs://bytes", blob: new Uint8Array([1, 2, 3]) })).toEqual({
+      content: [{ type: "resource", resource: { uri: "docs://bytes", blob: "AQID" } }],
+    });
     expect(Result.error("no")).toEqual({ content: [{ type: "text", text: "no" }], isError: true });
   });
 
   it("put several blocks, or whole results, into one result", () => {
-    expect(Result.content(Result.text("caption"), { type: "image", data: "AA==", mimeType: "image/png" }, Result.audio("UklGRg==", "audio/wav"))).toEqual({
+    expect(
+      Result.content(Result.text("caption"), { type: "image", data: "AA==", mimeType: "image/png" }, Result.audio("UklGRg==", "audio/wav")),
+    ).toEqual({
       content: [
         { type: "text", text: "caption" },
         { type: "image", data: "AA==", mimeType: "image/png" },
@@ -85,13 +91,24 @@ describe("shapeToolResult", () => {
   });
 
   it("passes a Result through, dropping a resultType of its own", async () => {
-    const media = Result.content(Result.text("caption"), Result.image("iVBORw==", "image/png"), Result.resourceLink("docs://readme", "readme"));
+    const media = Result.content(
+      Result.text("caption"),
+      Result.image("iVBORw==", "image/png"),
+      Result.resourceLink("docs://readme", "readme"),
+    );
     expect(await toolResult("plain", media)).toEqual({ resultType: "complete", ...media });
-    expect(await toolResult("plain", { ...Result.text("x"), resultType: "input_required" })).toEqual({ resultType: "complete", content: [{ type: "text", text: "x" }] });
+    expect(await toolResult("plain", { ...Result.text("x"), resultType: "input_required" })).toEqual({
+      resultType: "complete",
+      content: [{ type: "text", text: "x" }],
+    });
   });
 
   it("makes any other value structured content with its JSON text", async () => {
-    expect(await toolResult("plain", { a: [1, 2] })).toEqual({ resultType: "complete", content: [{ type: "text", text: '{"a":[1,2]}' }], structuredContent: { a: [1, 2] } });
+    expect(await toolResult("plain", { a: [1, 2] })).toEqual({
+      resultType: "complete",
+      content: [{ type: "text", text: '{"a":[1,2]}' }],
+      structuredContent: { a: [1, 2] },
+    });
   });
 
   it("refuses a content block of an unknown type", async () => {
@@ -101,11 +118,23 @@ describe("shapeToolResult", () => {
   });
 
   it("checks structured output against the declared outputSchema", async () => {
-    expect(await toolResult("typed", Result.structured({ sum: 42 }))).toEqual({ resultType: "complete", content: [{ type: "text", text: '{"sum":42}' }], structuredContent: { sum: 42 } });
+    expect(await toolResult("typed", Result.structured({ sum: 42 }))).toEqual({
+      resultType: "complete",
+      content: [{ type: "text", text: '{"sum":42}' }],
+      structuredContent: { sum: 42 },
+    });
     await expect(tool("typed").shape({ sum: "many" })).rejects.toThrow(OutputSchemaViolation);
-    await expect(tool("typed").shape({ sum: "many" })).rejects.toThrow(/^Shapes\.typed returned structured content that breaks its outputSchema: sum: isInt/);
-    await expect(tool("typed").shape("no structure")).rejects.toThrow("Shapes.typed declares an outputSchema but returned no structured content");
-    expect(await toolResult("typed", Result.error("failed"))).toEqual({ resultType: "complete", content: [{ type: "text", text: "failed" }], isError: true });
+    await expect(tool("typed").shape({ sum: "many" })).rejects.toThrow(
+      /^Shapes\.typed returned structured content that breaks its outputSchema: sum: isInt/,
+    );
+    await expect(tool("typed").shape("no structure")).rejects.toThrow(
+      "Shapes.typed declares an outputSchema but returned no structured content",
+    );
+    expect(await toolResult("typed", Result.error("failed"))).toEqual({
+      resultType: "complete",
+      content: [{ type: "text", text: "failed" }],
+      isError: true,
+    });
   });
 });
 
@@ -123,11 +152,18 @@ describe("shapeResourceResult", () => {
       ttlMs: 60_000,
       cacheScope: "public",
     });
-    expect(shaped("docs://bare", new Uint8Array([1, 2, 3]))).toEqual({ resultType: "complete", contents: [{ uri: "docs://bare", blob: "AQID" }], ttlMs: 0, cacheScope: "private" });
+    expect(shaped("docs://bare", new Uint8Array([1, 2, 3]))).toEqual({
+      resultType: "complete",
+      contents: [{ uri: "docs://bare", blob: "AQID" }],
+      ttlMs: 0,
+      cacheScope: "private",
+    });
   });
 
   it("takes text/blob objects, arrays of them and { contents }, filling in uri and mimeType", () => {
-    expect(shaped("docs://readme", { blob: "AQID", mimeType: "image/png" }).contents).toEqual([{ uri: "docs://readme", mimeType: "image/png", blob: "AQID" }]);
+    expect(shaped("docs://readme", { blob: "AQID", mimeType: "image/png" }).contents).toEqual([
+      { uri: "docs://readme", mimeType: "image/png", blob: "AQID" },
+    ]);
     expect(shaped("docs://readme", [{ text: "a" }, { text: "b" }]).contents).toEqual([
       { uri: "docs://readme", mimeType: "text/markdown", text: "a" },
       { uri: "docs://readme", mimeType: "text/markdown", text: "b" },
@@ -135,7 +171,11 @@ describe("shapeResourceResult", () => {
     expect(shaped("docs://bare", { contents: [{ text: "c" }] }).contents).toEqual([{ uri: "docs://bare", text: "c" }]);
   });
 
-  it.each([["undefined", undefined], ["null", null], ["no contents", []]])("answers %s with -32602 Resource not found and data.uri", (_label, value) => {
+  it.each([
+    ["undefined", undefined],
+    ["null", null],
+    ["no contents", []],
+  ])("answers %s with -32602 Resource not found and data.uri", (_label, value) => {
     let error: unknown;
     try {
       shapeResourceResult(resource("docs://bare"), "docs://bare", value);
@@ -143,7 +183,11 @@ describe("shapeResourceResult", () => {
       error = e;
     }
     expect(error).toBeInstanceOf(McpError);
-    expect((error as McpError).toJSON()).toEqual({ code: -32602, message: "Resource not found: docs://bare", data: { uri: "docs://bare" } });
+    expect((error as McpError).toJSON()).toEqual({
+      code: -32602,
+      message: "Resource not found: docs://bare",
+      data: { uri: "docs://bare" },
+    });
   });
 
   it("refuses contents without a text or blob string", () => {
@@ -161,7 +205,11 @@ describe("shapePromptResult", () => {
   };
 
   it("makes a string one user message and adds the declared description", () => {
-    expect(shaped("Review this")).toEqual({ resultType: "complete", description: "Reviews code", messages: [{ role: "user", content: { type: "text", text: "Review this" } }] });
+    expect(shaped("Review this")).toEqual({
+      resultType: "complete",
+      description: "Reviews code",
+      messages: [{ role: "user", content: { type: "text", text: "Review this" } }],
+    });
   });
 
   it("passes messages through, keeping a description of their own", () => {
@@ -171,6 +219,8 @@ describe("shapePromptResult", () => {
   });
 
   it("refuses anything else", () => {
-    expect(() => shapePromptResult(review, 42)).toThrow(new OutputSchemaViolation("Shapes.review must return a string, an array of messages or { messages }"));
+    expect(() => shapePromptResult(review, 42)).toThrow(
+      new OutputSchemaViolation("Shapes.review must return a string, an array of messages or { messages }"),
+    );
   });
 });

@@ -26,7 +26,16 @@ import type { RequestContext } from "../../../src/protocol/request-context";
 import type { ElicitSpec } from "../../../src/features/component-definition";
 import { BUILT_IN_FEATURES } from "../../../src/features/built-in-features";
 import { FeatureTable } from "../../../src/features/feature-table";
-import { Elicit, McpError, Result, StateSealer, Tool, type ElicitOptions, type ElicitedAnswers, type QuestionSource } from "../../../src/index";
+import {
+  Elicit,
+  McpError,
+  Result,
+  StateSealer,
+  Tool,
+  type ElicitOptions,
+  type ElicitedAnswers,
+  type QuestionSource,
+} from "../../../src/index";
 import { MemoryLogger } from "../../../src/testing/index";
 
 class Seats {
@@ -45,7 +54,12 @@ const shadeOf = (answers: ElicitedAnswers) => ({
   required: ["shade"],
 });
 
-function spec(key: string, source: QuestionSource | ((a: ElicitedAnswers, c: RequestContext) => QuestionSource), options: ElicitOptions, after: string[] = []): ElicitSpec {
+function spec(
+  key: string,
+  source: QuestionSource | ((a: ElicitedAnswers, c: RequestContext) => QuestionSource),
+  options: ElicitOptions,
+  after: string[] = [],
+): ElicitSpec {
   return { key, source, computed: typeof source === "function" && source.prototype === undefined, options, after };
 }
 
@@ -53,7 +67,14 @@ const sealer = new StateSealer({ secret: "r".repeat(40) }, new MemoryLogger());
 const planner = new RoundPlanner(sealer);
 
 /** One round of `tools/call plan` as the dispatcher would see it. */
-function round(extra: { inputResponses?: Record<string, unknown>; requestState?: string; principal?: string | null; capabilities?: Record<string, unknown> } = {}): RequestContext {
+function round(
+  extra: {
+    inputResponses?: Record<string, unknown>;
+    requestState?: string;
+    principal?: string | null;
+    capabilities?: Record<string, unknown>;
+  } = {},
+): RequestContext {
   return {
     method: "tools/call",
     requestMethod: "tools/call",
@@ -94,10 +115,14 @@ describe("RoundPlanner.plan", () => {
     const specs = [SEATS, COLOUR, SHADE];
     const second = asked(await planner.plan(specs, round({ inputResponses: { seats: accept({ count: 2 }) } })));
     expect(second.keys).toEqual(["color"]);
-    const third = asked(await planner.plan(specs, round({ requestState: second.requestState, inputResponses: { color: accept({ color: "blue" }) } })));
+    const third = asked(
+      await planner.plan(specs, round({ requestState: second.requestState, inputResponses: { color: accept({ color: "blue" }) } })),
+    );
     expect(third.keys).toEqual(["shade"]);
     expect(third.messages).toEqual({ shade: "Which blue?" });
-    const done = ready(await planner.plan(specs, round({ requestState: third.requestState, inputResponses: { shade: accept({ shade: "sky" }) } })));
+    const done = ready(
+      await planner.plan(specs, round({ requestState: third.requestState, inputResponses: { shade: accept({ shade: "sky" }) } })),
+    );
     expect(done.values.get("seats")).toBeInstanceOf(Seats);
     expect({ ...(done.values.get("seats") as object) }).toEqual({ count: 2 });
     expect(done.values.get("shade")).toEqual({ shade: "sky" });
@@ -113,9 +138,16 @@ describe("RoundPlanner.plan", () => {
   });
 
   it("keeps a carried answer over the same key resent, and ignores keys no question has", async () => {
-    const first = asked(await planner.plan([SEATS, COLOUR], round({ inputResponses: { seats: accept({ count: 1 }), stray: accept({ x: 1 }) } })));
+    const first = asked(
+      await planner.plan([SEATS, COLOUR], round({ inputResponses: { seats: accept({ count: 1 }), stray: accept({ x: 1 }) } })),
+    );
     expect(first.keys).toEqual(["color"]);
-    const done = ready(await planner.plan([SEATS, COLOUR], round({ requestState: first.requestState, inputResponses: { seats: accept({ count: 9 }), color: accept({ color: "red" }) } })));
+    const done = ready(
+      await planner.plan(
+        [SEATS, COLOUR],
+        round({ requestState: first.requestState, inputResponses: { seats: accept({ count: 9 }), color: accept({ color: "red" }) } }),
+      ),
+    );
     expect((done.values.get("seats") as Seats).count).toBe(1);
   });
 
@@ -130,7 +162,9 @@ describe("RoundPlanner.plan", () => {
       { message: (answers, ctx) => `Which ${(answers.color as Colour).color}, ${String(ctx.principal)}?` },
       ["color"],
     );
-    const plan = asked(await planner.plan([COLOUR, computed], round({ principal: "ada", inputResponses: { color: accept({ color: "red" }) } })));
+    const plan = asked(
+      await planner.plan([COLOUR, computed], round({ principal: "ada", inputResponses: { color: accept({ color: "red" }) } })),
+    );
     expect(plan.messages).toEqual({ shade: "Which red, ada?" });
     expect(seen).toEqual([{ answers: { color: expect.objectContaining({ color: "red" }) }, principal: "ada" }]);
   });
@@ -139,13 +173,23 @@ describe("RoundPlanner.plan", () => {
     class FewSeats {
       @IsInt() @Min(1) @Max(4) count!: number;
     }
-    const first = asked(await planner.plan([SEATS, COLOUR, SHADE], round({ inputResponses: { seats: accept({ count: 3 }), color: accept({ color: "red" }) } })));
+    const first = asked(
+      await planner.plan(
+        [SEATS, COLOUR, SHADE],
+        round({ inputResponses: { seats: accept({ count: 3 }), color: accept({ color: "red" }) } }),
+      ),
+    );
     expect(first.keys).toEqual(["shade"]);
     // A new deployment changed the seats question: its carried answer no longer fits it.
     const changed = [spec("seats", FewSeats, { message: "How many seats?" }), COLOUR, SHADE];
     const second = asked(await planner.plan(changed, round({ requestState: first.requestState })));
     expect(second.keys).toEqual(["seats", "shade"]);
-    const done = ready(await planner.plan(changed, round({ requestState: second.requestState, inputResponses: { seats: accept({ count: 4 }), shade: accept({ shade: "brick" }) } })));
+    const done = ready(
+      await planner.plan(
+        changed,
+        round({ requestState: second.requestState, inputResponses: { seats: accept({ count: 4 }), shade: accept({ shade: "brick" }) } }),
+      ),
+    );
     expect((done.values.get("seats") as FewSeats).count).toBe(4);
     expect((done.values.get("color") as Colour).color).toBe("red");
   });
@@ -153,18 +197,29 @@ describe("RoundPlanner.plan", () => {
   it("keeps a carried answer when only the message or a title changed", async () => {
     const first = asked(await planner.plan([SEATS, COLOUR], round({ inputResponses: { seats: accept({ count: 3 }) } })));
     const reworded = spec("seats", Seats, { message: "Seats, please?" });
-    const done = ready(await planner.plan([reworded, COLOUR], round({ requestState: first.requestState, inputResponses: { color: accept({ color: "blue" }) } })));
+    const done = ready(
+      await planner.plan(
+        [reworded, COLOUR],
+        round({ requestState: first.requestState, inputResponses: { color: accept({ color: "blue" }) } }),
+      ),
+    );
     expect((done.values.get("seats") as Seats).count).toBe(3);
   });
 
   it.each(["decline", "cancel"] as const)("ends the plan on %s under the default policy", async (action) => {
-    expect(await planner.plan([SEATS, COLOUR], round({ inputResponses: { seats: { action } } }))).toEqual({ kind: "ended", key: "seats", action });
+    expect(await planner.plan([SEATS, COLOUR], round({ inputResponses: { seats: { action } } }))).toEqual({
+      kind: "ended",
+      key: "seats",
+      action,
+    });
   });
 
   it("gives undefined under onDecline optional and the whole outcome under onDecline outcome", async () => {
     const optional = spec("seats", Seats, { message: "Seats?", onDecline: "optional" });
     const outcome = spec("color", Colour, { message: "Colour?", onDecline: "outcome" });
-    const declined = ready(await planner.plan([optional, outcome], round({ inputResponses: { seats: { action: "decline" }, color: { action: "cancel" } } })));
+    const declined = ready(
+      await planner.plan([optional, outcome], round({ inputResponses: { seats: { action: "decline" }, color: { action: "cancel" } } })),
+    );
     expect(declined.values.has("seats")).toBe(true);
     expect(declined.values.get("seats")).toBeUndefined();
     expect(declined.values.get("color")).toEqual({ action: "cancel" });
@@ -176,25 +231,42 @@ describe("RoundPlanner.plan", () => {
     const consent = spec("consent", { url: "https://example.com/connect" }, { message: "Connect" });
     const outcome = spec("other", { url: "https://example.com/other" }, { message: "Other", onDecline: "outcome" });
     const urlCapable = { elicitation: { form: {}, url: {} } };
-    const done = ready(await planner.plan([consent, outcome], round({ inputResponses: { consent: { action: "accept" }, other: { action: "accept" } }, capabilities: urlCapable })));
+    const done = ready(
+      await planner.plan(
+        [consent, outcome],
+        round({ inputResponses: { consent: { action: "accept" }, other: { action: "accept" } }, capabilities: urlCapable }),
+      ),
+    );
     expect(done.values.get("consent")).toEqual({ action: "accept" });
     expect(done.values.get("other")).toEqual({ action: "accept" });
   });
 
   it("refuses with -32021 an answer to a question the client could not have been asked, and every question reached", async () => {
     const consent = spec("consent", { url: "https://example.com/connect" }, { message: "Connect" });
-    const upFront = await planner.plan([consent, SEATS], round({ inputResponses: { consent: { action: "accept" } } })).catch((e: unknown) => e);
-    expect((upFront as McpError).toJSON()).toEqual({ code: -32021, message: "Missing required client capability", data: { requiredCapabilities: { elicitation: { url: {} } } } });
+    const upFront = await planner
+      .plan([consent, SEATS], round({ inputResponses: { consent: { action: "accept" } } }))
+      .catch((e: unknown) => e);
+    expect((upFront as McpError).toJSON()).toEqual({
+      code: -32021,
+      message: "Missing required client capability",
+      data: { requiredCapabilities: { elicitation: { url: {} } } },
+    });
     const declined = await planner.plan([consent], round({ inputResponses: { consent: { action: "decline" } } })).catch((e: unknown) => e);
     expect((declined as McpError).code).toBe(-32021);
-    const none = await planner.plan([SEATS], round({ inputResponses: { seats: accept({ count: 2 }) }, capabilities: {} })).catch((e: unknown) => e);
+    const none = await planner
+      .plan([SEATS], round({ inputResponses: { seats: accept({ count: 2 }) }, capabilities: {} }))
+      .catch((e: unknown) => e);
     expect((none as McpError).toJSON()).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: {} } } });
   });
 
   it("refuses an invalid answer with -32602 naming the key and the rule, without the value", async () => {
     const error = await planner.plan([SEATS], round({ inputResponses: { seats: accept({ count: 12345 }) } })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(McpError);
-    expect((error as McpError).toJSON()).toEqual({ code: -32602, message: "Invalid elicitation response", data: { key: "seats", reason: "content.count: maximum" } });
+    expect((error as McpError).toJSON()).toEqual({
+      code: -32602,
+      message: "Invalid elicitation response",
+      data: { key: "seats", reason: "content.count: maximum" },
+    });
   });
 
   it("refuses sealed state that is not a planner state with the generic -32602", async () => {
@@ -209,8 +281,12 @@ describe("RoundPlanner.reask", () => {
   const specs = [SEATS, COLOUR, SHADE, DETAIL];
 
   async function resolvedAll() {
-    const first = asked(await planner.plan(specs, round({ inputResponses: { seats: accept({ count: 2 }), color: accept({ color: "red" }) } })));
-    const second = asked(await planner.plan(specs, round({ requestState: first.requestState, inputResponses: { shade: accept({ shade: "brick" }) } })));
+    const first = asked(
+      await planner.plan(specs, round({ inputResponses: { seats: accept({ count: 2 }), color: accept({ color: "red" }) } })),
+    );
+    const second = asked(
+      await planner.plan(specs, round({ requestState: first.requestState, inputResponses: { shade: accept({ shade: "brick" }) } })),
+    );
     return ready(await planner.plan(specs, round({ requestState: second.requestState, inputResponses: { detail: accept({ count: 1 }) } })));
   }
 
@@ -220,11 +296,15 @@ describe("RoundPlanner.reask", () => {
     const ctx = round({ inputResponses: { color: accept({ color: "blue" }) } });
     const again = asked(await planner.reask(specs, ctx, ["color"], done.state));
     expect(again.keys).toEqual(["color"]);
-    const next = asked(await planner.plan(specs, round({ requestState: again.requestState, inputResponses: { color: accept({ color: "blue" }) } })));
+    const next = asked(
+      await planner.plan(specs, round({ requestState: again.requestState, inputResponses: { color: accept({ color: "blue" }) } })),
+    );
     expect(next.keys).toEqual(["shade"]);
     expect(next.messages).toEqual({ shade: "Which blue?" });
     // detail's question did not change, but it depends on the re-asked colour: it was dropped too.
-    const last = asked(await planner.plan(specs, round({ requestState: next.requestState, inputResponses: { shade: accept({ shade: "sky" }) } })));
+    const last = asked(
+      await planner.plan(specs, round({ requestState: next.requestState, inputResponses: { shade: accept({ shade: "sky" }) } })),
+    );
     expect(last.keys).toEqual(["detail"]);
   });
 
@@ -232,7 +312,9 @@ describe("RoundPlanner.reask", () => {
     const done = await resolvedAll();
     const again = asked(await planner.reask(specs, round(), ["detail"], done.state));
     expect(again.keys).toEqual(["detail"]);
-    const finished = ready(await planner.plan(specs, round({ requestState: again.requestState, inputResponses: { detail: accept({ count: 7 }) } })));
+    const finished = ready(
+      await planner.plan(specs, round({ requestState: again.requestState, inputResponses: { detail: accept({ count: 7 }) } })),
+    );
     expect((finished.values.get("seats") as Seats).count).toBe(2);
     expect(finished.values.get("shade")).toEqual({ shade: "brick" });
     expect((finished.values.get("detail") as Seats).count).toBe(7);
@@ -270,7 +352,10 @@ describe("Result.reask through the dispatcher", () => {
       sealer,
       logger: new MemoryLogger(),
     });
-    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+    };
     const call = (inputResponses: Record<string, unknown>, requestState?: string) =>
       dispatcher.handle({
         method: "tools/call",
@@ -281,7 +366,11 @@ describe("Result.reask through the dispatcher", () => {
         clientCapabilities: { elicitation: {} },
       });
     const again = await call({ seats: accept({ count: 6 }) });
-    expect(again).toMatchObject({ resultType: "input_required", inputRequests: { seats: { params: { message: "How many seats?" } } }, requestState: expect.any(String) });
+    expect(again).toMatchObject({
+      resultType: "input_required",
+      inputRequests: { seats: { params: { message: "How many seats?" } } },
+      requestState: expect.any(String),
+    });
     const done = await call({ seats: accept({ count: 3 }) }, again.requestState as string);
     expect(done).toEqual({ resultType: "complete", content: [{ type: "text", text: "booked 3" }] });
     expect(attempts).toEqual([6, 3]);

@@ -27,7 +27,11 @@ class Answer {
 
 class Trips {
   @Tool()
-  book(@Arg() args: TripArgs, @Elicit("first", Answer, { message: "Breakfast?" }) first: Answer, @Elicit("second", Answer, { message: "Late checkout?" }) second: Answer) {
+  book(
+    @Arg() args: TripArgs,
+    @Elicit("first", Answer, { message: "Breakfast?" }) first: Answer,
+    @Elicit("second", Answer, { message: "Late checkout?" }) second: Answer,
+  ) {
     return { booked: `${args.city} ${first.answer} ${second.answer}` };
   }
 }
@@ -60,7 +64,9 @@ async function digestsDuring(run: () => Promise<JsonObject>): Promise<{ result: 
   const hash = jest.spyOn(nodeCrypto, "hash");
   try {
     const result = await run();
-    const digests = hash.mock.calls.filter(([, input]) => typeof input === "string" && input.startsWith("roundtrip-mcp/state/binding/")).length;
+    const digests = hash.mock.calls.filter(
+      ([, input]) => typeof input === "string" && input.startsWith("roundtrip-mcp/state/binding/"),
+    ).length;
     return { result, digests };
   } finally {
     hash.mockRestore();
@@ -76,12 +82,16 @@ describe("a carried round's binding digest", () => {
     expect(Object.keys(first.result.inputRequests as object).sort()).toEqual(["first", "second"]);
     expect(first.digests).toBe(1);
 
-    const second = await digestsDuring(() => call({ inputResponses: { first: accept("yes") }, requestState: first.result.requestState as string }));
+    const second = await digestsDuring(() =>
+      call({ inputResponses: { first: accept("yes") }, requestState: first.result.requestState as string }),
+    );
     expect(second.result.resultType).toBe("input_required");
     expect(Object.keys(second.result.inputRequests as object)).toEqual(["second"]);
     expect(second.digests).toBe(1);
 
-    const last = await digestsDuring(() => call({ inputResponses: { second: accept("no") }, requestState: second.result.requestState as string }));
+    const last = await digestsDuring(() =>
+      call({ inputResponses: { second: accept("no") }, requestState: second.result.requestState as string }),
+    );
     expect(last.result).toMatchObject({ structuredContent: { booked: "Lyon yes no" } });
     expect(last.digests).toBe(1);
   });

@@ -128,11 +128,15 @@ async function promisesDuring(run: () => Promise<unknown>): Promise<number> {
 async function elicitationRoundTrip(): Promise<JsonObject> {
   const asked = await call("confirm_add");
   expect(asked.resultType).toBe("input_required");
-  return call("confirm_add", { inputResponses: { confirm: { action: "accept", content: { answer: "yes" } } }, requestState: asked.requestState as string });
+  return call("confirm_add", {
+    inputResponses: { confirm: { action: "accept", content: { answer: "yes" } } },
+    requestState: asked.requestState as string,
+  });
 }
 
 /** The result without its error id (different per failure). */
-const withoutErrorId = (result: JsonObject) => JSON.parse(JSON.stringify(result).replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<id>"));
+const withoutErrorId = (result: JsonObject) =>
+  JSON.parse(JSON.stringify(result).replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<id>"));
 
 describe("synchronous rounds", () => {
   it("never run the component inside the caller's call of handle()", async () => {

@@ -6,7 +6,12 @@ import { readdirSync, readFileSync, existsSync } from "node:fs";
 import path from "node:path";
 
 const ROOT = path.resolve(__dirname, "../../..");
-const GUIDES = ["README.md", ...readdirSync(path.join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const GUIDES = [
+  "README.md",
+  ...readdirSync(path.join(ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
 
 interface Block {
   guide: string;
@@ -37,18 +42,26 @@ describe("documentation examples", () => {
     expect(new Set(all.map((b) => b.guide)).size).toBeGreaterThan(2);
   });
 
-  it.each(all.map((b) => [`${b.guide}:${b.line}`, b] as const))("%s is compiled code: an example file verbatim, or an excerpt of a source file", (_where, block) => {
-    expect(block.file).toBeDefined();
-    const file = path.join(ROOT, block.file!);
-    expect(existsSync(file)).toBe(true);
-    const text = readFileSync(file, "utf8");
-    if (block.kind === "example") {
-      expect(block.file!.startsWith("docs/examples/")).toBe(true);
-      expect(block.code.trimEnd()).toBe(text.trimEnd());
-    } else {
-      expect(block.file!).toMatch(/^(src|sample|docs\/examples)\//);
-      const normalize = (t: string) => t.split("\n").map((l) => l.trim()).filter((l) => l.length > 0).join("\n");
-      expect(normalize(text)).toContain(normalize(block.code));
-    }
-  });
+  it.each(all.map((b) => [`${b.guide}:${b.line}`, b] as const))(
+    "%s is compiled code: an example file verbatim, or an excerpt of a source file",
+    (_where, block) => {
+      expect(block.file).toBeDefined();
+      const file = path.join(ROOT, block.file!);
+      expect(existsSync(file)).toBe(true);
+      const text = readFileSync(file, "utf8");
+      if (block.kind === "example") {
+        expect(block.file!.startsWith("docs/examples/")).toBe(true);
+        expect(block.code.trimEnd()).toBe(text.trimEnd());
+      } else {
+        expect(block.file!).toMatch(/^(src|sample|docs\/examples)\//);
+        const normalize = (t: string) =>
+          t
+            .split("\n")
+            .map((l) => l.trim())
+            .filter((l) => l.length > 0)
+            .join("\n");
+        expect(normalize(text)).toContain(normalize(block.code));
+      }
+    },
+  );
 });

@@ -32,14 +32,24 @@ const TOOLS = ["@types/jest", "@types/node", "jest", "ts-jest", "typescript"];
 /** `name@version` tokens of the sh blocks in the README's "Use it in your app" section. */
 function readmeInstalls(): Record<string, string> {
   const readme = readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("## Use it in your app"), readme.indexOf("\n## ", readme.indexOf("## Use it in your app") + 1));
+  const section = readme.slice(
+    readme.indexOf("## Use it in your app"),
+    readme.indexOf("\n## ", readme.indexOf("## Use it in your app") + 1),
+  );
   const commands = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]).join("\n");
   return Object.fromEntries([...commands.matchAll(/(?:^|\s)(@?[a-z0-9][\w./-]*)@(\d[\w.-]*)/g)].map((m) => [m[1], m[2]]));
 }
 
 describe("the getting-started app", () => {
   it("is written out whole by the guide, each file once", () => {
-    expect(files.map((f) => f.path).sort()).toEqual(["jest.config.js", "package.json", "src/greeter.test.ts", "src/greeter.ts", "src/main.ts", "tsconfig.json"]);
+    expect(files.map((f) => f.path).sort()).toEqual([
+      "jest.config.js",
+      "package.json",
+      "src/greeter.test.ts",
+      "src/greeter.ts",
+      "src/main.ts",
+      "tsconfig.json",
+    ]);
   });
 
   it("installs the packed tarball and exactly the versions this package uses", () => {
@@ -54,13 +64,21 @@ describe("the getting-started app", () => {
 
   it("compiles to CommonJS in an outDir, with decorator metadata and types for the app and its tests", () => {
     const { compilerOptions } = JSON.parse(text("tsconfig.json")) as { compilerOptions: Record<string, unknown> };
-    expect(compilerOptions).toMatchObject({ module: "commonjs", experimentalDecorators: true, emitDecoratorMetadata: true, outDir: "dist" });
+    expect(compilerOptions).toMatchObject({
+      module: "commonjs",
+      experimentalDecorators: true,
+      emitDecoratorMetadata: true,
+      outDir: "dist",
+    });
     expect(compilerOptions.types).toEqual(["node", "jest"]);
     expect(text("jest.config.js")).toContain('setupFiles: ["reflect-metadata"]');
   });
 
   it("installs no database driver, which roundtrip-mcp keeps as optional peers", () => {
-    const pkg = repo as Required<PackageJson> & { peerDependencies: Record<string, string>; peerDependenciesMeta: Record<string, { optional?: boolean }> };
+    const pkg = repo as Required<PackageJson> & {
+      peerDependencies: Record<string, string>;
+      peerDependenciesMeta: Record<string, { optional?: boolean }>;
+    };
     for (const driver of ["better-sqlite3", "pg"]) {
       expect(pkg.dependencies[driver]).toBeUndefined();
       expect(pkg.peerDependencies[driver]).toBe(`^${pkg.devDependencies[driver]}`);
@@ -78,10 +96,20 @@ describe("the getting-started app", () => {
     const esmApp = JSON.parse(esmText("package.json")) as Required<PackageJson> & { type: string };
     expect(esmApp.type).toBe("module");
     expect(esmApp.dependencies).toEqual(app.dependencies);
-    expect(esmApp.devDependencies).toEqual({ "@types/node": repo.devDependencies["@types/node"], typescript: repo.devDependencies.typescript });
+    expect(esmApp.devDependencies).toEqual({
+      "@types/node": repo.devDependencies["@types/node"],
+      typescript: repo.devDependencies.typescript,
+    });
     expect(esmApp.scripts).toEqual({ build: "tsc", check: "node dist/check.js" });
     const { compilerOptions } = JSON.parse(esmText("tsconfig.json")) as { compilerOptions: Record<string, unknown> };
-    expect(compilerOptions).toMatchObject({ module: "nodenext", moduleResolution: "nodenext", rootDir: "src", outDir: "dist", experimentalDecorators: true, emitDecoratorMetadata: true });
+    expect(compilerOptions).toMatchObject({
+      module: "nodenext",
+      moduleResolution: "nodenext",
+      rootDir: "src",
+      outDir: "dist",
+      experimentalDecorators: true,
+      emitDecoratorMetadata: true,
+    });
     expect(esmText("src/greeter.ts")).toBe(text("src/greeter.ts"));
     expect(esmText("src/check.ts")).toContain('from "./greeter.js"');
   });

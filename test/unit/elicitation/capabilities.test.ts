@@ -85,7 +85,9 @@ describe("isAllowedBy", () => {
 
 describe("missingCapabilities", () => {
   it("is undefined when everything is declared", () => {
-    expect(missingCapabilities([form, url, sampleTools, roots], { elicitation: { form: {}, url: {} }, sampling: { tools: {} }, roots: {} })).toBeUndefined();
+    expect(
+      missingCapabilities([form, url, sampleTools, roots], { elicitation: { form: {}, url: {} }, sampling: { tools: {} }, roots: {} }),
+    ).toBeUndefined();
     expect(missingCapabilities([], {})).toBeUndefined();
   });
 

@@ -200,13 +200,83 @@ class CustomCheck implements ValidatorConstraintInterface {
 
 describe("dtoToFormSchema: rejections name class, property and decorator", () => {
   it.each<[string, () => new () => object, string, string]>([
-    ["Matches", () => { class WithPattern { @Matches(/^\d+$/) zip!: string; } return WithPattern; }, "zip", "Matches"],
-    ["IsUUID", () => { class WithUuid { @IsUUID() id!: string; } return WithUuid; }, "id", "IsUUID"],
-    ["Length", () => { class WithLength { @IsString() @Length(1, 5) code!: string; } return WithLength; }, "code", "Length"],
-    ["IsIP", () => { class WithIp { @IsIP() address!: string; } return WithIp; }, "address", "IsIP"],
-    ["ValidateNested", () => { class WithNested { @ValidateNested() address!: object; } return WithNested; }, "address", "ValidateNested"],
-    ["ValidateIf", () => { class WithCondition { @ValidateIf(() => true) @IsString() note!: string; } return WithCondition; }, "note", "ValidateIf"],
-    ["a custom constraint", () => { class WithCustom { @Validate(CustomCheck) @IsString() code!: string; } return WithCustom; }, "code", "CustomCheck"],
+    [
+      "Matches",
+      () => {
+        class WithPattern {
+          @Matches(/^\d+$/) zip!: string;
+        }
+        return WithPattern;
+      },
+      "zip",
+      "Matches",
+    ],
+    [
+      "IsUUID",
+      () => {
+        class WithUuid {
+          @IsUUID() id!: string;
+        }
+        return WithUuid;
+      },
+      "id",
+      "IsUUID",
+    ],
+    [
+      "Length",
+      () => {
+        class WithLength {
+          @IsString() @Length(1, 5) code!: string;
+        }
+        return WithLength;
+      },
+      "code",
+      "Length",
+    ],
+    [
+      "IsIP",
+      () => {
+        class WithIp {
+          @IsIP() address!: string;
+        }
+        return WithIp;
+      },
+      "address",
+      "IsIP",
+    ],
+    [
+      "ValidateNested",
+      () => {
+        class WithNested {
+          @ValidateNested() address!: object;
+        }
+        return WithNested;
+      },
+      "address",
+      "ValidateNested",
+    ],
+    [
+      "ValidateIf",
+      () => {
+        class WithCondition {
+          @ValidateIf(() => true) @IsString() note!: string;
+        }
+        return WithCondition;
+      },
+      "note",
+      "ValidateIf",
+    ],
+    [
+      "a custom constraint",
+      () => {
+        class WithCustom {
+          @Validate(CustomCheck) @IsString() code!: string;
+        }
+        return WithCustom;
+      },
+      "code",
+      "CustomCheck",
+    ],
   ])("rejects %s", (_name, make, property, decorator) => {
     const dto = make();
     const error = conversionError(dto);

@@ -43,9 +43,9 @@ describe("Elicitation.form", () => {
   });
 
   it("validates the schema at build time", () => {
-    expect(() =>
-      Elicitation.form("Zip?", { type: "object", properties: { zip: { type: "string", pattern: "^\\d+$" } } } as never),
-    ).toThrow(ElicitationSchemaError);
+    expect(() => Elicitation.form("Zip?", { type: "object", properties: { zip: { type: "string", pattern: "^\\d+$" } } } as never)).toThrow(
+      ElicitationSchemaError,
+    );
   });
 
   it("returns a frozen copy that later edits of the input cannot reach", () => {

@@ -18,7 +18,8 @@ import { Elicitation } from "../../../src/elicitation/elicitation";
 import { ErrorCode, McpError } from "../../../src/protocol/errors";
 import type { FormPropertySchema, FormSchema } from "../../../src/protocol/form-schema";
 
-const ctx = (inputResponses?: Record<string, unknown> | null) => ({ inputResponses }) as { inputResponses: Record<string, unknown> | undefined };
+const ctx = (inputResponses?: Record<string, unknown> | null) =>
+  ({ inputResponses }) as { inputResponses: Record<string, unknown> | undefined };
 
 const profile = Elicitation.form("Tell us about you", {
   type: "object",
@@ -28,9 +29,23 @@ const profile = Elicitation.form("Tell us about you", {
     height: { type: "number", minimum: 0.5, maximum: 3 },
     subscribe: { type: "boolean", default: true },
     color: { type: "string", enum: ["red", "green"] },
-    size: { type: "string", oneOf: [{ const: "s", title: "Small" }, { const: "l", title: "Large" }] },
+    size: {
+      type: "string",
+      oneOf: [
+        { const: "s", title: "Small" },
+        { const: "l", title: "Large" },
+      ],
+    },
     tags: { type: "array", items: { type: "string", enum: ["a", "b", "c"] }, minItems: 1, maxItems: 2 },
-    days: { type: "array", items: { anyOf: [{ const: "mon", title: "Monday" }, { const: "tue", title: "Tuesday" }] } },
+    days: {
+      type: "array",
+      items: {
+        anyOf: [
+          { const: "mon", title: "Monday" },
+          { const: "tue", title: "Tuesday" },
+        ],
+      },
+    },
     email: { type: "string", format: "email" },
     site: { type: "string", format: "uri" },
     birthday: { type: "string", format: "date" },
@@ -72,7 +87,19 @@ describe("Elicitation.response: missing", () => {
 
 describe("Elicitation.response: answered", () => {
   it("returns validated content on accept", () => {
-    const content = { ...base, height: 1.75, subscribe: false, color: "red", size: "l", tags: ["a", "c"], days: ["tue"], email: "ada@example.org", site: "https://ada.dev", birthday: "1815-12-10", meeting: "2024-05-01T09:00:00Z" };
+    const content = {
+      ...base,
+      height: 1.75,
+      subscribe: false,
+      color: "red",
+      size: "l",
+      tags: ["a", "c"],
+      days: ["tue"],
+      email: "ada@example.org",
+      site: "https://ada.dev",
+      birthday: "1815-12-10",
+      meeting: "2024-05-01T09:00:00Z",
+    };
     expect(Elicitation.response(ctx({ profile: { action: "accept", content } }), "profile", profile)).toEqual({
       status: "answered",
       action: "accept",
@@ -111,18 +138,28 @@ describe("Elicitation.response: answered", () => {
 
   it("treats accept without content as an empty submission", () => {
     const optional = Elicitation.form("Anything?", { type: "object", properties: { note: { type: "string" } } });
-    expect(Elicitation.response(ctx({ k: { action: "accept" } }), "k", optional)).toEqual({ status: "answered", action: "accept", content: {} });
+    expect(Elicitation.response(ctx({ k: { action: "accept" } }), "k", optional)).toEqual({
+      status: "answered",
+      action: "accept",
+      content: {},
+    });
     expect(invalid(undefined, { action: "accept" }).data).toEqual({ key: "profile", reason: "content.name: required" });
   });
 
   it("reads a URL accept as consent without content", () => {
     expect(Elicitation.response(ctx({ c: { action: "accept" } }), "c", connect)).toEqual({ status: "answered", action: "accept" });
-    expect(Elicitation.response(ctx({ c: { action: "accept", content: { x: 1 } } }), "c", connect)).toEqual({ status: "answered", action: "accept" });
+    expect(Elicitation.response(ctx({ c: { action: "accept", content: { x: 1 } } }), "c", connect)).toEqual({
+      status: "answered",
+      action: "accept",
+    });
     expect(Elicitation.response(ctx({ c: { action: "decline" } }), "c", connect)).toEqual({ status: "answered", action: "decline" });
   });
 
   it("reads hand-written requests, form mode omitted", () => {
-    const handWritten = { method: "elicitation/create", params: { message: "Name?", requestedSchema: { type: "object", properties: { n: { type: "string" } } } } };
+    const handWritten = {
+      method: "elicitation/create",
+      params: { message: "Name?", requestedSchema: { type: "object", properties: { n: { type: "string" } } } },
+    };
     expect(Elicitation.response(ctx({ k: { action: "accept", content: { n: "x" } } }), "k", handWritten as never)).toEqual({
       status: "answered",
       action: "accept",
@@ -131,7 +168,10 @@ describe("Elicitation.response: answered", () => {
   });
 
   it("refuses a malformed hand-written request as a programming error", () => {
-    const bad = { method: "elicitation/create", params: { mode: "form", message: "x", requestedSchema: { type: "object", properties: { z: { type: "string", pattern: "a" } } } } };
+    const bad = {
+      method: "elicitation/create",
+      params: { mode: "form", message: "x", requestedSchema: { type: "object", properties: { z: { type: "string", pattern: "a" } } } },
+    };
     expect(() => Elicitation.response(ctx({}), "k", bad as never)).toThrow(/pattern/);
   });
 });
@@ -218,21 +258,33 @@ describe("Elicitation.response: generated answers", () => {
   // A schema and content that satisfies it, generated together.
   const field = fc.oneof(
     fc.tuple(fc.nat({ max: 4 }), fc.nat({ max: 4 })).chain(([min, span]) =>
-      fc.string({ unit: "grapheme", minLength: min, maxLength: min + span })
+      fc
+        .string({ unit: "grapheme", minLength: min, maxLength: min + span })
         .filter((text) => [...text].length >= min && [...text].length <= min + span)
         .map((value) => ({ schema: { type: "string", minLength: min, maxLength: min + span } as FormPropertySchema, value })),
     ),
-    fc.tuple(fc.integer({ min: -100, max: 100 }), fc.nat({ max: 50 })).chain(([min, span]) =>
-      fc.integer({ min, max: min + span }).map((value) => ({ schema: { type: "integer", minimum: min, maximum: min + span } as FormPropertySchema, value })),
-    ),
+    fc
+      .tuple(fc.integer({ min: -100, max: 100 }), fc.nat({ max: 50 }))
+      .chain(([min, span]) =>
+        fc
+          .integer({ min, max: min + span })
+          .map((value) => ({ schema: { type: "integer", minimum: min, maximum: min + span } as FormPropertySchema, value })),
+      ),
     fc.double({ min: -1e6, max: 1e6, noNaN: true }).map((value) => ({ schema: { type: "number" } as FormPropertySchema, value })),
     fc.boolean().map((value) => ({ schema: { type: "boolean" } as FormPropertySchema, value })),
-    fc.uniqueArray(fc.string({ maxLength: 5 }), { minLength: 1, maxLength: 5 }).chain((values) =>
-      fc.constantFrom(...values).map((value) => ({ schema: { type: "string", enum: values } as FormPropertySchema, value })),
-    ),
+    fc
+      .uniqueArray(fc.string({ maxLength: 5 }), { minLength: 1, maxLength: 5 })
+      .chain((values) =>
+        fc.constantFrom(...values).map((value) => ({ schema: { type: "string", enum: values } as FormPropertySchema, value })),
+      ),
     fc.uniqueArray(fc.string({ maxLength: 5 }), { minLength: 1, maxLength: 5 }).chain((values) =>
       fc.subarray(values, { minLength: 1 }).map((value) => ({
-        schema: { type: "array", items: { anyOf: values.map((v) => ({ const: v, title: v.toUpperCase() })) }, minItems: 1, maxItems: values.length } as FormPropertySchema,
+        schema: {
+          type: "array",
+          items: { anyOf: values.map((v) => ({ const: v, title: v.toUpperCase() })) },
+          minItems: 1,
+          maxItems: values.length,
+        } as FormPropertySchema,
         value,
       })),
     ),

@@ -54,7 +54,17 @@ describe("validateFormSchema: accepted shapes", () => {
     ["integer", { type: "integer", minimum: 0, maximum: 10, default: 3 }],
     ["boolean", { type: "boolean", title: "OK?", default: false }],
     ["single enum", { type: "string", enum: ["a", "b"], default: "b" }],
-    ["single oneOf", { type: "string", oneOf: [{ const: "a", title: "A" }, { const: "b", title: "B" }], default: "a" }],
+    [
+      "single oneOf",
+      {
+        type: "string",
+        oneOf: [
+          { const: "a", title: "A" },
+          { const: "b", title: "B" },
+        ],
+        default: "a",
+      },
+    ],
     ["multi enum", { type: "array", items: { type: "string", enum: ["x", "y"] }, minItems: 1, maxItems: 2, default: ["x"] }],
     ["multi anyOf", { type: "array", items: { anyOf: [{ const: "x", title: "X" }] }, default: [] }],
   ])("accepts %s", (_name, property) => {
@@ -62,7 +72,9 @@ describe("validateFormSchema: accepted shapes", () => {
   });
 
   it("accepts $schema, an empty form and no required list", () => {
-    expect(() => validateFormSchema({ $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", properties: {} })).not.toThrow();
+    expect(() =>
+      validateFormSchema({ $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", properties: {} }),
+    ).not.toThrow();
   });
 });
 
@@ -124,7 +136,17 @@ describe("validateFormSchema: property rejections name property and keyword", ()
     ["oneOf option without title", { type: "string", oneOf: [{ const: "a" }] }, "oneOf"],
     ["oneOf option with extra key", { type: "string", oneOf: [{ const: "a", title: "A", description: "d" }] }, "oneOf"],
     ["oneOf option with number const", { type: "string", oneOf: [{ const: 1, title: "A" }] }, "oneOf"],
-    ["duplicate oneOf const", { type: "string", oneOf: [{ const: "a", title: "A" }, { const: "a", title: "B" }] }, "oneOf"],
+    [
+      "duplicate oneOf const",
+      {
+        type: "string",
+        oneOf: [
+          { const: "a", title: "A" },
+          { const: "a", title: "B" },
+        ],
+      },
+      "oneOf",
+    ],
     ["minLength on an enum", { type: "string", enum: ["a"], minLength: 1 }, "minLength"],
     ["format on a oneOf", { type: "string", oneOf: [{ const: "a", title: "A" }], format: "email" }, "format"],
     ["minLength on a number", { type: "number", minLength: 1 }, "minLength"],
@@ -146,7 +168,19 @@ describe("validateFormSchema: property rejections name property and keyword", ()
     ["empty items.enum", { type: "array", items: { type: "string", enum: [] } }, "items.enum"],
     ["duplicate items.enum", { type: "array", items: { type: "string", enum: ["a", "a"] } }, "items.enum"],
     ["bad items.anyOf option", { type: "array", items: { anyOf: [{ const: "a" }] } }, "items.anyOf"],
-    ["duplicate items.anyOf const", { type: "array", items: { anyOf: [{ const: "a", title: "A" }, { const: "a", title: "B" }] } }, "items.anyOf"],
+    [
+      "duplicate items.anyOf const",
+      {
+        type: "array",
+        items: {
+          anyOf: [
+            { const: "a", title: "A" },
+            { const: "a", title: "B" },
+          ],
+        },
+      },
+      "items.anyOf",
+    ],
     ["uniqueItems", { type: "array", items: { type: "string", enum: ["a"] }, uniqueItems: true }, "uniqueItems"],
     ["negative minItems", { type: "array", items: { type: "string", enum: ["a"] }, minItems: -1 }, "minItems"],
     ["fractional maxItems", { type: "array", items: { type: "string", enum: ["a"] }, maxItems: 0.5 }, "maxItems"],
@@ -163,7 +197,11 @@ describe("validateFormSchema: property rejections name property and keyword", ()
     ["default outside oneOf", { type: "string", oneOf: [{ const: "a", title: "A" }], default: "b" }, "default"],
     ["default not a boolean", { type: "boolean", default: "true" }, "default"],
     ["multi default outside options", { type: "array", items: { type: "string", enum: ["a"] }, default: ["b"] }, "default"],
-    ["multi default over maxItems", { type: "array", items: { type: "string", enum: ["a", "b"] }, maxItems: 1, default: ["a", "b"] }, "default"],
+    [
+      "multi default over maxItems",
+      { type: "array", items: { type: "string", enum: ["a", "b"] }, maxItems: 1, default: ["a", "b"] },
+      "default",
+    ],
     ["multi default a string", { type: "array", items: { type: "string", enum: ["a"] }, default: "a" }, "default"],
     ["$schema on a property", { type: "string", $schema: "x" }, "$schema"],
   ])("rejects %s", (_name, property, keyword) => {
@@ -184,33 +222,53 @@ describe("validateFormSchema: generated valid schemas", () => {
   const label = fc.string({ maxLength: 8 });
   const count = fc.nat({ max: 5 });
   const distinctValues = fc.uniqueArray(fc.string({ maxLength: 6 }), { minLength: 1, maxLength: 5 });
-  const options = distinctValues.chain((values) =>
-    fc.tuple(...values.map((value) => label.map((title) => ({ const: value, title })))),
-  );
+  const options = distinctValues.chain((values) => fc.tuple(...values.map((value) => label.map((title) => ({ const: value, title })))));
   const annotations = fc.record({ title: label, description: label }, { requiredKeys: [] });
 
   const stringProperty = fc
-    .tuple(annotations, fc.option(count, { nil: undefined }), fc.option(count, { nil: undefined }), fc.constantFrom(undefined, "email", "uri", "date", "date-time"))
+    .tuple(
+      annotations,
+      fc.option(count, { nil: undefined }),
+      fc.option(count, { nil: undefined }),
+      fc.constantFrom(undefined, "email", "uri", "date", "date-time"),
+    )
     .map(([notes, a, b, format]) => {
       const [minLength, maxLength] = a !== undefined && b !== undefined ? [Math.min(a, b), Math.max(a, b)] : [a, b];
       return { type: "string", ...notes, minLength, maxLength, format } as FormPropertySchema;
     });
   const numberProperty = fc
-    .tuple(annotations, fc.constantFrom("number", "integer"), fc.option(fc.integer({ min: -50, max: 50 }), { nil: undefined }), fc.nat({ max: 100 }))
-    .map(([notes, type, minimum, span]) => ({
-      type,
-      ...notes,
-      minimum,
-      maximum: minimum === undefined ? undefined : minimum + span,
-      default: minimum,
-    }) as FormPropertySchema);
-  const booleanProperty = fc.tuple(annotations, fc.option(fc.boolean(), { nil: undefined })).map(
-    ([notes, fallback]) => ({ type: "boolean", ...notes, default: fallback }) as FormPropertySchema,
-  );
-  const enumProperty = fc.tuple(annotations, distinctValues).map(([notes, values]) => ({ type: "string", ...notes, enum: values, default: values[0] }) as FormPropertySchema);
+    .tuple(
+      annotations,
+      fc.constantFrom("number", "integer"),
+      fc.option(fc.integer({ min: -50, max: 50 }), { nil: undefined }),
+      fc.nat({ max: 100 }),
+    )
+    .map(
+      ([notes, type, minimum, span]) =>
+        ({
+          type,
+          ...notes,
+          minimum,
+          maximum: minimum === undefined ? undefined : minimum + span,
+          default: minimum,
+        }) as FormPropertySchema,
+    );
+  const booleanProperty = fc
+    .tuple(annotations, fc.option(fc.boolean(), { nil: undefined }))
+    .map(([notes, fallback]) => ({ type: "boolean", ...notes, default: fallback }) as FormPropertySchema);
+  const enumProperty = fc
+    .tuple(annotations, distinctValues)
+    .map(([notes, values]) => ({ type: "string", ...notes, enum: values, default: values[0] }) as FormPropertySchema);
   const oneOfProperty = fc.tuple(annotations, options).map(([notes, oneOf]) => ({ type: "string", ...notes, oneOf }) as FormPropertySchema);
   const multiProperty = fc
-    .tuple(annotations, fc.oneof(distinctValues.map((values) => ({ type: "string" as const, enum: values })), options.map((anyOf) => ({ anyOf }))), fc.boolean())
+    .tuple(
+      annotations,
+      fc.oneof(
+        distinctValues.map((values) => ({ type: "string" as const, enum: values })),
+        options.map((anyOf) => ({ anyOf })),
+      ),
+      fc.boolean(),
+    )
     .map(([notes, items, bounded]) => {
       const optionCount = "enum" in items ? items.enum.length : items.anyOf.length;
       return { type: "array", ...notes, items, ...(bounded ? { minItems: 1, maxItems: optionCount } : {}) } as FormPropertySchema;
@@ -218,15 +276,15 @@ describe("validateFormSchema: generated valid schemas", () => {
   const property = fc.oneof(stringProperty, numberProperty, booleanProperty, enumProperty, oneOfProperty, multiProperty);
   const schema = fc
     .dictionary(fc.string({ minLength: 1, maxLength: 6 }), property, { maxKeys: 6 })
-    .chain((properties) =>
-      fc.subarray(Object.keys(properties)).map((required): FormSchema => ({ type: "object", properties, required })),
-    )
+    .chain((properties) => fc.subarray(Object.keys(properties)).map((required): FormSchema => ({ type: "object", properties, required })))
     // JSON round trip drops the undefined members the arbitraries leave behind.
     .map((generated) => JSON.parse(JSON.stringify(generated)) as FormSchema);
 
   it("accepts every generated flat schema", () => {
-    fc.assert(fc.property(schema, (generated) => {
-      validateFormSchema(generated);
-    }));
+    fc.assert(
+      fc.property(schema, (generated) => {
+        validateFormSchema(generated);
+      }),
+    );
   });
 });

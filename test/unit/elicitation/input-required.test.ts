@@ -70,11 +70,23 @@ describe("inputRequired", () => {
     ["an unknown method", { method: "tools/call", params: {} }, /method must be/],
     ["a jsonrpc member", { jsonrpc: "2.0", method: "roots/list", params: {} }, /jsonrpc/],
     ["an id member", { id: 1, method: "roots/list", params: {} }, /"id"/],
-    ["an elicitationId", { method: "elicitation/create", params: { mode: "url", message: "m", url: "https://e.com", elicitationId: "x" } }, /elicitationId/],
+    [
+      "an elicitationId",
+      { method: "elicitation/create", params: { mode: "url", message: "m", url: "https://e.com", elicitationId: "x" } },
+      /elicitationId/,
+    ],
     ["an unknown mode", { method: "elicitation/create", params: { mode: "popup", message: "m", requestedSchema: schema } }, /mode/],
     ["a form without message", { method: "elicitation/create", params: { mode: "form", requestedSchema: schema } }, /message/],
-    ["a form with a url", { method: "elicitation/create", params: { mode: "form", message: "m", requestedSchema: schema, url: "https://e.com" } }, /"url"/],
-    ["a url with a schema", { method: "elicitation/create", params: { mode: "url", message: "m", url: "https://e.com", requestedSchema: schema } }, /requestedSchema/],
+    [
+      "a form with a url",
+      { method: "elicitation/create", params: { mode: "form", message: "m", requestedSchema: schema, url: "https://e.com" } },
+      /"url"/,
+    ],
+    [
+      "a url with a schema",
+      { method: "elicitation/create", params: { mode: "url", message: "m", url: "https://e.com", requestedSchema: schema } },
+      /requestedSchema/,
+    ],
     ["a javascript url", { method: "elicitation/create", params: { mode: "url", message: "m", url: "javascript:alert(1)" } }, /http/],
     ["missing params", { method: "elicitation/create" }, /params/],
     ["sampling without messages", { method: "sampling/createMessage", params: { maxTokens: 3 } }, /messages/],
@@ -86,7 +98,10 @@ describe("inputRequired", () => {
   });
 
   it("refuses a hand-written form whose schema leaves the subset", () => {
-    const request = { method: "elicitation/create", params: { mode: "form", message: "m", requestedSchema: { type: "object", properties: { n: { type: "string", pattern: "x" } } } } };
+    const request = {
+      method: "elicitation/create",
+      params: { mode: "form", message: "m", requestedSchema: { type: "object", properties: { n: { type: "string", pattern: "x" } } } },
+    };
     expect(() => inputRequired({ inputRequests: { k: request as InputRequest } })).toThrow(ElicitationSchemaError);
   });
 

@@ -18,7 +18,13 @@ const schema: FormSchema = {
   type: "object",
   properties: {
     name: { type: "string", title: "Name", minLength: 1 },
-    color: { type: "string", oneOf: [{ const: "r", title: "Red" }, { const: "g", title: "Green" }] },
+    color: {
+      type: "string",
+      oneOf: [
+        { const: "r", title: "Red" },
+        { const: "g", title: "Green" },
+      ],
+    },
   },
   required: ["name", "color"],
 };
@@ -35,7 +41,13 @@ describe("questionDigest", () => {
     const reordered: FormSchema = {
       required: ["color", "name"],
       properties: {
-        color: { oneOf: [{ title: "Red", const: "r" }, { title: "Green", const: "g" }], type: "string" },
+        color: {
+          oneOf: [
+            { title: "Red", const: "r" },
+            { title: "Green", const: "g" },
+          ],
+          type: "string",
+        },
         name: { minLength: 1, title: "Name", type: "string" },
       },
       type: "object",
@@ -50,7 +62,13 @@ describe("questionDigest", () => {
       type: "object",
       properties: {
         name: { type: "string", title: "Full name", description: "As written", minLength: 1, default: "Ada" },
-        color: { type: "string", oneOf: [{ const: "r", title: "Crimson" }, { const: "g", title: "Lime" }] },
+        color: {
+          type: "string",
+          oneOf: [
+            { const: "r", title: "Crimson" },
+            { const: "g", title: "Lime" },
+          ],
+        },
       },
       required: ["name", "color"],
     };
@@ -60,11 +78,32 @@ describe("questionDigest", () => {
   it.each<[string, FormSchema]>([
     ["a changed constraint", { ...schema, properties: { ...schema.properties, name: { type: "string", title: "Name", minLength: 2 } } }],
     ["a changed type", { ...schema, properties: { ...schema.properties, name: { type: "integer" } } }],
-    ["an added format", { ...schema, properties: { ...schema.properties, name: { type: "string", title: "Name", minLength: 1, format: "email" } } }],
-    ["a changed option value", { ...schema, properties: { ...schema.properties, color: { type: "string", oneOf: [{ const: "r", title: "Red" }, { const: "b", title: "Green" }] } } }],
+    [
+      "an added format",
+      { ...schema, properties: { ...schema.properties, name: { type: "string", title: "Name", minLength: 1, format: "email" } } },
+    ],
+    [
+      "a changed option value",
+      {
+        ...schema,
+        properties: {
+          ...schema.properties,
+          color: {
+            type: "string",
+            oneOf: [
+              { const: "r", title: "Red" },
+              { const: "b", title: "Green" },
+            ],
+          },
+        },
+      },
+    ],
     ["a changed required set", { ...schema, required: ["name"] }],
     ["an added property", { ...schema, properties: { ...schema.properties, extra: { type: "boolean" } } }],
-    ["a renamed property", { type: "object", properties: { nom: schema.properties.name!, color: schema.properties.color! }, required: ["nom", "color"] }],
+    [
+      "a renamed property",
+      { type: "object", properties: { nom: schema.properties.name!, color: schema.properties.color! }, required: ["nom", "color"] },
+    ],
   ])("changes with %s", (_name, changed) => {
     expect(digestOf(changed)).not.toBe(reference);
   });

@@ -36,7 +36,13 @@ function rejection(run: () => unknown): McpError {
 
 describe("Sampling.createMessage", () => {
   it("builds a bare frozen request", () => {
-    const request = Sampling.createMessage({ ...params, systemPrompt: "Be brief", includeContext: "none", temperature: 0.2, stopSequences: ["END"] });
+    const request = Sampling.createMessage({
+      ...params,
+      systemPrompt: "Be brief",
+      includeContext: "none",
+      temperature: 0.2,
+      stopSequences: ["END"],
+    });
     expect(request).toEqual({
       method: "sampling/createMessage",
       params: { ...params, systemPrompt: "Be brief", includeContext: "none", temperature: 0.2, stopSequences: ["END"] },
@@ -49,7 +55,15 @@ describe("Sampling.createMessage", () => {
   it("accepts content arrays and tools", () => {
     expect(() =>
       Sampling.createMessage({
-        messages: [{ role: "assistant", content: [{ type: "text", text: "a" }, { type: "image", data: "AAAA", mimeType: "image/png" }] }],
+        messages: [
+          {
+            role: "assistant",
+            content: [
+              { type: "text", text: "a" },
+              { type: "image", data: "AAAA", mimeType: "image/png" },
+            ],
+          },
+        ],
         maxTokens: 1,
         tools: [{ name: "lookup", inputSchema: { type: "object" } }],
         toolChoice: { mode: "auto" },
@@ -139,7 +153,10 @@ describe("Roots", () => {
       "r",
       Roots.list(),
     );
-    expect(answer).toEqual({ status: "answered", result: { roots: [{ uri: "file:///home/ada/project", name: "Project" }, { uri: "file:///tmp" }] } });
+    expect(answer).toEqual({
+      status: "answered",
+      result: { roots: [{ uri: "file:///home/ada/project", name: "Project" }, { uri: "file:///tmp" }] },
+    });
   });
 
   it("accepts an empty roots list", () => {

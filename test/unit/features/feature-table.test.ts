@@ -25,7 +25,8 @@ class Everything {
   }
 }
 
-const table = (modules: readonly FeatureModule[], ...components: Function[]) => new FeatureTable(modules, { components, logger: new SilentLogger() });
+const table = (modules: readonly FeatureModule[], ...components: Function[]) =>
+  new FeatureTable(modules, { components, logger: new SilentLogger() });
 const extension = (name: string, extra: Partial<ReturnType<FeatureModule["compile"]>> = {}): FeatureModule => ({
   name,
   compile: () => ({ methods: [], capabilities: () => ({ extensions: { [name]: {} } }), ...extra }),
@@ -33,7 +34,12 @@ const extension = (name: string, extra: Partial<ReturnType<FeatureModule["compil
 
 describe("FeatureTable", () => {
   it("lists the built-in methods as data", () => {
-    const methods = table(BUILT_IN_FEATURES, Everything).methods.map(({ method, inputRequired, nameParam, capability }) => ({ method, inputRequired, nameParam, capability }));
+    const methods = table(BUILT_IN_FEATURES, Everything).methods.map(({ method, inputRequired, nameParam, capability }) => ({
+      method,
+      inputRequired,
+      nameParam,
+      capability,
+    }));
     expect(methods).toEqual([
       { method: "tools/list", inputRequired: false, nameParam: undefined, capability: "tools" },
       { method: "tools/call", inputRequired: true, nameParam: "name", capability: "tools" },
@@ -59,21 +65,40 @@ describe("FeatureTable", () => {
 
   it("refuses a method answered by two features", () => {
     const again = extension("again", { methods: [{ method: "tools/call", inputRequired: true, handle: async () => ({}) }] });
-    expect(() => table([...BUILT_IN_FEATURES, again], Everything)).toThrow(new RegistrationError('method "tools/call" is answered by both the tools and the again feature'));
+    expect(() => table([...BUILT_IN_FEATURES, again], Everything)).toThrow(
+      new RegistrationError('method "tools/call" is answered by both the tools and the again feature'),
+    );
   });
 
   it("refuses a component claimed by two strategies, and finds the one that claims it", () => {
     const claimAll = { claims: () => true, execute: async () => ({ kind: "inline" as const, value: undefined }) };
-    expect(() => table([...BUILT_IN_FEATURES, extension("x", { execution: claimAll }), extension("y", { execution: claimAll })], Everything)).toThrow(
-      /Everything\.t: claimed by more than one execution strategy/,
+    expect(() =>
+      table([...BUILT_IN_FEATURES, extension("x", { execution: claimAll }), extension("y", { execution: claimAll })], Everything),
+    ).toThrow(/Everything\.t: claimed by more than one execution strategy/);
+    const one = table(
+      [...BUILT_IN_FEATURES, extension("x", { execution: { ...claimAll, claims: (c) => c.ref.kind === "tool" } })],
+      Everything,
     );
-    const one = table([...BUILT_IN_FEATURES, extension("x", { execution: { ...claimAll, claims: (c) => c.ref.kind === "tool" } })], Everything);
-    expect(one.components.map((c) => [c.ref.name, one.strategyFor(c) !== undefined])).toEqual([["t", true], ["p", false], ["test://r", false]]);
+    expect(one.components.map((c) => [c.ref.name, one.strategyFor(c) !== undefined])).toEqual([
+      ["t", true],
+      ["p", false],
+      ["test://r", false],
+    ]);
   });
 
   it("hands a feature the components compiled before it", () => {
     let seen: readonly ComponentDefinition[] = [];
-    table([...BUILT_IN_FEATURES, { name: "late", compile: ({ components }) => ((seen = components), { methods: [], capabilities: () => ({}) }) }], Everything);
-    expect(seen.map((c) => c.ref)).toEqual([{ kind: "tool", name: "t" }, { kind: "prompt", name: "p" }, { kind: "resource", name: "test://r" }]);
+    table(
+      [
+        ...BUILT_IN_FEATURES,
+        { name: "late", compile: ({ components }) => ((seen = components), { methods: [], capabilities: () => ({}) }) },
+      ],
+      Everything,
+    );
+    expect(seen.map((c) => c.ref)).toEqual([
+      { kind: "tool", name: "t" },
+      { kind: "prompt", name: "p" },
+      { kind: "resource", name: "test://r" },
+    ]);
   });
 });

@@ -26,10 +26,15 @@ class Trips {
   @Tool()
   book(
     @Elicit("city", City, { message: "Which city?" }) city: City,
-    @Elicit("when", { type: "object", properties: { day: { type: "string" } }, required: ["day"] }, { message: (a: ElicitedAnswers) => `When in ${(a.city as City).name}?`, after: ["city"] })
+    @Elicit(
+      "when",
+      { type: "object", properties: { day: { type: "string" } }, required: ["day"] },
+      { message: (a: ElicitedAnswers) => `When in ${(a.city as City).name}?`, after: ["city"] },
+    )
     when: unknown,
     @Elicit("site", { url: "https://example.com/connect" }, { message: "Connect" }) site: unknown,
-    @Elicit("note", () => ({ type: "object" as const, properties: { text: { type: "string" as const } } }), { message: "A note?" }) note: unknown,
+    @Elicit("note", () => ({ type: "object" as const, properties: { text: { type: "string" as const } } }), { message: "A note?" })
+    note: unknown,
   ) {
     return JSON.stringify({ city, when, site, note });
   }

@@ -40,7 +40,8 @@ describe("deepFreeze", () => {
     for (let i = 0; i < 100_000; i++) node.push((node = []));
     deepFreeze({ root });
     let frozen = 0;
-    for (let cursor: unknown[] | undefined = root; cursor !== undefined; cursor = cursor[0] as unknown[] | undefined) if (Object.isFrozen(cursor)) frozen++;
+    for (let cursor: unknown[] | undefined = root; cursor !== undefined; cursor = cursor[0] as unknown[] | undefined)
+      if (Object.isFrozen(cursor)) frozen++;
     expect(frozen).toBe(100_001);
   });
 

@@ -19,7 +19,10 @@ import { Arg, Elicit, McpApp, Prompt, RegistrationError, Tool } from "../../../s
 import { createTestClient, SilentLogger } from "../../../src/testing/index";
 
 const state = { secret: "m".repeat(40) };
-const build = (...components: Function[]) => () => McpApp.create({ components, state, logger: new SilentLogger() });
+const build =
+  (...components: Function[]) =>
+  () =>
+    McpApp.create({ components, state, logger: new SilentLogger() });
 
 function registrationError(fn: () => unknown): RegistrationError {
   try {
@@ -49,40 +52,102 @@ const TYPE_DECORATOR = "a type decorator such as @IsString()";
 
 describe("a DTO with no class-validator decorators", () => {
   it("is refused as a tool's @Arg() parameter, saying what to add and how to take no arguments", () => {
-    class Trips { @Tool() plan(@Arg() args: Bare) { return args.name; } }
-    expectRefused(build(Trips), "Trips.plan: parameter 0 (@Arg()): Bare has no class-validator decorators", "unknownValue", TYPE_DECORATOR, "@IsOptional()", "A tool without arguments takes no @Arg() parameter.");
-    class Later { @Tool() plan(@Elicit("label", Labelled, { message: "Label?" }) label: Labelled, @Arg() args: Bare) { return label.label + args.name; } }
+    class Trips {
+      @Tool() plan(@Arg() args: Bare) {
+        return args.name;
+      }
+    }
+    expectRefused(
+      build(Trips),
+      "Trips.plan: parameter 0 (@Arg()): Bare has no class-validator decorators",
+      "unknownValue",
+      TYPE_DECORATOR,
+      "@IsOptional()",
+      "A tool without arguments takes no @Arg() parameter.",
+    );
+    class Later {
+      @Tool() plan(@Elicit("label", Labelled, { message: "Label?" }) label: Labelled, @Arg() args: Bare) {
+        return label.label + args.name;
+      }
+    }
     expectRefused(build(Later), "Later.plan: parameter 1 (@Arg()): Bare has no class-validator decorators");
   });
 
   it("is refused as a lone undecorated arguments DTO, and as the arguments option", () => {
-    class Lone { @Tool() plan(args: Bare) { return args.name; } }
+    class Lone {
+      @Tool() plan(args: Bare) {
+        return args.name;
+      }
+    }
     expectRefused(build(Lone), "Lone.plan: parameter 0 (the arguments DTO): Bare has no class-validator decorators");
-    class Option { @Tool({ arguments: Bare }) plan() { return "x"; } }
-    expectRefused(build(Option), "Option.plan: the arguments option: Bare has no class-validator decorators", "A tool without arguments leaves the arguments option out.");
+    class Option {
+      @Tool({ arguments: Bare }) plan() {
+        return "x";
+      }
+    }
+    expectRefused(
+      build(Option),
+      "Option.plan: the arguments option: Bare has no class-validator decorators",
+      "A tool without arguments leaves the arguments option out.",
+    );
   });
 
   it("is refused as a tool's output", () => {
-    class Output { @Tool({ output: Bare }) plan() { return { name: "x" }; } }
-    expectRefused(build(Output), "Output.plan: the output option: Bare has no class-validator decorators", TYPE_DECORATOR, "A tool without structured output leaves the output option out.");
+    class Output {
+      @Tool({ output: Bare }) plan() {
+        return { name: "x" };
+      }
+    }
+    expectRefused(
+      build(Output),
+      "Output.plan: the output option: Bare has no class-validator decorators",
+      TYPE_DECORATOR,
+      "A tool without structured output leaves the output option out.",
+    );
   });
 
   it("is refused as a prompt's arguments", () => {
-    class Prompts { @Prompt() brief(@Arg() args: Bare) { return args.name; } }
-    expectRefused(build(Prompts), "Prompts.brief: parameter 0 (@Arg()): Bare has no class-validator decorators", "A prompt without arguments takes no @Arg() parameter.");
+    class Prompts {
+      @Prompt() brief(@Arg() args: Bare) {
+        return args.name;
+      }
+    }
+    expectRefused(
+      build(Prompts),
+      "Prompts.brief: parameter 0 (@Arg()): Bare has no class-validator decorators",
+      "A prompt without arguments takes no @Arg() parameter.",
+    );
   });
 
   it("is refused as an @Elicit form, naming the parameter and the form decorators", () => {
-    class Asks { @Tool() plan(@Arg() args: Labelled, @Elicit("who", Bare, { message: "Who?" }) who: Bare) { return args.label + who.name; } }
-    expectRefused(build(Asks), 'Asks.plan: parameter 1 (@Elicit("who")): Cannot use Bare as an elicitation schema', "no class-validator decorators", "@IsString()", "@IsIn([...])");
+    class Asks {
+      @Tool() plan(@Arg() args: Labelled, @Elicit("who", Bare, { message: "Who?" }) who: Bare) {
+        return args.label + who.name;
+      }
+    }
+    expectRefused(
+      build(Asks),
+      'Asks.plan: parameter 1 (@Elicit("who")): Cannot use Bare as an elicitation schema',
+      "no class-validator decorators",
+      "@IsString()",
+      "@IsIn([...])",
+    );
   });
 
   it("is refused when nested, naming the property that holds it", () => {
     class Holder {
       @ValidateNested() @Type(() => Bare) inner!: Bare;
     }
-    class Nests { @Tool() plan(@Arg() args: Holder) { return args.inner.name; } }
-    expectRefused(build(Nests), "Nests.plan: parameter 0 (@Arg()): Holder.inner is a nested Bare, which has no class-validator decorators", "@ValidateNested()");
+    class Nests {
+      @Tool() plan(@Arg() args: Holder) {
+        return args.inner.name;
+      }
+    }
+    expectRefused(
+      build(Nests),
+      "Nests.plan: parameter 0 (@Arg()): Holder.inner is a nested Bare, which has no class-validator decorators",
+      "@ValidateNested()",
+    );
   });
 
   it("is accepted when every decorator is inherited from a base class, everywhere a DTO goes", async () => {
@@ -91,9 +156,15 @@ describe("a DTO with no class-validator decorators", () => {
     }
     class Derived extends Base {}
     class Inherits {
-      @Tool({ output: Derived }) echo(@Arg() args: Derived) { return { name: args.name }; }
-      @Prompt() greet(@Arg() args: Derived) { return `Hello ${args.name}`; }
-      @Tool() ask(@Elicit("who", Derived, { message: "Who?" }) who: Derived) { return who.name; }
+      @Tool({ output: Derived }) echo(@Arg() args: Derived) {
+        return { name: args.name };
+      }
+      @Prompt() greet(@Arg() args: Derived) {
+        return `Hello ${args.name}`;
+      }
+      @Tool() ask(@Elicit("who", Derived, { message: "Who?" }) who: Derived) {
+        return who.name;
+      }
     }
     const client = await createTestClient([Inherits], { capabilities: { elicitation: {} } });
     try {
@@ -111,7 +182,12 @@ describe("a DTO with no class-validator decorators", () => {
       @IsString() name!: string;
       @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => Folder) folders?: Folder[];
     }
-    class Tree { @Tool() count(@Arg() args: Folder) { const walk = (f: Folder): number => 1 + (f.folders ?? []).reduce((n, c) => n + walk(c), 0); return String(walk(args)); } }
+    class Tree {
+      @Tool() count(@Arg() args: Folder) {
+        const walk = (f: Folder): number => 1 + (f.folders ?? []).reduce((n, c) => n + walk(c), 0);
+        return String(walk(args));
+      }
+    }
     const client = await createTestClient([Tree]);
     try {
       expect((await client.callTool("count", { name: "a", folders: [{ name: "b", folders: [{ name: "c" }] }] })).text).toBe("3");
@@ -127,13 +203,26 @@ describe("a computed question written with `function`", () => {
     function shadeQuestion() {
       return { type: "object" as const, properties: { shade: { type: "string" as const, enum: ["navy"] } } };
     }
-    class Shades { @Tool() pick(@Elicit("shade", shadeQuestion, { message: "Which?" }) shade: { shade: string }) { return shade.shade; } }
-    expectRefused(build(Shades), 'Shades.pick: parameter 0 (@Elicit("shade")): shadeQuestion is a function declared with `function`', "an arrow function, (answers, ctx) => source", "a DTO is a class with class-validator decorators");
+    class Shades {
+      @Tool() pick(@Elicit("shade", shadeQuestion, { message: "Which?" }) shade: { shade: string }) {
+        return shade.shade;
+      }
+    }
+    expectRefused(
+      build(Shades),
+      'Shades.pick: parameter 0 (@Elicit("shade")): shadeQuestion is a function declared with `function`',
+      "an arrow function, (answers, ctx) => source",
+      "a DTO is a class with class-validator decorators",
+    );
   });
 
   it("works as an arrow function", () => {
     const shadeQuestion = () => ({ type: "object" as const, properties: { shade: { type: "string" as const, enum: ["navy"] } } });
-    class Shades { @Tool() pick(@Elicit("shade", shadeQuestion, { message: "Which?" }) shade: { shade: string }) { return shade.shade; } }
+    class Shades {
+      @Tool() pick(@Elicit("shade", shadeQuestion, { message: "Which?" }) shade: { shade: string }) {
+        return shade.shade;
+      }
+    }
     expect(build(Shades)).not.toThrow();
   });
 });
@@ -158,42 +247,77 @@ describe("constructor dependencies, built at create()", () => {
   it("refuses a component with constructor parameters but no @injectable()", () => {
     class Trips {
       constructor(readonly planner: Planner) {}
-      @Tool() list() { return "x"; }
+      @Tool() list() {
+        return "x";
+      }
     }
-    expectRefused(build(Trips), `Trips: ${CONTAINER_FIX}`, "its constructor takes 1 parameter(s) but Trips is not @injectable()", "Add @injectable() (from tsyringe) to Trips");
+    expectRefused(
+      build(Trips),
+      `Trips: ${CONTAINER_FIX}`,
+      "its constructor takes 1 parameter(s) but Trips is not @injectable()",
+      "Add @injectable() (from tsyringe) to Trips",
+    );
   });
 
   it("refuses an interface-typed parameter, directly or deeper down, pointing to @inject(token)", () => {
     @injectable()
     class Trips {
       constructor(readonly store: TripStore) {}
-      @Tool() list() { return "x"; }
+      @Tool() list() {
+        return "x";
+      }
     }
-    expectRefused(build(Trips), `Trips: ${CONTAINER_FIX}`, "parameter 0 of Trips is typed with an interface", "reflects as Object", "@inject(TOKEN)", "register TOKEN in the container");
+    expectRefused(
+      build(Trips),
+      `Trips: ${CONTAINER_FIX}`,
+      "parameter 0 of Trips is typed with an interface",
+      "reflects as Object",
+      "@inject(TOKEN)",
+      "register TOKEN in the container",
+    );
     @injectable()
     class Agenda {
       constructor(readonly planner: Planner) {}
-      @Tool() list() { return "x"; }
+      @Tool() list() {
+        return "x";
+      }
     }
-    expectRefused(build(Agenda), "Agenda: ", "parameter 0 of Planner (reached through parameter 0 of Agenda) is typed with an interface", "@inject(TOKEN)");
+    expectRefused(
+      build(Agenda),
+      "Agenda: ",
+      "parameter 0 of Planner (reached through parameter 0 of Agenda) is typed with an interface",
+      "@inject(TOKEN)",
+    );
   });
 
   it("refuses a dependency the container cannot construct, naming its type", () => {
     @injectable()
     class Trips {
       constructor(readonly calendar: Calendar) {}
-      @Tool() list() { return "x"; }
+      @Tool() list() {
+        return "x";
+      }
     }
-    expectRefused(build(Trips), "parameter 0 of Trips (type Calendar): Calendar is not @injectable() and not registered in the container", "Add @injectable() (from tsyringe) to Calendar, or register it");
+    expectRefused(
+      build(Trips),
+      "parameter 0 of Trips (type Calendar): Calendar is not @injectable() and not registered in the container",
+      "Add @injectable() (from tsyringe) to Calendar, or register it",
+    );
   });
 
   it("refuses an unregistered token, naming it", () => {
     @injectable()
     class Trips {
       constructor(@inject(TRIP_STORE) readonly store: TripStore) {}
-      @Tool() list() { return "x"; }
+      @Tool() list() {
+        return "x";
+      }
     }
-    expectRefused(build(Trips), "parameter 0 of Trips (@inject(Symbol(TripStore))): that token is not registered in the container", "Register it before McpApp.create()");
+    expectRefused(
+      build(Trips),
+      "parameter 0 of Trips (@inject(Symbol(TripStore))): that token is not registered in the container",
+      "Register it before McpApp.create()",
+    );
   });
 
   it("refuses a constructor that throws, with its message", () => {
@@ -202,10 +326,14 @@ describe("constructor dependencies, built at create()", () => {
       constructor() {
         throw new Error("database unreachable");
       }
-      @Tool() list() { return "x"; }
+      @Tool() list() {
+        return "x";
+      }
     }
     const error = registrationError(build(Trips));
-    expect(error.message).toBe(`Trips: ${CONTAINER_FIX} (McpApp.create builds every component): its constructor threw: database unreachable`);
+    expect(error.message).toBe(
+      `Trips: ${CONTAINER_FIX} (McpApp.create builds every component): its constructor threw: database unreachable`,
+    );
     expect((error.cause as Error).message).toBe("database unreachable");
   });
 
@@ -217,7 +345,9 @@ describe("constructor dependencies, built at create()", () => {
       constructor(@inject(TRIP_STORE) readonly store: TripStore) {
         built.push(this);
       }
-      @Tool() count() { return `${++this.calls} ${this.store.trips().join(",")}`; }
+      @Tool() count() {
+        return `${++this.calls} ${this.store.trips().join(",")}`;
+      }
     }
     const container = rootContainer.createChildContainer();
     container.registerInstance(TRIP_STORE, { trips: () => ["Oslo"] });

@@ -16,7 +16,10 @@ import { Arg, Elicit, McpApp, RegistrationError, Resource, Tool } from "../../..
 import { createTestClient, MemoryLogger, SilentLogger } from "../../../src/testing/index";
 
 const state = { secret: "d".repeat(40) };
-const build = (...components: Function[]) => () => McpApp.create({ components, state, logger: new SilentLogger() });
+const build =
+  (...components: Function[]) =>
+  () =>
+    McpApp.create({ components, state, logger: new SilentLogger() });
 
 function messageOf(fn: () => unknown): string {
   try {
@@ -44,7 +47,9 @@ describe("without emitDecoratorMetadata", () => {
     Tool()(Desk.prototype, "open", Object.getOwnPropertyDescriptor(Desk.prototype, "open")!);
     const message = messageOf(build(Desk));
     expect(message).toContain("Desk.open: the parameter types of this method were not recorded");
-    expect(message).toContain('"emitDecoratorMetadata": true (and "experimentalDecorators": true) in the compilerOptions of your tsconfig.json');
+    expect(message).toContain(
+      '"emitDecoratorMetadata": true (and "experimentalDecorators": true) in the compilerOptions of your tsconfig.json',
+    );
     expect(message).not.toContain("found undefined");
   });
 
@@ -126,7 +131,9 @@ describe("an @Arg not bound to the URI template", () => {
         return id + queue;
       }
     }
-    expect(messageOf(build(Tickets))).toBe('Tickets.read: parameter 1 is @Arg("queue"), which is not a variable of "tickets://{id}" (its variables: {id}); rename it to one of them or remove it');
+    expect(messageOf(build(Tickets))).toBe(
+      'Tickets.read: parameter 1 is @Arg("queue"), which is not a variable of "tickets://{id}" (its variables: {id}); rename it to one of them or remove it',
+    );
   });
 });
 

@@ -100,7 +100,14 @@ class Child extends WithDefaults {
 }
 
 /** A ValidateBy decorator (the way to write a custom decorator with a validate function). */
-const IsEven = () => ValidateBy({ name: "isEven", validator: { validate: (value: unknown) => typeof value === "number" && value % 2 === 0, defaultMessage: () => "$property must be even" } });
+const IsEven = () =>
+  ValidateBy({
+    name: "isEven",
+    validator: {
+      validate: (value: unknown) => typeof value === "number" && value % 2 === 0,
+      defaultMessage: () => "$property must be even",
+    },
+  });
 
 @ValidatorConstraint({ name: "startsWithA" })
 class StartsWithA implements ValidatorConstraintInterface {
@@ -170,14 +177,22 @@ function violationsOf(errors: ValidationError[], prefix: string): FieldViolation
     const field = prefix ? `${prefix}.${error.property}` : error.property;
     const constraints = Object.entries(error.constraints ?? {});
     // A missing field is one "required" violation (src/schema/dto-validator.ts says so first).
-    if (error.value === undefined && constraints.length > 0) return [{ field, constraint: "required", message: `${field} is required: ${constraints.map(([, m]) => m).join("; ")}` }];
+    if (error.value === undefined && constraints.length > 0)
+      return [{ field, constraint: "required", message: `${field} is required: ${constraints.map(([, m]) => m).join("; ")}` }];
     const own = constraints.map(([constraint, message]) => ({ field, constraint, message }));
     return [...own, ...violationsOf(error.children ?? [], field)];
   });
 }
 
-async function libraries(dto: new () => object, plain: Record<string, unknown>): Promise<{ ok: boolean; value?: object; violations?: FieldViolation[] }> {
-  const known = new Set(getMetadataStorage().getTargetValidationMetadatas(dto, "", true, false).map((m) => m.propertyName));
+async function libraries(
+  dto: new () => object,
+  plain: Record<string, unknown>,
+): Promise<{ ok: boolean; value?: object; violations?: FieldViolation[] }> {
+  const known = new Set(
+    getMetadataStorage()
+      .getTargetValidationMetadatas(dto, "", true, false)
+      .map((m) => m.propertyName),
+  );
   const unknown: FieldViolation[] = [];
   const kept: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(plain)) {
@@ -192,7 +207,45 @@ async function libraries(dto: new () => object, plain: Record<string, unknown>):
 
 // ---- inputs ----
 
-const edgeValue = fc.constantFrom<unknown>(null, undefined, "", " ", "a", "ab", "abc", "red", "s", "l", "text", "number", 0, -0, 1, 2, 3, -5, 100, 101, 1.5, NaN, Infinity, -Infinity, true, false, [], {}, ["a"], ["b", "c"], [1], ["x", "y", "z", "w"], [null], "user@example.com", "not-an-email", "2f1c8a4e-3b7d-4c1a-9e2f-5a6b7c8d9e0f", "abc1");
+const edgeValue = fc.constantFrom<unknown>(
+  null,
+  undefined,
+  "",
+  " ",
+  "a",
+  "ab",
+  "abc",
+  "red",
+  "s",
+  "l",
+  "text",
+  "number",
+  0,
+  -0,
+  1,
+  2,
+  3,
+  -5,
+  100,
+  101,
+  1.5,
+  NaN,
+  Infinity,
+  -Infinity,
+  true,
+  false,
+  [],
+  {},
+  ["a"],
+  ["b", "c"],
+  [1],
+  ["x", "y", "z", "w"],
+  [null],
+  "user@example.com",
+  "not-an-email",
+  "2f1c8a4e-3b7d-4c1a-9e2f-5a6b7c8d9e0f",
+  "abc1",
+);
 const anyValue = fc.oneof(
   { weight: 4, arbitrary: edgeValue },
   { weight: 2, arbitrary: fc.string({ maxLength: 10 }) },
@@ -227,28 +280,47 @@ const LIKELY: Record<string, fc.Arbitrary<unknown>> = {
 };
 
 function inputs(dto: Function): fc.Arbitrary<Record<string, unknown>> {
-  const keys = [...new Set(getMetadataStorage().getTargetValidationMetadatas(dto, "", true, false).map((m) => m.propertyName))];
-  const value = (key: string) => (LIKELY[key] ? fc.oneof({ weight: 4, arbitrary: LIKELY[key] }, { weight: 1, arbitrary: anyValue }) : anyValue);
+  const keys = [
+    ...new Set(
+      getMetadataStorage()
+        .getTargetValidationMetadatas(dto, "", true, false)
+        .map((m) => m.propertyName),
+    ),
+  ];
+  const value = (key: string) =>
+    LIKELY[key] ? fc.oneof({ weight: 4, arbitrary: LIKELY[key] }, { weight: 1, arbitrary: anyValue }) : anyValue;
   const known = fc.record(Object.fromEntries(keys.map((key) => [key, value(key)])), { requiredKeys: [] });
-  const extra = fc.dictionary(fc.constantFrom("extra", "toString", "hasOwnProperty", "__proto__", "constructor", "z"), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 2 });
+  const extra = fc.dictionary(
+    fc.constantFrom("extra", "toString", "hasOwnProperty", "__proto__", "constructor", "z"),
+    fc.jsonValue({ maxDepth: 1 }),
+    { maxKeys: 2 },
+  );
   return fc.tuple(known, fc.option(extra, { freq: 4 })).map(([own, more]) => {
     const input: Record<string, unknown> = { ...own };
-    for (const [key, value] of Object.entries(more ?? {})) Object.defineProperty(input, key, { value, enumerable: true, writable: true, configurable: true });
+    for (const [key, value] of Object.entries(more ?? {}))
+      Object.defineProperty(input, key, { value, enumerable: true, writable: true, configurable: true });
     return input;
   });
 }
 
 function simpleShape(dto: Function, input: Record<string, unknown>): boolean {
-  const known = new Set(getMetadataStorage().getTargetValidationMetadatas(dto, "", true, false).map((m) => m.propertyName));
+  const known = new Set(
+    getMetadataStorage()
+      .getTargetValidationMetadatas(dto, "", true, false)
+      .map((m) => m.propertyName),
+  );
   const primitive = (v: unknown) => v === null || ["string", "number", "boolean"].includes(typeof v);
-  return Object.keys(input).every((key) => known.has(key) && (primitive(input[key]) || (Array.isArray(input[key]) && (input[key] as unknown[]).every(primitive))));
+  return Object.keys(input).every(
+    (key) => known.has(key) && (primitive(input[key]) || (Array.isArray(input[key]) && (input[key] as unknown[]).every(primitive))),
+  );
 }
 
 function expectSameInstance(actual: object, expected: object, input: Record<string, unknown>): void {
   expect(Object.getPrototypeOf(actual)).toBe(Object.getPrototypeOf(expected));
   expect(Reflect.ownKeys(actual)).toEqual(Reflect.ownKeys(expected));
   expect(actual).toStrictEqual(expected);
-  for (const key of Object.keys(input)) if (Array.isArray(input[key])) expect((actual as Record<string, unknown>)[key]).not.toBe(input[key]);
+  for (const key of Object.keys(input))
+    if (Array.isArray(input[key])) expect((actual as Record<string, unknown>)[key]).not.toBe(input[key]);
 }
 
 const RUNS = { seed: 20260728, numRuns: 400 };
@@ -256,33 +328,37 @@ const RUNS = { seed: 20260728, numRuns: 400 };
 describe("the DTO fast path", () => {
   it("compiles for simple DTOs only", () => {
     for (const dto of SIMPLE) expect([dto.name, compileFastPath(dto) !== undefined]).toEqual([dto.name, true]);
-    for (const dto of [Nested, Typed, Transformed, Exposed, Excluded, Async, Shadowed, Bare]) expect([dto.name, compileFastPath(dto)]).toEqual([dto.name, undefined]);
+    for (const dto of [Nested, Typed, Transformed, Exposed, Excluded, Async, Shadowed, Bare])
+      expect([dto.name, compileFastPath(dto)]).toEqual([dto.name, undefined]);
   });
 
-  it.each([...SIMPLE, Nested, Typed, Transformed, Excluded].map((dto) => [dto.name, dto] as const))("validates %s as the libraries do", async (_name, dto) => {
-    const fast = compileFastPath(dto);
-    let accepted = 0;
-    await fc.assert(
-      fc.asyncProperty(inputs(dto), async (input) => {
-        const expected = await libraries(dto as new () => object, input);
-        const actual = await validateDto(dto as new () => object, input);
-        expect(actual.ok).toBe(expected.ok);
-        if (actual.ok) expectSameInstance(actual.value, expected.value!, input);
-        else expect(actual.violations).toEqual(expected.violations);
-        const alone = fast?.(input);
-        if (alone !== undefined) {
-          accepted++;
-          expect(expected.ok).toBe(true);
-          expectSameInstance(alone, expected.value!, input);
-        } else if (fast !== undefined && expected.ok && simpleShape(dto, input)) {
-          throw new Error(`the fast path left a simple valid input to the libraries: ${JSON.stringify(input)}`);
-        }
-      }),
-      RUNS,
-    );
-    if (process.env.FAST_PATH_COUNTS) console.log(dto.name, accepted);
-    if (fast !== undefined) expect(accepted > 0).toBe(dto !== Helper);
-  });
+  it.each([...SIMPLE, Nested, Typed, Transformed, Excluded].map((dto) => [dto.name, dto] as const))(
+    "validates %s as the libraries do",
+    async (_name, dto) => {
+      const fast = compileFastPath(dto);
+      let accepted = 0;
+      await fc.assert(
+        fc.asyncProperty(inputs(dto), async (input) => {
+          const expected = await libraries(dto as new () => object, input);
+          const actual = await validateDto(dto as new () => object, input);
+          expect(actual.ok).toBe(expected.ok);
+          if (actual.ok) expectSameInstance(actual.value, expected.value!, input);
+          else expect(actual.violations).toEqual(expected.violations);
+          const alone = fast?.(input);
+          if (alone !== undefined) {
+            accepted++;
+            expect(expected.ok).toBe(true);
+            expectSameInstance(alone, expected.value!, input);
+          } else if (fast !== undefined && expected.ok && simpleShape(dto, input)) {
+            throw new Error(`the fast path left a simple valid input to the libraries: ${JSON.stringify(input)}`);
+          }
+        }),
+        RUNS,
+      );
+      if (process.env.FAST_PATH_COUNTS) console.log(dto.name, accepted);
+      if (fast !== undefined) expect(accepted > 0).toBe(dto !== Helper);
+    },
+  );
 
   it("leaves what is not a plain object to the libraries, with their verdict", async () => {
     class Loose {
@@ -309,7 +385,10 @@ describe("the DTO fast path", () => {
       expect(child.ok && [child.value instanceof Child, { ...child.value }]).toEqual([true, { label: "x", retries: 3, archived: false }]);
       expect(validate).not.toHaveBeenCalled();
       const refused = await validateDto(Scalars, { name: "A", count: 3, flag: true });
-      expect(refused).toEqual({ ok: false, violations: [{ field: "name", constraint: "minLength", message: "name must be longer than or equal to 2 characters" }] });
+      expect(refused).toEqual({
+        ok: false,
+        violations: [{ field: "name", constraint: "minLength", message: "name must be longer than or equal to 2 characters" }],
+      });
       expect(validate).toHaveBeenCalledTimes(1);
     } finally {
       validate.mockRestore();

@@ -16,7 +16,21 @@
 // - two different classes with one name are refused ($defs names them by class name)
 import "reflect-metadata";
 import { Type } from "class-transformer";
-import { ArrayMaxSize, IsArray, IsBoolean, IsEmail, IsIn, IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from "class-validator";
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from "class-validator";
 import { JSONSchema } from "class-validator-jsonschema";
 import Ajv2020 from "ajv/dist/2020";
 import { SchemaGenerationError, dtoToJsonSchema } from "../../../src/schema/dto-json-schema";
@@ -38,7 +52,12 @@ class Person {
   @IsArray() @ValidateNested({ each: true }) @Type(() => Address) @ArrayMaxSize(3) others!: Address[];
 }
 
-const ADDRESS = { type: "object", properties: { city: { type: "string" }, zip: { type: "string" } }, required: ["city"], additionalProperties: false };
+const ADDRESS = {
+  type: "object",
+  properties: { city: { type: "string" }, zip: { type: "string" } },
+  required: ["city"],
+  additionalProperties: false,
+};
 
 describe("dtoToJsonSchema", () => {
   it("maps decorators to types, constraints and annotations, with required properties and no others", () => {
@@ -65,7 +84,13 @@ describe("dtoToJsonSchema", () => {
     class Shipment {
       @ValidateNested() to!: Address;
     }
-    expect(dtoToJsonSchema(Shipment)).toEqual({ type: "object", properties: { to: { $ref: "#/$defs/Address" } }, required: ["to"], additionalProperties: false, $defs: { Address: ADDRESS } });
+    expect(dtoToJsonSchema(Shipment)).toEqual({
+      type: "object",
+      properties: { to: { $ref: "#/$defs/Address" } },
+      required: ["to"],
+      additionalProperties: false,
+      $defs: { Address: ADDRESS },
+    });
   });
 
   it("refuses a property it cannot express, naming it and the fix", () => {
@@ -103,7 +128,10 @@ describe("dtoToJsonSchema", () => {
     class Holder {
       @ValidateNested() @Type(() => Bare) inner!: Bare;
     }
-    expect(refusal(Holder)).toMatchObject({ reason: "undecorated", message: "Holder.inner is a nested Bare, which has no class-validator decorators" });
+    expect(refusal(Holder)).toMatchObject({
+      reason: "undecorated",
+      message: "Holder.inner is a nested Bare, which has no class-validator decorators",
+    });
     class Derived extends Address {}
     expect(dtoToJsonSchema(Derived)).toEqual(ADDRESS);
   });
@@ -126,7 +154,11 @@ describe("dtoToJsonSchema", () => {
     const bad = { label: "a", children: [{ label: "b", children: [{ label: 3 }] }] };
     const extra = { label: "a", children: [{ label: "b", colour: "red" }] };
     expect([check(good), check(bad), check(extra)]).toEqual([true, false, false]);
-    expect([(await validateDto(TreeNode, good)).ok, (await validateDto(TreeNode, bad)).ok, (await validateDto(TreeNode, extra)).ok]).toEqual([true, false, false]);
+    expect([
+      (await validateDto(TreeNode, good)).ok,
+      (await validateDto(TreeNode, bad)).ok,
+      (await validateDto(TreeNode, extra)).ok,
+    ]).toEqual([true, false, false]);
   });
 
   it("resolves recursion through another class", () => {

@@ -7,8 +7,12 @@ import { validateDto } from "../../../src/schema/dto-validator";
 
 describe("validation metadata cache", () => {
   it("applies own and inherited rules, before and after the cache is warm", async () => {
-    class Base { @IsString() name!: string; }
-    class Child extends Base { @IsInt() age!: number; }
+    class Base {
+      @IsString() name!: string;
+    }
+    class Child extends Base {
+      @IsInt() age!: number;
+    }
     for (let i = 0; i < 3; i++) {
       const bad = await validateDto(Child, { name: 5, age: "x" });
       expect(bad.ok ? [] : bad.violations.map((v) => v.field).sort()).toEqual(["age", "name"]);
@@ -17,7 +21,9 @@ describe("validation metadata cache", () => {
   });
 
   it("sees rules registered after a lookup", async () => {
-    class Later { @IsString() a!: string; }
+    class Later {
+      @IsString() a!: string;
+    }
     expect((await validateDto(Later, { a: "x" })).ok).toBe(true);
     // A decorator applied after the first validation (as a lazily loaded module would) takes effect.
     MinLength(5)(Later.prototype, "a");

@@ -82,7 +82,9 @@ describe("McpApp and the StateSealer", () => {
     expect(mine.open(await sealedBy(app), BINDING, { principal: null })).toEqual({ n: 1 });
     const again = container.createChildContainer();
     again.registerInstance(StateSealer, mine);
-    expect(() => McpApp.create({ components: [SealingTool], container: again, state: { secret: "x".repeat(40) } })).toThrow(/already registered/);
+    expect(() => McpApp.create({ components: [SealingTool], container: again, state: { secret: "x".repeat(40) } })).toThrow(
+      /already registered/,
+    );
   });
 
   it("keeps apps apart: each default container is a child of the global one", () => {

@@ -51,7 +51,12 @@ describe("decodeHeaderValue", () => {
 
 describe("checkParamHeaders", () => {
   it("accepts headers that match the arguments", () => {
-    expect(check({ region: "eu-west", priority: 7, dryRun: false }, { "Mcp-Param-Region": "eu-west", "Mcp-Param-Priority": "7", "Mcp-Param-Dry-Run": "false" })).toBeUndefined();
+    expect(
+      check(
+        { region: "eu-west", priority: 7, dryRun: false },
+        { "Mcp-Param-Region": "eu-west", "Mcp-Param-Priority": "7", "Mcp-Param-Dry-Run": "false" },
+      ),
+    ).toBeUndefined();
   });
 
   it("accepts a Base64-wrapped value and compares integers numerically", () => {

@@ -47,7 +47,14 @@ describe("scanJsonText and scanJsonValue", () => {
     ["depth", nested(5), "maxDepth"],
     ["total keys", { a: { b: 1, c: 2 }, d: { e: 1, f: 2 }, g: { h: 1 } }, "maxKeys"],
     ["keys of one object", { a: 1, b: 2, c: 3, d: 4 }, "maxObjectKeys"],
-    ["total array elements", [[1, 2, 3], [4, 5]], "maxArrayItems"],
+    [
+      "total array elements",
+      [
+        [1, 2, 3],
+        [4, 5],
+      ],
+      "maxArrayItems",
+    ],
     ["string length", { a: "123456789" }, "maxStringLength"],
     ["key length", { "123456789": 1 }, "maxStringLength"],
   ])("report %s over the limit", (_what, value, limit) => {

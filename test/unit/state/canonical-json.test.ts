@@ -22,7 +22,10 @@ function sortedJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(sortedJson).join(",")}]`;
   if (value === null || typeof value !== "object") return JSON.stringify(value);
   const record = value as Record<string, unknown>;
-  return `{${Object.keys(record).sort().map((key) => `${JSON.stringify(key)}:${sortedJson(record[key])}`).join(",")}}`;
+  return `{${Object.keys(record)
+    .sort()
+    .map((key) => `${JSON.stringify(key)}:${sortedJson(record[key])}`)
+    .join(",")}}`;
 }
 
 /** `[[[...[leaf]...]]]`, `depth` arrays deep. */
@@ -150,7 +153,15 @@ describe("canonicalJson", () => {
     ["a Map", new Map(), /a Map object at \$/],
     ["a Buffer", { b: Buffer.from("x") }, /a Buffer object at \$\.b/],
     ["a boxed string", { s: new String("x") }, /a String object/],
-    ["a class instance", { c: new (class Point { x = 1 })() }, /a Point object at \$\.c/],
+    [
+      "a class instance",
+      {
+        c: new (class Point {
+          x = 1;
+        })(),
+      },
+      /a Point object at \$\.c/,
+    ],
   ];
 
   it.each(notJson)("throws a TypeError for %s", (_label, value, message) => {

@@ -57,7 +57,12 @@ describe("createStateSealer", () => {
   });
 
   it("builds from { keys }", () => {
-    const sealer = create({ keys: [{ id: "k2", secret: RAW_2 }, { id: "k1", secret: RAW_1 }] });
+    const sealer = create({
+      keys: [
+        { id: "k2", secret: RAW_2 },
+        { id: "k1", secret: RAW_1 },
+      ],
+    });
     expect(sealer.keyIds).toEqual(["k2", "k1"]);
   });
 
@@ -81,7 +86,11 @@ describe("createStateSealer", () => {
   it.each([
     ["no source", {}, /one of secret, keys, keysFromEnv or ephemeral is required/],
     ["only ttl", { ttl: 60 }, /one of secret, keys, keysFromEnv or ephemeral is required/],
-    ["two sources", { secret: SECRET, ephemeral: true }, /give only one of secret, keys, keysFromEnv or ephemeral \(got secret and ephemeral\)/],
+    [
+      "two sources",
+      { secret: SECRET, ephemeral: true },
+      /give only one of secret, keys, keysFromEnv or ephemeral \(got secret and ephemeral\)/,
+    ],
     ["three sources", { secret: SECRET, keys: [], keysFromEnv: "X" }, /got secret and keys and keysFromEnv/],
     ["an unknown option", { secret: SECRET, rotateEvery: 5 }, /unknown option "rotateEvery"/],
     ["not an object", "secret", /state options must be an object/],
@@ -130,17 +139,42 @@ describe("createStateSealer", () => {
     const secretText = RAW_1.toString("base64");
     const nine = Array.from({ length: 9 }, (_, i) => entry(`k${i}`, RAW_1)).join(",");
     it.each([
-      ["unset", undefined, TypeError, /environment variable STATE_KEYS \(option `keysFromEnv`\) is not set or empty; expected id:base64secret entries/],
+      [
+        "unset",
+        undefined,
+        TypeError,
+        /environment variable STATE_KEYS \(option `keysFromEnv`\) is not set or empty; expected id:base64secret entries/,
+      ],
       ["empty", "  ", TypeError, /environment variable STATE_KEYS \(option `keysFromEnv`\) is not set or empty/],
-      ["an entry without a colon", `k1:${secretText},${secretText}`, TypeError, /environment variable STATE_KEYS, entry 2 must have the form id:base64secret/],
+      [
+        "an entry without a colon",
+        `k1:${secretText},${secretText}`,
+        TypeError,
+        /environment variable STATE_KEYS, entry 2 must have the form id:base64secret/,
+      ],
       ["a trailing comma", `k1:${secretText},`, TypeError, /STATE_KEYS, entry 2 must have the form id:base64secret/],
       ["a bad id", `bad.id:${secretText}`, TypeError, /STATE_KEYS, entry 1 has an id that is not 1 to 32 characters/],
       ["an empty id", `:${secretText}`, TypeError, /STATE_KEYS, entry 1 has an id that is not 1 to 32 characters/],
       ["a duplicate id", `k1:${secretText},k1:${RAW_2.toString("base64")}`, TypeError, /STATE_KEYS, entry 2 repeats the id of entry 1/],
-      ["a secret that is not base64", `k1:${secretText.slice(0, 20)}!!${secretText.slice(20)}`, TypeError, /STATE_KEYS, entry 1 has a secret that is not base64/],
-      ["a raw (non-base64) passphrase", "k1:correct horse battery staple and more words", TypeError, /entry 1 has a secret that is not base64/],
+      [
+        "a secret that is not base64",
+        `k1:${secretText.slice(0, 20)}!!${secretText.slice(20)}`,
+        TypeError,
+        /STATE_KEYS, entry 1 has a secret that is not base64/,
+      ],
+      [
+        "a raw (non-base64) passphrase",
+        "k1:correct horse battery staple and more words",
+        TypeError,
+        /entry 1 has a secret that is not base64/,
+      ],
       ["a base64 secret of an impossible length", `k1:${"A".repeat(45)}`, TypeError, /entry 1 has a secret that is not base64/],
-      ["a secret under 32 bytes", `k1:${randomBytes(31).toString("base64")}`, RangeError, /STATE_KEYS, entry 1 has a secret shorter than 32 bytes once decoded/],
+      [
+        "a secret under 32 bytes",
+        `k1:${randomBytes(31).toString("base64")}`,
+        RangeError,
+        /STATE_KEYS, entry 1 has a secret shorter than 32 bytes once decoded/,
+      ],
       ["nine entries", nine, RangeError, /environment variable STATE_KEYS must hold 1 to 8 keys \(got 9\)/],
     ])("rejects a variable that is %s, naming it and not echoing its value", (_label, value, type, message) => {
       const error = thrownBy(() => create({ keysFromEnv: "STATE_KEYS" }, { STATE_KEYS: value }));
@@ -151,14 +185,16 @@ describe("createStateSealer", () => {
       }
     });
 
-    it.each([["", "empty"], ["1ABC", "starting with a digit"], ["A-B", "with a dash"], [42, "a number"]] as [unknown, string][])(
-      "rejects the variable name %p (%s)",
-      (name) => {
-        const error = thrownBy(() => create({ keysFromEnv: name }, {}));
-        expect(error).toBeInstanceOf(TypeError);
-        expect(error.message).toMatch(/option `keysFromEnv` must be the name of an environment variable/);
-      },
-    );
+    it.each([
+      ["", "empty"],
+      ["1ABC", "starting with a digit"],
+      ["A-B", "with a dash"],
+      [42, "a number"],
+    ] as [unknown, string][])("rejects the variable name %p (%s)", (name) => {
+      const error = thrownBy(() => create({ keysFromEnv: name }, {}));
+      expect(error).toBeInstanceOf(TypeError);
+      expect(error.message).toMatch(/option `keysFromEnv` must be the name of an environment variable/);
+    });
   });
 
   describe("ephemeral", () => {

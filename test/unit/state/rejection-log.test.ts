@@ -56,7 +56,11 @@ describe("rejection logging", () => {
     log.record("expired", { method: "tools/call" });
     expect(warnings(logger)).toHaveLength(1);
     jest.advanceTimersByTime(60_000);
-    expect(warnings(logger)[1]).toEqual({ level: "warn", message: "requestState rejections suppressed", fields: { counts: { expired: 2 }, intervalMs: 60_000 } });
+    expect(warnings(logger)[1]).toEqual({
+      level: "warn",
+      message: "requestState rejections suppressed",
+      fields: { counts: { expired: 2 }, intervalMs: 60_000 },
+    });
   });
 
   it("starts a new interval when the clock goes backwards", () => {

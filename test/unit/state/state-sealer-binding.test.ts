@@ -44,7 +44,6 @@ const PARAMS = {
   requestState: "rt1.previous",
 };
 
-
 function lastReason(logger: MemoryLogger): unknown {
   return logger.entries[logger.entries.length - 1]?.fields?.reason;
 }
@@ -112,19 +111,84 @@ describe("StateSealer binding", () => {
 
   const changed: [string, (p: typeof PARAMS) => void][] = [
     ["a reversed array", (p) => p.arguments.travellers.reverse()],
-    ["a changed nested argument", (p) => { p.arguments.options.room.beds = 3; }],
-    ["a nested argument changed from 2 to \"2\"", (p) => { (p.arguments.options.room as Record<string, unknown>).beds = "2"; }],
-    ["a changed top-level argument", (p) => { p.arguments.city = "Lille"; }],
-    ["another tool name", (p) => { p.name = "book_flight"; }],
-    ["a changed arguments._meta value", (p) => { p.arguments._meta.trace = "abd"; }],
-    ["an added arguments._meta key", (p) => { (p.arguments._meta as Record<string, unknown>).extra = 1; }],
-    ["a removed arguments._meta", (p) => { delete (p.arguments as Record<string, unknown>)._meta; }],
-    ["an added argument", (p) => { (p.arguments as Record<string, unknown>).pets = 0; }],
-    ["an added argument set to null", (p) => { (p.arguments as Record<string, unknown>).pets = null; }],
-    ["an added top-level param", (p) => { (p as Record<string, unknown>).cursor = "x"; }],
-    ["a removed argument", (p) => { delete (p.arguments as Record<string, unknown>).nights; }],
-    ["a changed array element", (p) => { p.arguments.travellers[1] = "bob"; }],
-    ["a longer array", (p) => { p.arguments.travellers.push("cy"); }],
+    [
+      "a changed nested argument",
+      (p) => {
+        p.arguments.options.room.beds = 3;
+      },
+    ],
+    [
+      'a nested argument changed from 2 to "2"',
+      (p) => {
+        (p.arguments.options.room as Record<string, unknown>).beds = "2";
+      },
+    ],
+    [
+      "a changed top-level argument",
+      (p) => {
+        p.arguments.city = "Lille";
+      },
+    ],
+    [
+      "another tool name",
+      (p) => {
+        p.name = "book_flight";
+      },
+    ],
+    [
+      "a changed arguments._meta value",
+      (p) => {
+        p.arguments._meta.trace = "abd";
+      },
+    ],
+    [
+      "an added arguments._meta key",
+      (p) => {
+        (p.arguments._meta as Record<string, unknown>).extra = 1;
+      },
+    ],
+    [
+      "a removed arguments._meta",
+      (p) => {
+        delete (p.arguments as Record<string, unknown>)._meta;
+      },
+    ],
+    [
+      "an added argument",
+      (p) => {
+        (p.arguments as Record<string, unknown>).pets = 0;
+      },
+    ],
+    [
+      "an added argument set to null",
+      (p) => {
+        (p.arguments as Record<string, unknown>).pets = null;
+      },
+    ],
+    [
+      "an added top-level param",
+      (p) => {
+        (p as Record<string, unknown>).cursor = "x";
+      },
+    ],
+    [
+      "a removed argument",
+      (p) => {
+        delete (p.arguments as Record<string, unknown>).nights;
+      },
+    ],
+    [
+      "a changed array element",
+      (p) => {
+        p.arguments.travellers[1] = "bob";
+      },
+    ],
+    [
+      "a longer array",
+      (p) => {
+        p.arguments.travellers.push("cy");
+      },
+    ],
   ];
 
   it.each(changed)("fails on %s", (_label, change) => {
@@ -136,7 +200,7 @@ describe("StateSealer binding", () => {
     expect(lastReason(logger)).toBe("other-request");
   });
 
-  it("distinguishes 1 from \"1\" in a param", () => {
+  it('distinguishes 1 from "1" in a param', () => {
     const { sealer, logger } = makeSealer();
     const token = sealer.seal(data, ctxOf({ name: "t", arguments: { n: 1 } }), { principal: null });
     rejectionOf(() => sealer.open(token, ctxOf({ name: "t", arguments: { n: "1" } }), { principal: null }));
@@ -176,10 +240,16 @@ describe("StateSealer binding", () => {
   it("binds with keyed tags only: under another secret every tag differs, and no plain digest of the principal appears", () => {
     const { sealer } = makeSealer();
     const other = new StateSealer({ secret: "binding-test-other-secret-0123456789-abcdef", now: () => NOW }, new MemoryLogger());
-    const tagsOf = (token: string) => (JSON.parse(Buffer.from(token.split(".")[2], "base64url").toString("utf8")) as unknown[])[3] as string;
+    const tagsOf = (token: string) =>
+      (JSON.parse(Buffer.from(token.split(".")[2], "base64url").toString("utf8")) as unknown[])[3] as string;
     const mine = tagsOf(sealer.seal(data, ctxOf(PARAMS), { principal: "alice" }));
     const theirs = tagsOf(other.seal(data, ctxOf(PARAMS), { principal: "alice" }));
-    for (const [start, end] of [[0, 12], [12, 24], [24, 32]]) expect(mine.slice(start, end)).not.toBe(theirs.slice(start, end));
+    for (const [start, end] of [
+      [0, 12],
+      [12, 24],
+      [24, 32],
+    ])
+      expect(mine.slice(start, end)).not.toBe(theirs.slice(start, end));
     const token = sealer.seal(data, ctxOf(PARAMS), { principal: "alice" });
     for (const text of ["alice", '"alice"']) {
       for (const encoding of ["hex", "base64", "base64url"] as const) {

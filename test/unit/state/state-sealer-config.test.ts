@@ -29,7 +29,12 @@ function build(options: unknown): StateSealer {
   return new StateSealer(options as StateOptions, new MemoryLogger());
 }
 
-function expectConfigError(options: unknown, type: typeof TypeError | typeof RangeError, message: RegExp, mustNotContain: string[] = []): void {
+function expectConfigError(
+  options: unknown,
+  type: typeof TypeError | typeof RangeError,
+  message: RegExp,
+  mustNotContain: string[] = [],
+): void {
   let thrown: unknown;
   try {
     build(options);
@@ -66,7 +71,11 @@ describe("StateSealer construction", () => {
   it("requires exactly one of secret and keys", () => {
     expectConfigError({}, TypeError, /option `secret` .* or option `keys` .* is required/);
     expectConfigError({ ttl: 300 }, TypeError, /option `secret` .* or option `keys` .* is required/);
-    expectConfigError({ secret: SECRET, keys: [{ id: "a", secret: SECRET }] }, TypeError, /either option `secret` or option `keys`, not both/);
+    expectConfigError(
+      { secret: SECRET, keys: [{ id: "a", secret: SECRET }] },
+      TypeError,
+      /either option `secret` or option `keys`, not both/,
+    );
   });
 
   it.each([undefined, null, "secret", 42, [SECRET]])("rejects options that are not an object: %p", (options) => {
@@ -74,7 +83,9 @@ describe("StateSealer construction", () => {
   });
 
   it("rejects unknown options by name, without their value", () => {
-    expectConfigError({ secret: SECRET, sekret: "a-value-that-must-not-appear" }, TypeError, /unknown option "sekret"/, ["a-value-that-must-not-appear"]);
+    expectConfigError({ secret: SECRET, sekret: "a-value-that-must-not-appear" }, TypeError, /unknown option "sekret"/, [
+      "a-value-that-must-not-appear",
+    ]);
     expectConfigError({ secret: SECRET, maxTtl: 900 }, TypeError, /unknown option "maxTtl"/);
   });
 
@@ -122,7 +133,12 @@ describe("StateSealer construction", () => {
       ["missing", undefined],
     ])("rejects an id that is %s, without echoing it", (_label, id) => {
       const echoed = typeof id === "string" && id.length > 3 ? [id] : [];
-      expectConfigError({ keys: [key("ok"), { id, secret: SECRET }] }, TypeError, /option `keys\[1\]`\.id must be 1 to 32 characters of A-Za-z0-9_-/, echoed);
+      expectConfigError(
+        { keys: [key("ok"), { id, secret: SECRET }] },
+        TypeError,
+        /option `keys\[1\]`\.id must be 1 to 32 characters of A-Za-z0-9_-/,
+        echoed,
+      );
     });
 
     it("accepts a 32-character id of every allowed character class", () => {
@@ -130,7 +146,11 @@ describe("StateSealer construction", () => {
     });
 
     it("rejects duplicate ids", () => {
-      expectConfigError({ keys: [key("a"), key("b"), key("a", SECRET_2)] }, TypeError, /option `keys\[2\]`\.id repeats the id of keys\[0\]/);
+      expectConfigError(
+        { keys: [key("a"), key("b"), key("a", SECRET_2)] },
+        TypeError,
+        /option `keys\[2\]`\.id repeats the id of keys\[0\]/,
+      );
     });
 
     it("rejects a short, missing or mistyped secret in the ring", () => {
@@ -140,8 +160,24 @@ describe("StateSealer construction", () => {
     });
 
     it("seals with the first key and opens with any", () => {
-      const first = new StateSealer({ keys: [{ id: "new", secret: SECRET_2 }, { id: "old", secret: SECRET }] }, new MemoryLogger());
-      const second = new StateSealer({ keys: [{ id: "old", secret: SECRET }, { id: "new", secret: SECRET_2 }] }, new MemoryLogger());
+      const first = new StateSealer(
+        {
+          keys: [
+            { id: "new", secret: SECRET_2 },
+            { id: "old", secret: SECRET },
+          ],
+        },
+        new MemoryLogger(),
+      );
+      const second = new StateSealer(
+        {
+          keys: [
+            { id: "old", secret: SECRET },
+            { id: "new", secret: SECRET_2 },
+          ],
+        },
+        new MemoryLogger(),
+      );
       expect(first.keyIds).toEqual(["new", "old"]);
       const byNew = first.seal({ v: 1 }, CTX, { principal: null });
       const byOld = second.seal({ v: 2 }, CTX, { principal: null });
@@ -258,7 +294,7 @@ describe("StateSealer.seal data", () => {
   it("seals and opens the largest token that fits, and refuses one more byte of data", () => {
     let size = 12_000;
     let largest = "";
-    for (;; size++) {
+    for (; ; size++) {
       try {
         largest = sealer.seal({ s: "x".repeat(size) }, CTX, { principal: null });
       } catch (error) {

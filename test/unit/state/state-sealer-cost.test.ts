@@ -46,23 +46,35 @@ function count<T>(run: () => T): { result: T; hmac: number; hash: number; create
 }
 
 describe("StateSealer cost", () => {
-  it.each([["a named principal", "alice"], ["anonymous", null]] as [string, string | null][])("seals with one HMAC (two hashes), three one-shot tag hashes and one digest (%s)", (_label, principal) => {
-    const sealer = new StateSealer({ keys: KEYS }, new SilentLogger());
-    const sealed = count(() => sealer.seal(DATA, frozenRequest(), { principal }));
-    expect(sealed).toMatchObject({ hmac: 0, hash: 6, createHash: 0 });
-    expect(sealer.open(sealed.result, CTX, { principal })).toEqual(DATA);
-  });
+  it.each([
+    ["a named principal", "alice"],
+    ["anonymous", null],
+  ] as [string, string | null][])(
+    "seals with one HMAC (two hashes), three one-shot tag hashes and one digest (%s)",
+    (_label, principal) => {
+      const sealer = new StateSealer({ keys: KEYS }, new SilentLogger());
+      const sealed = count(() => sealer.seal(DATA, frozenRequest(), { principal }));
+      expect(sealed).toMatchObject({ hmac: 0, hash: 6, createHash: 0 });
+      expect(sealer.open(sealed.result, CTX, { principal })).toEqual(DATA);
+    },
+  );
 
-  it.each([["a named principal", "alice"], ["anonymous", null]] as [string, string | null][])("opens with one HMAC (two hashes) and nothing else in the request that sealed (%s)", (_label, principal) => {
-    const sealer = new StateSealer({ keys: KEYS }, new SilentLogger());
-    const ctx = frozenRequest();
-    const token = sealer.seal(DATA, ctx, { principal });
-    expect(count(() => sealer.open(token, ctx, { principal }))).toEqual({ result: DATA, hmac: 0, hash: 2, createHash: 0 });
-    // The next request (a new params object) digests its binding once, then shares it.
-    const next = frozenRequest();
-    expect(count(() => sealer.open(token, next, { principal }))).toEqual({ result: DATA, hmac: 0, hash: 3, createHash: 0 });
-    expect(count(() => sealer.seal(DATA, next, { principal }))).toMatchObject({ hmac: 0, hash: 5, createHash: 0 });
-  });
+  it.each([
+    ["a named principal", "alice"],
+    ["anonymous", null],
+  ] as [string, string | null][])(
+    "opens with one HMAC (two hashes) and nothing else in the request that sealed (%s)",
+    (_label, principal) => {
+      const sealer = new StateSealer({ keys: KEYS }, new SilentLogger());
+      const ctx = frozenRequest();
+      const token = sealer.seal(DATA, ctx, { principal });
+      expect(count(() => sealer.open(token, ctx, { principal }))).toEqual({ result: DATA, hmac: 0, hash: 2, createHash: 0 });
+      // The next request (a new params object) digests its binding once, then shares it.
+      const next = frozenRequest();
+      expect(count(() => sealer.open(token, next, { principal }))).toEqual({ result: DATA, hmac: 0, hash: 3, createHash: 0 });
+      expect(count(() => sealer.seal(DATA, next, { principal }))).toMatchObject({ hmac: 0, hash: 5, createHash: 0 });
+    },
+  );
 
   it("opens a token of a key that no longer seals with one HMAC", () => {
     const before = new StateSealer({ keys: [KEYS[1]] }, new SilentLogger());

@@ -20,7 +20,10 @@ import { rejectionOf } from "../../support/state-rejection";
 const SECRET_A = "tamper-test-secret-A-0123456789abcdefghijklmnop";
 const NOW = 1_750_000_000_000;
 const CTX: StateBinding = { requestMethod: "tools/call", requestParams: { name: "pay", arguments: { amount: 12, payee: "PARAM-PAYEE" } } };
-const OTHER: StateBinding = { requestMethod: "tools/call", requestParams: { name: "pay", arguments: { amount: 13, payee: "PARAM-PAYEE" } } };
+const OTHER: StateBinding = {
+  requestMethod: "tools/call",
+  requestParams: { name: "pay", arguments: { amount: 13, payee: "PARAM-PAYEE" } },
+};
 const DATA = { carried: "DATA-VALUE", step: 1 };
 
 // Sealed by the previous release (commit 9930485) with key { id: "A", secret: SECRET_A } at NOW,
@@ -30,7 +33,12 @@ const RT1_CAROL =
 const RT1_ANONYMOUS =
   "rt1.A.WzEsMTc1MDAwMDAwMCwxNzUwMDAwOTAwLCJIb0N5Q3F5RjhWSE9SSWFoT3g0Z0thR1I4S0I2RDd0QTU0T0tsdUQwUUY4LkdENWozbXVIc1RVZjNzNVNURERJT2kwekxtOGo4RG43aVpYVnoyWE91R0kiLHsiY2FycmllZCI6IkRBVEEtVkFMVUUiLCJzdGVwIjoxfV0.ZQggrlvWCUxKoAEC5w94psMaBW72NqzbEa1TeqM6KjU";
 
-function makeSealer(keys = [{ id: "B", secret: "legacy-test-secret-B-0123456789abcdefghijklm" }, { id: "A", secret: SECRET_A }]) {
+function makeSealer(
+  keys = [
+    { id: "B", secret: "legacy-test-secret-B-0123456789abcdefghijklm" },
+    { id: "A", secret: SECRET_A },
+  ],
+) {
   const clock = { ms: NOW };
   const logger = new MemoryLogger();
   return { sealer: new StateSealer({ keys, now: () => clock.ms }, logger), logger, clock };
@@ -57,7 +65,11 @@ describe("StateSealer reading rt1 tokens", () => {
   it("refuses them for another request or principal", () => {
     const { sealer, logger } = makeSealer();
     expect(reasonOf(logger, () => sealer.open(RT1_CAROL, OTHER, { principal: "PRINCIPAL-carol" }))).toBe("other-request");
-    expect(reasonOf(logger, () => sealer.open(RT1_CAROL, { requestMethod: "prompts/get", requestParams: CTX.requestParams }, { principal: "PRINCIPAL-carol" }))).toBe("other-request");
+    expect(
+      reasonOf(logger, () =>
+        sealer.open(RT1_CAROL, { requestMethod: "prompts/get", requestParams: CTX.requestParams }, { principal: "PRINCIPAL-carol" }),
+      ),
+    ).toBe("other-request");
     expect(reasonOf(logger, () => sealer.open(RT1_CAROL, CTX, { principal: "PRINCIPAL-dave" }))).toBe("other-principal");
     expect(reasonOf(logger, () => sealer.open(RT1_CAROL, CTX, { principal: null }))).toBe("other-principal");
     expect(reasonOf(logger, () => sealer.open(RT1_ANONYMOUS, CTX, { principal: "PRINCIPAL-carol", ttl: 900 }))).toBe("other-principal");

@@ -42,7 +42,10 @@ function reasonOf(logger: MemoryLogger, open: () => unknown): unknown {
 /** The same request as CTX: its params' keys in reverse order, other `_meta` and retry fields. */
 function sameRequestReordered(): StateBinding {
   const params = Object.fromEntries(Object.entries(CTX.requestParams).reverse()) as JsonObject;
-  return { requestMethod: CTX.requestMethod, requestParams: { ...params, _meta: { progressToken: 2 }, inputResponses: {}, requestState: "x" } };
+  return {
+    requestMethod: CTX.requestMethod,
+    requestParams: { ...params, _meta: { progressToken: 2 }, inputResponses: {}, requestState: "x" },
+  };
 }
 
 describe("StateSealer reading rt2 tokens sealed by the previous release", () => {
@@ -60,9 +63,14 @@ describe("StateSealer reading rt2 tokens sealed by the previous release", () => 
   it("refuses them for another request or principal", () => {
     const { sealer, logger } = makeSealer();
     const args = CTX.requestParams.arguments as JsonObject;
-    const other: StateBinding = { requestMethod: CTX.requestMethod, requestParams: { ...CTX.requestParams, arguments: { ...args, nights: 4 } } };
+    const other: StateBinding = {
+      requestMethod: CTX.requestMethod,
+      requestParams: { ...CTX.requestParams, arguments: { ...args, nights: 4 } },
+    };
     expect(reasonOf(logger, () => sealer.open(TOKENS.named, other, { principal: "alice" }))).toBe("other-request");
-    expect(reasonOf(logger, () => sealer.open(TOKENS.named, { ...CTX, requestMethod: "prompts/get" }, { principal: "alice" }))).toBe("other-request");
+    expect(reasonOf(logger, () => sealer.open(TOKENS.named, { ...CTX, requestMethod: "prompts/get" }, { principal: "alice" }))).toBe(
+      "other-request",
+    );
     expect(reasonOf(logger, () => sealer.open(TOKENS.named, CTX, { principal: "bob" }))).toBe("other-principal");
     expect(reasonOf(logger, () => sealer.open(TOKENS.named, CTX, { principal: null }))).toBe("other-principal");
     expect(reasonOf(logger, () => sealer.open(TOKENS.anonymousTtl900, CTX, { principal: "alice", ttl: 900 }))).toBe("other-principal");

@@ -33,11 +33,15 @@ const CTX: StateBinding = { requestMethod: "tools/call", requestParams: { name: 
 const DATA = { carried: "DATA-VALUE", step: 1 };
 const PRINCIPAL = "PRINCIPAL-carol";
 
-function makeSealer(keys = [{ id: "A", secret: SECRET_A }, { id: "B", secret: SECRET_B }]) {
+function makeSealer(
+  keys = [
+    { id: "A", secret: SECRET_A },
+    { id: "B", secret: SECRET_B },
+  ],
+) {
   const logger = new MemoryLogger();
   return { sealer: new StateSealer({ keys, now: () => NOW }, logger), logger };
 }
-
 
 function reasonOf(logger: MemoryLogger, open: () => unknown): unknown {
   const before = logger.entries.length;
@@ -61,7 +65,9 @@ const DIGEST = createHash("sha256").update(`roundtrip-mcp/state/binding/v3\0${RE
 function macWith(secret: string, prefix: string, keyId: string, payload: Buffer): string {
   const signed = `${prefix}.${keyId}.${payload.toString("base64url")}`;
   if (prefix === "rt1") {
-    return createHmac("sha256", derivedKey(secret, "roundtrip-mcp/state/mac-key/v1")).update(`roundtrip-mcp/state/token/v1\0${signed}`).digest("base64url");
+    return createHmac("sha256", derivedKey(secret, "roundtrip-mcp/state/mac-key/v1"))
+      .update(`roundtrip-mcp/state/token/v1\0${signed}`)
+      .digest("base64url");
   }
   if (prefix === "rt2") {
     const text = `roundtrip-mcp/state/token/v2\0${signed}\0${REQUEST}\0${JSON.stringify(PRINCIPAL)}`;
@@ -76,7 +82,8 @@ function macWith(secret: string, prefix: string, keyId: string, payload: Buffer)
 /** The tags r || p || c: truncated SHA-256 of the base64url tag key, a label and the input (rt3: the digest; rt2: the request). */
 function tagsWith(secret: string, version: 2 | 3 = 3): string {
   const tagKey = derivedKey(secret, `roundtrip-mcp/state/tag-key/v${version}`).toString("base64url");
-  const tag = (label: string, input: string, chars: number) => createHash("sha256").update(`${tagKey}\0${label}\0${input}`).digest("base64url").slice(0, chars);
+  const tag = (label: string, input: string, chars: number) =>
+    createHash("sha256").update(`${tagKey}\0${label}\0${input}`).digest("base64url").slice(0, chars);
   const r = tag("request", version === 3 ? DIGEST : REQUEST, 12);
   const p = tag("principal", `${r}\0${JSON.stringify(PRINCIPAL)}`, 12);
   return r + p + tag("check", r + p, 8);
@@ -126,20 +133,30 @@ describe("StateSealer token format", () => {
     const { sealer, logger } = makeSealer();
     const { fields } = partsOf(sealer.seal(DATA, CTX, { principal: PRINCIPAL }));
     // Payloads whose base64url ends in 2 and in 3 characters, so that the last one has stray bits.
-    for (const data of [{ ...DATA, pad: "" }, { ...DATA, pad: "x" }, { ...DATA, pad: "xy" }]) {
+    for (const data of [
+      { ...DATA, pad: "" },
+      { ...DATA, pad: "x" },
+      { ...DATA, pad: "xy" },
+    ]) {
       const bytes = Buffer.from(JSON.stringify([...fields.slice(0, 4), data]), "utf8");
       const text = bytes.toString("base64url");
       const token = forge(SECRET_A, "rt3", "A", bytes.toString("utf8"));
       expect(sealer.open(token, CTX, { principal: PRINCIPAL })).toEqual(data);
       const mac = token.slice(token.lastIndexOf(".") + 1);
-      const variants = [`${text}${"=".repeat((4 - (text.length % 4)) % 4)}`, text.replace(/-/g, "+").replace(/_/g, "/"), `${text.slice(0, 8)}*${text.slice(8)}`];
+      const variants = [
+        `${text}${"=".repeat((4 - (text.length % 4)) % 4)}`,
+        text.replace(/-/g, "+").replace(/_/g, "/"),
+        `${text.slice(0, 8)}*${text.slice(8)}`,
+      ];
       if (text.length % 4 !== 0) {
         const last = ALPHABET.indexOf(text[text.length - 1]);
         variants.push(text.slice(0, -1) + ALPHABET[last | (text.length % 4 === 2 ? 0x0f : 0x03)]);
       }
       for (const variant of variants.filter((v) => v !== text)) {
         expect(Buffer.from(variant, "base64url").equals(bytes)).toBe(true);
-        expect(["bad-mac", "malformed"]).toContain(reasonOf(logger, () => sealer.open(`rt3.A.${variant}.${mac}`, CTX, { principal: PRINCIPAL })));
+        expect(["bad-mac", "malformed"]).toContain(
+          reasonOf(logger, () => sealer.open(`rt3.A.${variant}.${mac}`, CTX, { principal: PRINCIPAL })),
+        );
       }
     }
   });
@@ -148,7 +165,11 @@ describe("StateSealer token format", () => {
 describe("StateSealer tamper resistance", () => {
   it.each([
     ["a two-key ring", makeSealer, ["bad-mac", "malformed", "unsupported-version"]],
-    ["a lone secret", () => makeSealer([{ id: "default", secret: SECRET_A }]), ["bad-mac", "malformed", "unknown-key", "unsupported-version"]],
+    [
+      "a lone secret",
+      () => makeSealer([{ id: "default", secret: SECRET_A }]),
+      ["bad-mac", "malformed", "unknown-key", "unsupported-version"],
+    ],
   ] as const)("rejects one flipped character at every position (%s)", (_label, build, expectedReasons) => {
     const { sealer, logger } = build();
     const token = sealer.seal(DATA, CTX, { principal: PRINCIPAL });
@@ -225,17 +246,29 @@ describe("StateSealer tamper resistance", () => {
     const { fields } = partsOf(sealer.seal(DATA, CTX, { principal: PRINCIPAL }));
     const withVersion = (version: unknown) => JSON.stringify([version, ...fields.slice(1)]);
     for (const version of [2, 4, 0, "3", null]) {
-      expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, "rt3", "A", withVersion(version)), CTX, { principal: PRINCIPAL }))).toBe("version-mismatch");
+      expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, "rt3", "A", withVersion(version)), CTX, { principal: PRINCIPAL }))).toBe(
+        "version-mismatch",
+      );
     }
     for (const version of [1, 3, 0, "2", null]) {
-      expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, "rt2", "A", withVersion(version)), CTX, { principal: PRINCIPAL }))).toBe("version-mismatch");
+      expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, "rt2", "A", withVersion(version)), CTX, { principal: PRINCIPAL }))).toBe(
+        "version-mismatch",
+      );
     }
     for (const version of [2, 0, "1", null]) {
-      expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, "rt1", "A", withVersion(version)), CTX, { principal: PRINCIPAL }))).toBe("version-mismatch");
+      expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, "rt1", "A", withVersion(version)), CTX, { principal: PRINCIPAL }))).toBe(
+        "version-mismatch",
+      );
     }
-    expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, "rt4", "A", withVersion(4)), CTX, { principal: PRINCIPAL }))).toBe("unsupported-version");
-    expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, "rt4", "A", withVersion(3)), CTX, { principal: PRINCIPAL }))).toBe("unsupported-version");
-    expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, "rt03", "A", withVersion(3)), CTX, { principal: PRINCIPAL }))).toBe("unsupported-version");
+    expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, "rt4", "A", withVersion(4)), CTX, { principal: PRINCIPAL }))).toBe(
+      "unsupported-version",
+    );
+    expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, "rt4", "A", withVersion(3)), CTX, { principal: PRINCIPAL }))).toBe(
+      "unsupported-version",
+    );
+    expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, "rt03", "A", withVersion(3)), CTX, { principal: PRINCIPAL }))).toBe(
+      "unsupported-version",
+    );
   });
 
   it("rejects a correctly signed payload of the wrong shape", () => {
@@ -250,7 +283,11 @@ describe("StateSealer tamper resistance", () => {
       JSON.stringify([version, fields[1], 1.5, fields[3], DATA]),
       JSON.stringify([version, fields[1], fields[2], 42, DATA]),
     ];
-    for (const [prefix, version] of [["rt3", 3], ["rt2", 2], ["rt1", 1]] as const) {
+    for (const [prefix, version] of [
+      ["rt3", 3],
+      ["rt2", 2],
+      ["rt1", 1],
+    ] as const) {
       for (const shape of shapes(version)) {
         expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, prefix, "A", shape), CTX, { principal: PRINCIPAL }))).toBe("malformed");
       }
@@ -303,10 +340,22 @@ describe("StateSealer failure logging", () => {
   it("logs each precise reason and nothing secret", () => {
     const logger = new MemoryLogger();
     let nowMs = NOW;
-    const sealer = new StateSealer({ keys: [{ id: "A", secret: SECRET_A }, { id: "B", secret: SECRET_B }], now: () => nowMs }, logger);
+    const sealer = new StateSealer(
+      {
+        keys: [
+          { id: "A", secret: SECRET_A },
+          { id: "B", secret: SECRET_B },
+        ],
+        now: () => nowMs,
+      },
+      logger,
+    );
     const token = sealer.seal(DATA, CTX, { principal: PRINCIPAL });
     const { payload, mac } = partsOf(token);
-    const other: StateBinding = { requestMethod: "tools/call", requestParams: { name: "pay", arguments: { amount: 13, payee: "PARAM-PAYEE" } } };
+    const other: StateBinding = {
+      requestMethod: "tools/call",
+      requestParams: { name: "pay", arguments: { amount: 13, payee: "PARAM-PAYEE" } },
+    };
     const attempts: [unknown, StateBinding, string | null][] = [
       [42, CTX, PRINCIPAL],
       [token + "x".repeat(17000), CTX, PRINCIPAL],

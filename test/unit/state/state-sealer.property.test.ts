@@ -98,7 +98,11 @@ describe("StateSealer properties", () => {
       fc.record({ kind: fc.constant("set" as const), key: fc.string(), value: fc.jsonValue({ maxDepth: 3 }) }),
       fc.record({ kind: fc.constant("delete" as const), index: fc.nat() }),
       fc.record({ kind: fc.constant("rename" as const), name: fc.string({ minLength: 1 }) }),
-      fc.record({ kind: fc.constant("top" as const), key: fc.string().filter((k) => !["_meta", "inputResponses", "requestState", "name", "arguments"].includes(k)), value: fc.jsonValue({ maxDepth: 2 }) }),
+      fc.record({
+        kind: fc.constant("top" as const),
+        key: fc.string().filter((k) => !["_meta", "inputResponses", "requestState", "name", "arguments"].includes(k)),
+        value: fc.jsonValue({ maxDepth: 2 }),
+      }),
     );
     fc.assert(
       fc.property(paramsArb, change, (params, edit) => {

@@ -23,7 +23,14 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { DEFAULT_TASK_STORE_URL, SqliteTaskStore, TaskStoreConfigError, TaskStoreUnavailableError, defaultDataDir, openTaskStore } from "../../../src/stores";
+import {
+  DEFAULT_TASK_STORE_URL,
+  SqliteTaskStore,
+  TaskStoreConfigError,
+  TaskStoreUnavailableError,
+  defaultDataDir,
+  openTaskStore,
+} from "../../../src/stores";
 import { McpApp, tasks } from "../../../src/index";
 import { SilentLogger } from "../../../src/testing/index";
 
@@ -53,7 +60,11 @@ describe("openTaskStore", () => {
   it.each([
     ["sqlite:/absolute/file", "sqlite:", (dir: string) => `${dir}/tasks-a.sqlite`],
     ["sqlite:///absolute/file", "sqlite://", (dir: string) => `${dir}/tasks-b.sqlite`],
-    ["sqlite:relative/file (from the working directory)", "sqlite:", (dir: string) => path.relative(process.cwd(), `${dir}/tasks-c.sqlite`)],
+    [
+      "sqlite:relative/file (from the working directory)",
+      "sqlite:",
+      (dir: string) => path.relative(process.cwd(), `${dir}/tasks-c.sqlite`),
+    ],
   ])("%s opens that file", async (_form, prefix, name) => {
     const file = name(folder);
     const store = await openTaskStore(`${prefix}${file}`);
@@ -84,13 +95,25 @@ describe("openTaskStore", () => {
     try {
       const files = [];
       for (const name of names) {
-        const app = McpApp.create({ name, components: [], state: { secret: "t".repeat(40) }, logger: new SilentLogger(), features: [tasks()] });
+        const app = McpApp.create({
+          name,
+          components: [],
+          state: { secret: "t".repeat(40) },
+          logger: new SilentLogger(),
+          features: [tasks()],
+        });
         await app.close(); // waits for the store it opened at start
         files.push(path.join(defaultDataDir(name), "tasks.sqlite"));
       }
       expect(files[0]).not.toBe(files[1]);
       for (const file of files) expect(existsSync(file)).toBe(true);
-      const given = McpApp.create({ name: names[0], components: [], state: { secret: "t".repeat(40) }, logger: new SilentLogger(), features: [tasks({ storeOptions: { dataDir: folder } })] });
+      const given = McpApp.create({
+        name: names[0],
+        components: [],
+        state: { secret: "t".repeat(40) },
+        logger: new SilentLogger(),
+        features: [tasks({ storeOptions: { dataDir: folder } })],
+      });
       await given.close();
       expect(existsSync(path.join(folder, "tasks.sqlite"))).toBe(true);
     } finally {
@@ -98,14 +121,17 @@ describe("openTaskStore", () => {
     }
   });
 
-  it.each(["postgres", "postgresql"])("%s:// connects; an unreachable database is TaskStoreUnavailableError without the URL in the message", async (scheme) => {
-    const url = `${scheme}://roundtrip:s3cret-password@127.0.0.1:${await closedPort()}/tasks`;
-    const opening = openTaskStore(url);
-    await expect(opening).rejects.toThrow(TaskStoreUnavailableError);
-    const error = (await opening.catch((e: unknown) => e)) as Error;
-    expect(error.message).toBe("The PostgreSQL task store is unavailable (ECONNREFUSED)");
-    expect(error.message).not.toContain("s3cret");
-  });
+  it.each(["postgres", "postgresql"])(
+    "%s:// connects; an unreachable database is TaskStoreUnavailableError without the URL in the message",
+    async (scheme) => {
+      const url = `${scheme}://roundtrip:s3cret-password@127.0.0.1:${await closedPort()}/tasks`;
+      const opening = openTaskStore(url);
+      await expect(opening).rejects.toThrow(TaskStoreUnavailableError);
+      const error = (await opening.catch((e: unknown) => e)) as Error;
+      expect(error.message).toBe("The PostgreSQL task store is unavailable (ECONNREFUSED)");
+      expect(error.message).not.toContain("s3cret");
+    },
+  );
 
   it.each([
     ["mysql://root:s3cret@db/tasks", 'Unknown task store scheme "mysql:"'],
@@ -131,7 +157,11 @@ describe("openTaskStore", () => {
       new stores.SqliteTaskStore({ file: ${JSON.stringify(path.join(folder, "lazy.sqlite"))} }).close();
       seen.sqlite = loaded();
       console.log(JSON.stringify(seen));`;
-    expect(JSON.parse(execFileSync(process.execPath, ["-e", script]).toString())).toEqual({ imported: [], memory: [], sqlite: ["better-sqlite3"] });
+    expect(JSON.parse(execFileSync(process.execPath, ["-e", script]).toString())).toEqual({
+      imported: [],
+      memory: [],
+      sqlite: ["better-sqlite3"],
+    });
   });
 
   it("says how to fix a missing native binding of better-sqlite3", () => {
@@ -153,7 +183,12 @@ describe("openTaskStore", () => {
   });
 
   it.each([
-    ["better-sqlite3", `new stores.SqliteTaskStore({ file: ${JSON.stringify("/nonexistent-dir-never-made/x.sqlite")} })`, "SQLite", "npm install better-sqlite3@12"],
+    [
+      "better-sqlite3",
+      `new stores.SqliteTaskStore({ file: ${JSON.stringify("/nonexistent-dir-never-made/x.sqlite")} })`,
+      "SQLite",
+      "npm install better-sqlite3@12",
+    ],
     ["pg", `await stores.PostgresTaskStore.open({ connectionString: "postgres://127.0.0.1:1/x" })`, "PostgreSQL", "npm install pg"],
   ])("says how to install %s when it is not installed", (driver, open, store, command) => {
     const stores = path.resolve(__dirname, "../../../dist/src/stores/index.js");

@@ -29,7 +29,9 @@ function lockable(locked: () => boolean, value: string) {
 
 describe("SqliteLane", () => {
   it("tells lock errors by their extended codes", () => {
-    expect(["SQLITE_BUSY", "SQLITE_BUSY_SNAPSHOT", "SQLITE_LOCKED", "SQLITE_LOCKED_SHAREDCACHE"].map((code) => isLockError(busy(code)))).toEqual([true, true, true, true]);
+    expect(
+      ["SQLITE_BUSY", "SQLITE_BUSY_SNAPSHOT", "SQLITE_LOCKED", "SQLITE_LOCKED_SHAREDCACHE"].map((code) => isLockError(busy(code))),
+    ).toEqual([true, true, true, true]);
     expect(["SQLITE_FULL", "SQLITE_READONLY", "EBUSY"].map((code) => isLockError(busy(code)))).toEqual([false, false, false]);
     expect([undefined, null, new Error("x")].map(isLockError)).toEqual([false, false, false]);
   });
@@ -67,7 +69,11 @@ describe("SqliteLane", () => {
     const started = performance.now();
     const outcomes = await Promise.allSettled([lane.run(lockable(() => true, "a").work), lane.run(lockable(() => true, "b").work)]);
     const waited = performance.now() - started;
-    for (const outcome of outcomes) expect(outcome).toMatchObject({ status: "rejected", reason: { message: expect.stringMatching(/^locked for \d+ ms$/), cause: { code: "SQLITE_BUSY" } } });
+    for (const outcome of outcomes)
+      expect(outcome).toMatchObject({
+        status: "rejected",
+        reason: { message: expect.stringMatching(/^locked for \d+ ms$/), cause: { code: "SQLITE_BUSY" } },
+      });
     expect(waited).toBeGreaterThanOrEqual(99);
     expect(waited).toBeLessThan(1000);
     await expect(lane.run(() => "free")).resolves.toBe("free");

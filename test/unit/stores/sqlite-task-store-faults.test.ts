@@ -104,9 +104,14 @@ describe("SqliteTaskStore under a lock another process holds", () => {
     delay.disable();
     try {
       for (const outcome of outcomes) {
-        expect(outcome).toMatchObject({ status: "rejected", reason: { name: "TaskStoreUnavailableError", code: "store-unavailable", cause: { code: "SQLITE_BUSY" } } });
+        expect(outcome).toMatchObject({
+          status: "rejected",
+          reason: { name: "TaskStoreUnavailableError", code: "store-unavailable", cause: { code: "SQLITE_BUSY" } },
+        });
         expect((outcome as PromiseRejectedResult).reason.message).toMatch(
-          new RegExp(`^The SQLite task store's file ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} stayed locked by another connection \\(SQLITE_BUSY\\) for \\d+ ms, longer than busyTimeoutMs \\(300 ms\\), so the operation was not applied; retry it`),
+          new RegExp(
+            `^The SQLite task store's file ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} stayed locked by another connection \\(SQLITE_BUSY\\) for \\d+ ms, longer than busyTimeoutMs \\(300 ms\\), so the operation was not applied; retry it`,
+          ),
         );
       }
       expect(waited).toBeGreaterThanOrEqual(295);
@@ -128,7 +133,10 @@ describe("SqliteTaskStore under a lock another process holds", () => {
       const waiting = store.create(taskInput());
       const closing = performance.now();
       await store.close();
-      await expect(waiting).rejects.toMatchObject({ name: "TaskStoreUnavailableError", message: `The SQLite task store on ${file} is closed` });
+      await expect(waiting).rejects.toMatchObject({
+        name: "TaskStoreUnavailableError",
+        message: `The SQLite task store on ${file} is closed`,
+      });
       // Well inside the 5 s it would otherwise wait.
       expect(performance.now() - closing).toBeLessThan(2500);
     } finally {

@@ -33,9 +33,13 @@ afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
 /** Runs a script in a child node process with the compiled stores as `stores`; resolves with its stdout lines. */
 function child(script: string, file: string): { process: ChildProcess; lines: AsyncIterable<string>; done: Promise<number | null> } {
-  const proc = spawn(process.execPath, ["-e", `const stores = require(${JSON.stringify(DIST_STORES)}); const file = ${JSON.stringify(file)};\n${script}`], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const proc = spawn(
+    process.execPath,
+    ["-e", `const stores = require(${JSON.stringify(DIST_STORES)}); const file = ${JSON.stringify(file)};\n${script}`],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   const done = new Promise<number | null>((resolve) => proc.on("exit", (code) => resolve(code)));
   async function* lines() {
     let buffer = "";
@@ -87,14 +91,43 @@ describe("SqliteTaskStore", () => {
     v1.exec("CREATE TABLE roundtrip_schema_version (version INTEGER NOT NULL PRIMARY KEY, applied_at INTEGER NOT NULL)");
     v1.exec(SQLITE_MIGRATIONS[0]);
     v1.prepare("INSERT INTO roundtrip_schema_version (version, applied_at) VALUES (1, 0)").run();
-    const columns = (v1.prepare("SELECT name FROM pragma_table_info('roundtrip_tasks') ORDER BY cid").all() as { name: string }[]).map((c) => c.name);
+    const columns = (v1.prepare("SELECT name FROM pragma_table_info('roundtrip_tasks') ORDER BY cid").all() as { name: string }[]).map(
+      (c) => c.name,
+    );
     expect(columns).not.toContain("creation_key");
     const now = Date.now();
-    const old = { id: "old-task-id-0000000000", principal: "alice", tool_name: "slow_compute", input: "{}", status: "working", status_message: null, progress: null,
-      created_at: now, last_updated_at: now, ttl_ms: 60_000, expires_at: now + 60_000, poll_interval_ms: null, result: null, error: null, input_requests: "{}",
-      input_responses: "{}", input_keys: "[]", retry_policy: "fail", max_attempts: 1, attempt: 1, idempotency_key: "k", lease_owner: "w", lease_token: "t",
-      lease_expires_at: now + 30_000, revision: 1 };
-    v1.prepare(`INSERT INTO roundtrip_tasks (${Object.keys(old).join(", ")}) VALUES (${Object.keys(old).map((c) => `@${c}`).join(", ")})`).run(old);
+    const old = {
+      id: "old-task-id-0000000000",
+      principal: "alice",
+      tool_name: "slow_compute",
+      input: "{}",
+      status: "working",
+      status_message: null,
+      progress: null,
+      created_at: now,
+      last_updated_at: now,
+      ttl_ms: 60_000,
+      expires_at: now + 60_000,
+      poll_interval_ms: null,
+      result: null,
+      error: null,
+      input_requests: "{}",
+      input_responses: "{}",
+      input_keys: "[]",
+      retry_policy: "fail",
+      max_attempts: 1,
+      attempt: 1,
+      idempotency_key: "k",
+      lease_owner: "w",
+      lease_token: "t",
+      lease_expires_at: now + 30_000,
+      revision: 1,
+    };
+    v1.prepare(
+      `INSERT INTO roundtrip_tasks (${Object.keys(old).join(", ")}) VALUES (${Object.keys(old)
+        .map((c) => `@${c}`)
+        .join(", ")})`,
+    ).run(old);
     v1.close();
 
     const store = new SqliteTaskStore({ file });
@@ -116,7 +149,9 @@ describe("SqliteTaskStore", () => {
     raw.prepare("INSERT INTO roundtrip_schema_version (version, applied_at) VALUES (?, 0)").run(SqliteTaskStore.SCHEMA_VERSION + 1);
     raw.close();
     expect(() => new SqliteTaskStore({ file })).toThrow(TaskStoreConfigError);
-    expect(() => new SqliteTaskStore({ file })).toThrow(`version ${SqliteTaskStore.SCHEMA_VERSION + 1}, newer than this roundtrip-mcp knows (${SqliteTaskStore.SCHEMA_VERSION})`);
+    expect(() => new SqliteTaskStore({ file })).toThrow(
+      `version ${SqliteTaskStore.SCHEMA_VERSION + 1}, newer than this roundtrip-mcp knows (${SqliteTaskStore.SCHEMA_VERSION})`,
+    );
   });
 
   it("fails a write that waits too long for another connection with TaskStoreUnavailableError", async () => {
@@ -128,7 +163,9 @@ describe("SqliteTaskStore", () => {
       const blocked = store.create(taskInput());
       await expect(blocked).rejects.toThrow(TaskStoreUnavailableError);
       await expect(blocked).rejects.toMatchObject({ code: "store-unavailable", cause: { code: "SQLITE_BUSY" } });
-      await expect(blocked).rejects.toThrow(/stayed locked by another connection \(SQLITE_BUSY\) for \d+ ms, longer than busyTimeoutMs \(20 ms\)/);
+      await expect(blocked).rejects.toThrow(
+        /stayed locked by another connection \(SQLITE_BUSY\) for \d+ ms, longer than busyTimeoutMs \(20 ms\)/,
+      );
     } finally {
       other.exec("ROLLBACK");
       other.close();
@@ -149,7 +186,9 @@ describe("SqliteTaskStore", () => {
     expect(plan(SQLITE_QUERIES.reap)).toMatch(/SEARCH roundtrip_tasks USING INDEX roundtrip_tasks_by_expiry \(expires_at<\?\)/);
     expect(plan(SQLITE_QUERIES.read, "id")).toMatch(/SEARCH roundtrip_tasks USING INDEX sqlite_autoindex_roundtrip_tasks_1 \(id=\?\)/);
     for (const query of [SQLITE_QUERIES.byCreationKey, SQLITE_QUERIES.clearCreationKey]) {
-      expect(plan(query, '["p","k"]')).toMatch(/SEARCH roundtrip_tasks USING (COVERING )?INDEX roundtrip_tasks_by_creation_key \(creation_key=\?\)/);
+      expect(plan(query, '["p","k"]')).toMatch(
+        /SEARCH roundtrip_tasks USING (COVERING )?INDEX roundtrip_tasks_by_creation_key \(creation_key=\?\)/,
+      );
     }
     raw.close();
   });
@@ -185,7 +224,10 @@ describe("SqliteTaskStore", () => {
           if (state?.status === "cancelled") resolve();
         });
       });
-      const canceller = child(`new stores.SqliteTaskStore({ file }).cancel(${JSON.stringify(task.id)}, "alice").then((t) => console.log(t.status));`, file);
+      const canceller = child(
+        `new stores.SqliteTaskStore({ file }).cancel(${JSON.stringify(task.id)}, "alice").then((t) => console.log(t.status));`,
+        file,
+      );
       expect(await allLines(canceller.lines)).toEqual(["cancelled"]);
       await cancelled;
       expect(told.map((s) => s?.status)).toEqual(["working", "cancelled"]);
@@ -215,7 +257,13 @@ describe("SqliteTaskStore", () => {
       const later = new SqliteTaskStore({ file, clock: () => Date.now() + 120_000 });
       const claimed = await later.claimNext("survivor", 60_000);
       expect(claimed).toMatchObject({
-        task: { id, status: "input_required", attempt: 2, progress: { progress: 1, total: 3 }, inputRequests: { confirm: { method: "elicitation/create" } } },
+        task: {
+          id,
+          status: "input_required",
+          attempt: 2,
+          progress: { progress: 1, total: 3 },
+          inputRequests: { confirm: { method: "elicitation/create" } },
+        },
         lease: { owner: "survivor", generation: 2 },
       });
       // Asked without a message: the task waits with none, never the progress message of before.

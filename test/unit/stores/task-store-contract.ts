@@ -85,7 +85,14 @@ const P = "alice";
 
 /** A create request with sensible defaults. */
 export function taskInput(overrides: Partial<CreateTaskInput> = {}): CreateTaskInput {
-  return { principal: P, toolName: "slow_compute", input: { seconds: 2 }, ttlMs: TTL_MS, lease: { owner: "worker-a", durationMs: LEASE_MS }, ...overrides };
+  return {
+    principal: P,
+    toolName: "slow_compute",
+    input: { seconds: 2 },
+    ttlMs: TTL_MS,
+    lease: { owner: "worker-a", durationMs: LEASE_MS },
+    ...overrides,
+  };
 }
 
 /** Rejects with a message if `promise` does not settle in time (a hang guard, not a timing check). */
@@ -232,9 +239,14 @@ export function describeTaskStoreContract(name: string, options: ContractOptions
         const bob = await create({ creationKey: "k", principal: "bob" });
         const anonymous = await create({ creationKey: "k", principal: null });
         expect(new Set([alice.task.id, bob.task.id, anonymous.task.id]).size).toBe(3);
-        await expect(create({ creationKey: "k", principal: null })).rejects.toMatchObject({ code: "task-exists", task: { id: anonymous.task.id } });
+        await expect(create({ creationKey: "k", principal: null })).rejects.toMatchObject({
+          code: "task-exists",
+          task: { id: anonymous.task.id },
+        });
         await store.complete(alice.task.id, alice.lease, { done: true });
-        await expect(create({ creationKey: "k" })).rejects.toMatchObject({ task: { id: alice.task.id, status: "completed", result: { done: true } } });
+        await expect(create({ creationKey: "k" })).rejects.toMatchObject({
+          task: { id: alice.task.id, status: "completed", result: { done: true } },
+        });
       });
 
       it("an expired task frees its key, before it is reaped too", async () => {
@@ -252,7 +264,8 @@ export function describeTaskStoreContract(name: string, options: ContractOptions
         const { task } = await small.create(taskInput({ creationKey: "k" }));
         await expect(small.create(taskInput({ creationKey: "k" }))).rejects.toMatchObject({ code: "task-exists", task: { id: task.id } });
         await expect(small.create(taskInput({ creationKey: "other" }))).rejects.toThrow(TaskLimitError);
-        for (const creationKey of ["", "x".repeat(257), 7 as unknown as string]) await expect(create({ creationKey })).rejects.toThrow(TypeError);
+        for (const creationKey of ["", "x".repeat(257), 7 as unknown as string])
+          await expect(create({ creationKey })).rejects.toThrow(TypeError);
         await expect(create({ creationKey: "x".repeat(256) })).resolves.toBeDefined();
       });
     });
@@ -280,11 +293,19 @@ export function describeTaskStoreContract(name: string, options: ContractOptions
 
     describe("limits", () => {
       it("has documented defaults", () => {
-        expect(store.limits).toEqual({ maxTasksPerPrincipal: 10_000, maxActiveTasksPerPrincipal: 100, maxAnonymousTasks: 50_000, maxActiveAnonymousTasks: 500, maxInputBytes: 262_144 });
+        expect(store.limits).toEqual({
+          maxTasksPerPrincipal: 10_000,
+          maxActiveTasksPerPrincipal: 100,
+          maxAnonymousTasks: 50_000,
+          maxActiveAnonymousTasks: 500,
+          maxInputBytes: 262_144,
+        });
       });
 
       it("gives the anonymous scope limits of its own, apart from any principal's", async () => {
-        const small = (await open({ maxTasksPerPrincipal: 1, maxActiveTasksPerPrincipal: 1, maxAnonymousTasks: 3, maxActiveAnonymousTasks: 2 })).store;
+        const small = (
+          await open({ maxTasksPerPrincipal: 1, maxActiveTasksPerPrincipal: 1, maxAnonymousTasks: 3, maxActiveAnonymousTasks: 2 })
+        ).store;
         const anonymous = taskInput({ principal: null });
         const first = await small.create(anonymous);
         await small.create(anonymous);
@@ -378,7 +399,13 @@ export function describeTaskStoreContract(name: string, options: ContractOptions
         const { task, lease } = await create();
         db.advance(1500);
         const after = await store.reportProgress(task.id, lease, { statusMessage: "step 1 of 3", progress: { progress: 1, total: 3 } });
-        expect(after).toMatchObject({ status: "working", statusMessage: "step 1 of 3", progress: { progress: 1, total: 3 }, revision: 2, createdAt: task.createdAt });
+        expect(after).toMatchObject({
+          status: "working",
+          statusMessage: "step 1 of 3",
+          progress: { progress: 1, total: 3 },
+          revision: 2,
+          createdAt: task.createdAt,
+        });
         expect(Date.parse(after.lastUpdatedAt) - Date.parse(task.createdAt)).toBe(1500);
         const kept = await store.reportProgress(task.id, lease, { progress: { progress: 2 } });
         expect(kept).toMatchObject({ statusMessage: "step 1 of 3", progress: { progress: 2 } });
@@ -390,7 +417,12 @@ export function describeTaskStoreContract(name: string, options: ContractOptions
 
       it("asks for input: input_required with a snapshot of everything outstanding", async () => {
         const { task, lease } = await create();
-        const asked = await store.requestInput(task.id, lease, { confirm: { method: "elicitation/create", params: { message: "Sure?" } } }, { statusMessage: "Waiting for you" });
+        const asked = await store.requestInput(
+          task.id,
+          lease,
+          { confirm: { method: "elicitation/create", params: { message: "Sure?" } } },
+          { statusMessage: "Waiting for you" },
+        );
         expect(asked).toMatchObject({ status: "input_required", statusMessage: "Waiting for you", inputKeys: ["confirm"], revision: 2 });
         expect(asked.inputRequests).toEqual({ confirm: { method: "elicitation/create", params: { message: "Sure?" } } });
         const more = await store.requestInput(task.id, lease, { name: { method: "elicitation/create" } });
@@ -415,7 +447,11 @@ export function describeTaskStoreContract(name: string, options: ContractOptions
         await store.requestInput(task.id, lease, { a: 1 });
         db.advance(10);
         const done = await store.complete(task.id, lease, { content: [{ type: "text", text: "42" }], isError: false });
-        expect(done).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "42" }], isError: false }, inputRequests: {} });
+        expect(done).toMatchObject({
+          status: "completed",
+          result: { content: [{ type: "text", text: "42" }], isError: false },
+          inputRequests: {},
+        });
         expect(done.error).toBeUndefined();
         expect(done.lease.expiresAt).toBe(done.lastUpdatedAt);
         const other = await create();
@@ -428,7 +464,10 @@ export function describeTaskStoreContract(name: string, options: ContractOptions
         expect(failed).toMatchObject({ status: "failed", error: { code: -32602, message: "Bad input", data: { field: "x" } } });
         expect(failed.result).toBeUndefined();
         const other = await create();
-        expect((await store.fail(other.task.id, other.lease, { code: -32603, message: "Internal" })).error).toEqual({ code: -32603, message: "Internal" });
+        expect((await store.fail(other.task.id, other.lease, { code: -32603, message: "Internal" })).error).toEqual({
+          code: -32603,
+          message: "Internal",
+        });
         await expect(store.fail(other.task.id, other.lease, { code: 1.5, message: "x" })).rejects.toThrow(TypeError);
       });
 
@@ -467,7 +506,10 @@ export function describeTaskStoreContract(name: string, options: ContractOptions
     describe("status message follows the status", () => {
       const progressed = async (overrides?: Partial<CreateTaskInput>) => {
         const claimed = await create(overrides);
-        await store.reportProgress(claimed.task.id, claimed.lease, { statusMessage: "Computing a result", progress: { progress: 1, total: 2 } });
+        await store.reportProgress(claimed.task.id, claimed.lease, {
+          statusMessage: "Computing a result",
+          progress: { progress: 1, total: 2 },
+        });
         return claimed;
       };
 
@@ -505,7 +547,12 @@ export function describeTaskStoreContract(name: string, options: ContractOptions
         expect(rerun.task.statusMessage).toBeUndefined();
         expect((await store.get(working.task.id, P))!.statusMessage).toBeUndefined();
         const asking = (await store.claimNext("worker-b", LEASE_MS))!;
-        expect(asking.task).toMatchObject({ id: waiting.task.id, status: "input_required", statusMessage: "Approve section 2?", attempt: 2 });
+        expect(asking.task).toMatchObject({
+          id: waiting.task.id,
+          status: "input_required",
+          statusMessage: "Approve section 2?",
+          attempt: 2,
+        });
       });
     });
 
@@ -528,7 +575,10 @@ export function describeTaskStoreContract(name: string, options: ContractOptions
         await store.requestInput(task.id, lease, { a: 1, b: 2 });
         const first = (await store.recordAnswers(task.id, P, { a: "first" }))!;
         db.advance(100);
-        const again = (await store.recordAnswers(task.id, P, { a: "second", "unknown-key": 1, ["__proto__"]: 2 } as Record<string, JsonValue>))!;
+        const again = (await store.recordAnswers(task.id, P, { a: "second", "unknown-key": 1, ["__proto__"]: 2 } as Record<
+          string,
+          JsonValue
+        >))!;
         expect(again).toEqual(first);
         const mixed = (await store.recordAnswers(task.id, P, { a: "third", b: "b" }))!;
         expect(mixed.inputResponses).toEqual({ a: "first", b: "b" });
@@ -567,7 +617,10 @@ export function describeTaskStoreContract(name: string, options: ContractOptions
     describe("leases and fencing", () => {
       it("refuses writes fenced by a wrong token or generation, changing nothing", async () => {
         const { task, lease } = await create();
-        for (const stale of [{ token: "x".repeat(22), generation: 1 }, { token: lease.token, generation: 2 }]) {
+        for (const stale of [
+          { token: "x".repeat(22), generation: 1 },
+          { token: lease.token, generation: 2 },
+        ]) {
           await expect(store.complete(task.id, stale, {})).rejects.toThrow(StaleLeaseError);
           await expect(store.reportProgress(task.id, stale, { statusMessage: "x" })).rejects.toMatchObject({ code: "stale-lease" });
           await expect(store.renewLease(task.id, stale, LEASE_MS)).rejects.toThrow(StaleLeaseError);
@@ -583,7 +636,11 @@ export function describeTaskStoreContract(name: string, options: ContractOptions
         expect(renewed).toMatchObject({ token: lease.token, generation: 1, owner: "worker-a" });
         expect(Date.parse(renewed.expiresAt) - Date.parse(task.createdAt)).toBe(80_000);
         const after = (await store.get(task.id, P))!;
-        expect(after).toMatchObject({ lastUpdatedAt: task.lastUpdatedAt, revision: task.revision, lease: { expiresAt: renewed.expiresAt } });
+        expect(after).toMatchObject({
+          lastUpdatedAt: task.lastUpdatedAt,
+          revision: task.revision,
+          lease: { expiresAt: renewed.expiresAt },
+        });
         await expect(store.renewLease(task.id, lease, 0)).rejects.toThrow(RangeError);
       });
 
@@ -696,7 +753,11 @@ export function describeTaskStoreContract(name: string, options: ContractOptions
         expect([...firstBatch, ...secondBatch].sort()).toEqual(lost.map((l) => l.task.id).sort());
         expect(await store.failAbandoned()).toEqual([]);
         for (const { task } of lost) {
-          expect((await store.get(task.id, P))!.error).toEqual({ code: -32603, message: "The task's worker stopped before the task finished", data: { reason: "worker-lost", attempts: 1 } });
+          expect((await store.get(task.id, P))!.error).toEqual({
+            code: -32603,
+            message: "The task's worker stopped before the task finished",
+            data: { reason: "worker-lost", attempts: 1 },
+          });
         }
         expect((await store.get(rerun.task.id, P))!.status).toBe("working");
         expect((await store.get(held.task.id, P))!.status).toBe("working");
@@ -714,7 +775,8 @@ export function describeTaskStoreContract(name: string, options: ContractOptions
         await store.requestInput(tasks[3].task.id, tasks[3].lease, { q: 1 });
         db.advance(LEASE_MS);
         const rerun: ClaimedTask[] = [];
-        for (let next = await store.claimNext("worker-b", LEASE_MS); next; next = await store.claimNext("worker-b", LEASE_MS)) rerun.push(next);
+        for (let next = await store.claimNext("worker-b", LEASE_MS); next; next = await store.claimNext("worker-b", LEASE_MS))
+          rerun.push(next);
         const failed = await store.failAbandoned();
         expect(rerun.map((r) => r.task.id).sort()).toEqual([tasks[0].task.id, tasks[3].task.id].sort());
         expect(failed.sort()).toEqual([tasks[1].task.id, tasks[2].task.id].sort());
@@ -783,7 +845,9 @@ export function describeTaskStoreContract(name: string, options: ContractOptions
         const watch = await store.watch(task.id, P, told.listener);
         await told.until((s) => s?.status === "input_required", "the current state");
         await other.recordAnswers(task.id, P, { a: "from B" });
-        expect((await told.until((s) => s?.inputResponses.a === "from B", "the answer from another handle"))!.status).toBe("input_required");
+        expect((await told.until((s) => s?.inputResponses.a === "from B", "the answer from another handle"))!.status).toBe(
+          "input_required",
+        );
         await other.cancel(task.id, P);
         await told.until((s) => s?.status === "cancelled", "the cancellation from another handle");
         watch.close();
@@ -855,7 +919,11 @@ export function describeTaskStoreContract(name: string, options: ContractOptions
         for (let round = 0; round < 5; round++) {
           const { task } = await create({ retryPolicy: "rerun" });
           db.advance(LEASE_MS);
-          const results = await Promise.all([store.claim(task.id, "worker-a", LEASE_MS), other.claim(task.id, "worker-b", LEASE_MS), store.claim(task.id, "worker-c", LEASE_MS)]);
+          const results = await Promise.all([
+            store.claim(task.id, "worker-a", LEASE_MS),
+            other.claim(task.id, "worker-b", LEASE_MS),
+            store.claim(task.id, "worker-c", LEASE_MS),
+          ]);
           const winners = results.filter((r) => r !== undefined);
           expect(winners).toHaveLength(1);
           expect((await store.get(task.id, P))!.lease.owner).toBe(winners[0]!.lease.owner);
@@ -878,10 +946,13 @@ export function describeTaskStoreContract(name: string, options: ContractOptions
         const other = await db.second();
         for (let round = 0; round < 3; round++) {
           const key = `retry-${round}`;
-          const results = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => (i % 2 ? other : store).create(taskInput({ creationKey: key }))));
+          const results = await Promise.allSettled(
+            Array.from({ length: 8 }, (_, i) => (i % 2 ? other : store).create(taskInput({ creationKey: key }))),
+          );
           const made = results.filter((r): r is PromiseFulfilledResult<ClaimedTask> => r.status === "fulfilled");
           expect(made).toHaveLength(1);
-          for (const r of results) if (r.status === "rejected") expect(r.reason).toMatchObject({ code: "task-exists", task: { id: made[0].value.task.id } });
+          for (const r of results)
+            if (r.status === "rejected") expect(r.reason).toMatchObject({ code: "task-exists", task: { id: made[0].value.task.id } });
         }
       });
 
@@ -982,7 +1053,9 @@ class Create implements Command {
     return m.tasks.length < 4;
   }
   async run(m: Model, r: Real): Promise<void> {
-    const { task, lease } = await r.store.create(taskInput({ principal: r.principal, retryPolicy: "rerun", maxAttempts: 100, ttlMs: null }));
+    const { task, lease } = await r.store.create(
+      taskInput({ principal: r.principal, retryPolicy: "rerun", maxAttempts: 100, ttlMs: null }),
+    );
     m.tasks.push({ status: "working", outstanding: new Set(), used: [], answered: new Map() });
     r.tasks.push({ id: task.id, lease, stale: [] });
   }
@@ -992,12 +1065,17 @@ class Create implements Command {
 }
 
 class Ask extends OnTask {
-  constructor(index: number, readonly keys: string[]) {
+  constructor(
+    index: number,
+    readonly keys: string[],
+  ) {
     super(index);
   }
   override async run(m: Model, r: Real): Promise<void> {
     const t = m.tasks[this.index];
-    const got = await refusal(() => r.store.requestInput(r.tasks[this.index].id, r.tasks[this.index].lease, Object.fromEntries(this.keys.map((k) => [k, { q: k }]))));
+    const got = await refusal(() =>
+      r.store.requestInput(r.tasks[this.index].id, r.tasks[this.index].lease, Object.fromEntries(this.keys.map((k) => [k, { q: k }]))),
+    );
     const expected = terminal(t) ? "task-finished" : this.keys.some((k) => t.used.includes(k)) ? "input-key-reused" : undefined;
     expect(got).toBe(expected);
     if (expected === undefined) {
@@ -1013,7 +1091,10 @@ class Ask extends OnTask {
 }
 
 class Answer extends OnTask {
-  constructor(index: number, readonly keys: string[]) {
+  constructor(
+    index: number,
+    readonly keys: string[],
+  ) {
     super(index);
   }
   override async run(m: Model, r: Real): Promise<void> {
@@ -1052,13 +1133,18 @@ class Cancel extends OnTask {
 }
 
 class Finish extends OnTask {
-  constructor(index: number, readonly outcome: "completed" | "failed") {
+  constructor(
+    index: number,
+    readonly outcome: "completed" | "failed",
+  ) {
     super(index);
   }
   override async run(m: Model, r: Real): Promise<void> {
     const t = m.tasks[this.index];
     const { id, lease } = r.tasks[this.index];
-    const got = await refusal(() => (this.outcome === "completed" ? r.store.complete(id, lease, { ok: true }) : r.store.fail(id, lease, { code: -32603, message: "boom" })));
+    const got = await refusal(() =>
+      this.outcome === "completed" ? r.store.complete(id, lease, { ok: true }) : r.store.fail(id, lease, { code: -32603, message: "boom" }),
+    );
     expect(got).toBe(terminal(t) ? "task-finished" : undefined);
     if (!terminal(t)) {
       t.status = this.outcome;
@@ -1078,7 +1164,8 @@ class Takeover extends OnTask {
     const real = r.tasks[this.index];
     r.advance(LEASE_MS);
     // Every other task's worker is still alive: it renews before its lease would lapse.
-    for (const [i, other] of r.tasks.entries()) if (i !== this.index && !terminal(m.tasks[i])) await r.store.renewLease(other.id, other.lease, LEASE_MS);
+    for (const [i, other] of r.tasks.entries())
+      if (i !== this.index && !terminal(m.tasks[i])) await r.store.renewLease(other.id, other.lease, LEASE_MS);
     const claimed = await r.store.claim(real.id, "worker-b", LEASE_MS);
     expect(claimed !== undefined).toBe(!terminal(t));
     if (claimed) {

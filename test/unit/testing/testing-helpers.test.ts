@@ -13,12 +13,26 @@
 //   a component in-process, in a fresh process that imports nothing else first
 import { execFileSync } from "node:child_process";
 import * as path from "node:path";
-import { AskedInput, TEST_CLOCK_START, accept, cancel, decline, clientRoots, modelReply, tamper, createTestClock, type WireInputRequest } from "roundtrip-mcp/testing";
+import {
+  AskedInput,
+  TEST_CLOCK_START,
+  accept,
+  cancel,
+  decline,
+  clientRoots,
+  modelReply,
+  tamper,
+  createTestClock,
+  type WireInputRequest,
+} from "roundtrip-mcp/testing";
 import { encodeHeaderValue, mcpRequestHeaders, paramHeadersOf } from "../../../src/testing/mcp-request-headers";
 
 describe("answer builders", () => {
   it("build elicitation answers", () => {
-    expect(accept({ color: "green", tags: ["a"], n: 2, ok: true })).toEqual({ action: "accept", content: { color: "green", tags: ["a"], n: 2, ok: true } });
+    expect(accept({ color: "green", tags: ["a"], n: 2, ok: true })).toEqual({
+      action: "accept",
+      content: { color: "green", tags: ["a"], n: 2, ok: true },
+    });
     expect(accept()).toEqual({ action: "accept" });
     expect(accept()).not.toHaveProperty("content");
     expect(decline()).toEqual({ action: "decline" });
@@ -33,7 +47,9 @@ describe("answer builders", () => {
       model: "m",
       stopReason: "endTurn",
     });
-    expect(clientRoots("file:///a", { uri: "file:///b", name: "B" })).toEqual({ roots: [{ uri: "file:///a" }, { uri: "file:///b", name: "B" }] });
+    expect(clientRoots("file:///a", { uri: "file:///b", name: "B" })).toEqual({
+      roots: [{ uri: "file:///a" }, { uri: "file:///b", name: "B" }],
+    });
     expect(clientRoots()).toEqual({ roots: [] });
   });
 });
@@ -90,14 +106,35 @@ describe("AskedInput", () => {
 
   it("reads a form's message, fields, required and single-field choices", () => {
     const asked = new AskedInput("color", form({ color: { type: "string", enum: ["red", "green"] } }));
-    expect(asked).toMatchObject({ key: "color", kind: "form", method: "elicitation/create", message: "Pick", fields: ["color"], required: ["color"], choices: ["red", "green"] });
+    expect(asked).toMatchObject({
+      key: "color",
+      kind: "form",
+      method: "elicitation/create",
+      message: "Pick",
+      fields: ["color"],
+      required: ["color"],
+      choices: ["red", "green"],
+    });
     expect(asked.url).toBeUndefined();
     expect(asked.schema?.properties.color).toEqual({ type: "string", enum: ["red", "green"] });
     expect(JSON.parse(JSON.stringify(asked))).toEqual(asked.request);
   });
 
   it("reads every enum shape, and no choices for free or several fields", () => {
-    expect(new AskedInput("k", form({ s: { type: "string", oneOf: [{ const: "a", title: "A" }, { const: "b", title: "B" }] } })).choices).toEqual(["a", "b"]);
+    expect(
+      new AskedInput(
+        "k",
+        form({
+          s: {
+            type: "string",
+            oneOf: [
+              { const: "a", title: "A" },
+              { const: "b", title: "B" },
+            ],
+          },
+        }),
+      ).choices,
+    ).toEqual(["a", "b"]);
     expect(new AskedInput("k", form({ m: { type: "array", items: { type: "string", enum: ["x", "y"] } } })).choices).toEqual(["x", "y"]);
     expect(new AskedInput("k", form({ m: { type: "array", items: { anyOf: [{ const: "p", title: "P" }] } } })).choices).toEqual(["p"]);
     expect(new AskedInput("k", form({ name: { type: "string" } })).choices).toBeUndefined();
@@ -109,18 +146,36 @@ describe("AskedInput", () => {
   });
 
   it("reads a form without mode as form, a URL request, sampling and roots", () => {
-    const modeless = new AskedInput("f", { method: "elicitation/create", params: { message: "M", requestedSchema: { type: "object", properties: {} } } });
+    const modeless = new AskedInput("f", {
+      method: "elicitation/create",
+      params: { message: "M", requestedSchema: { type: "object", properties: {} } },
+    });
     expect(modeless.kind).toBe("form");
-    const url = new AskedInput("u", { method: "elicitation/create", params: { mode: "url", message: "Open", url: "https://example.com/x" } });
-    expect(url).toMatchObject({ kind: "url", url: "https://example.com/x", message: "Open", fields: [], schema: undefined, choices: undefined });
-    const sample = new AskedInput("s", { method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: "Hi" } }], maxTokens: 5 } });
+    const url = new AskedInput("u", {
+      method: "elicitation/create",
+      params: { mode: "url", message: "Open", url: "https://example.com/x" },
+    });
+    expect(url).toMatchObject({
+      kind: "url",
+      url: "https://example.com/x",
+      message: "Open",
+      fields: [],
+      schema: undefined,
+      choices: undefined,
+    });
+    const sample = new AskedInput("s", {
+      method: "sampling/createMessage",
+      params: { messages: [{ role: "user", content: { type: "text", text: "Hi" } }], maxTokens: 5 },
+    });
     expect(sample).toMatchObject({ kind: "sampling", message: undefined, params: { maxTokens: 5 } });
     expect(new AskedInput("r", { method: "roots/list" })).toMatchObject({ kind: "roots", params: {} });
   });
 });
 
 describe("HTTP request headers", () => {
-  const meta = (version: string) => ({ _meta: { "io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": {} } });
+  const meta = (version: string) => ({
+    _meta: { "io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": {} },
+  });
 
   it("sends the 2026-07-28 headers for each method", () => {
     expect(mcpRequestHeaders({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "greet", ...meta("2026-07-28") } })).toEqual({
@@ -130,21 +185,42 @@ describe("HTTP request headers", () => {
       "mcp-method": "tools/call",
       "mcp-name": "greet",
     });
-    expect(mcpRequestHeaders({ jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri: "a://b", ...meta("1900-01-01") } })).toMatchObject({
+    expect(
+      mcpRequestHeaders({ jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri: "a://b", ...meta("1900-01-01") } }),
+    ).toMatchObject({
       "mcp-protocol-version": "1900-01-01",
       "mcp-name": "a://b",
     });
-    expect(mcpRequestHeaders({ jsonrpc: "2.0", id: 1, method: "prompts/get", params: { name: "p" } })).toMatchObject({ "mcp-protocol-version": "2026-07-28", "mcp-name": "p" });
+    expect(mcpRequestHeaders({ jsonrpc: "2.0", id: 1, method: "prompts/get", params: { name: "p" } })).toMatchObject({
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-name": "p",
+    });
     expect(mcpRequestHeaders({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} })).not.toHaveProperty("mcp-name");
   });
 
   it("mirrors x-mcp-header arguments into Mcp-Param-* headers", () => {
-    const declared = paramHeadersOf({ type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" }, n: { type: "integer", "x-mcp-header": "N" }, other: { type: "string" } } });
-    expect(declared).toEqual([{ property: "region", header: "Region" }, { property: "n", header: "N" }]);
-    const headers = mcpRequestHeaders({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "t", arguments: { region: "Zürich", n: 3 } } }, declared);
+    const declared = paramHeadersOf({
+      type: "object",
+      properties: {
+        region: { type: "string", "x-mcp-header": "Region" },
+        n: { type: "integer", "x-mcp-header": "N" },
+        other: { type: "string" },
+      },
+    });
+    expect(declared).toEqual([
+      { property: "region", header: "Region" },
+      { property: "n", header: "N" },
+    ]);
+    const headers = mcpRequestHeaders(
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "t", arguments: { region: "Zürich", n: 3 } } },
+      declared,
+    );
     expect(headers["mcp-param-region"]).toBe(`=?base64?${Buffer.from("Zürich").toString("base64")}?=`);
     expect(headers["mcp-param-n"]).toBe("3");
-    const absent = mcpRequestHeaders({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "t", arguments: { n: null } } }, declared);
+    const absent = mcpRequestHeaders(
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "t", arguments: { n: null } } },
+      declared,
+    );
     expect(Object.keys(absent).filter((h) => h.startsWith("mcp-param-"))).toEqual([]);
     expect(paramHeadersOf(undefined)).toEqual([]);
   });

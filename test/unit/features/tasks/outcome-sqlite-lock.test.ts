@@ -27,8 +27,22 @@ it("keeps a result through a write lock held past many busy timeouts, and writes
   const file = path.join(folder, "tasks.sqlite");
   const store = new SqliteTaskStore({ file, busyTimeoutMs: 10 });
   const logger = new MemoryLogger();
-  const tool: TaskTool = { component: {} as ComponentDefinition, name: "job", support: "optional", ttlMs: 60_000, pollIntervalMs: 100, retryPolicy: "fail", maxAttempts: 1 };
-  const claimed = await store.create({ principal: "ada", toolName: "job", input: {}, ttlMs: 60_000, lease: { owner: "here", durationMs: 60_000 } });
+  const tool: TaskTool = {
+    component: {} as ComponentDefinition,
+    name: "job",
+    support: "optional",
+    ttlMs: 60_000,
+    pollIntervalMs: 100,
+    retryPolicy: "fail",
+    maxAttempts: 1,
+  };
+  const claimed = await store.create({
+    principal: "ada",
+    toolName: "job",
+    input: {},
+    ttlMs: 60_000,
+    lease: { owner: "here", durationMs: 60_000 },
+  });
   const kept = new PendingOutcomes({ maxOutcomes: 10, maxBytes: 1_000_000 }, logger, { firstMs: 5, maxMs: 20 });
   const run = new TaskRun(store, claimed, tool, { arguments: {}, answers: {}, capabilities: CAPABILITIES }, 60_000, logger, kept);
   await run.begin();
@@ -65,7 +79,11 @@ it("keeps a result through a write lock held past many busy timeouts, and writes
     other.close();
   }
   const done = await new Promise<TaskRecord>((resolve) => {
-    const watching = store.watch(claimed.task.id, "ada", (task) => task?.status !== "working" && task && void watching.then((w) => (w.close(), resolve(task))));
+    const watching = store.watch(
+      claimed.task.id,
+      "ada",
+      (task) => task?.status !== "working" && task && void watching.then((w) => (w.close(), resolve(task))),
+    );
   });
   expect(done).toMatchObject({ status: "completed", result: { content: [{ text: "worth keeping" }] } });
   expect(busy).toBeGreaterThanOrEqual(8);

@@ -56,7 +56,15 @@ afterEach(async () => {
 });
 
 function tool(retryPolicy: "fail" | "rerun" = "fail"): TaskTool {
-  return { component: {} as ComponentDefinition, name: "job", support: "optional", ttlMs: 60_000, pollIntervalMs: 100, retryPolicy, maxAttempts: retryPolicy === "rerun" ? 3 : 1 };
+  return {
+    component: {} as ComponentDefinition,
+    name: "job",
+    support: "optional",
+    ttlMs: 60_000,
+    pollIntervalMs: 100,
+    retryPolicy,
+    maxAttempts: retryPolicy === "rerun" ? 3 : 1,
+  };
 }
 
 function outcomes(limits: Partial<PendingOutcomeLimits> = {}): PendingOutcomes {
@@ -64,9 +72,28 @@ function outcomes(limits: Partial<PendingOutcomeLimits> = {}): PendingOutcomes {
 }
 
 /** Runs a task whose method returns `value`, with `kept` as its outcome buffer; resolves once execute() returned. */
-async function finished(kept: PendingOutcomes, value: unknown = "the result", retryPolicy: "fail" | "rerun" = "fail"): Promise<ClaimedTask> {
-  const claimed = await store.create({ principal: "ada", toolName: "job", input: {}, ttlMs: 60_000, retryPolicy, lease: { owner: "here", durationMs: LEASE_MS } });
-  const run = new TaskRun(store, claimed, tool(retryPolicy), { arguments: {}, answers: {}, capabilities: CAPABILITIES }, LEASE_MS, logger, kept);
+async function finished(
+  kept: PendingOutcomes,
+  value: unknown = "the result",
+  retryPolicy: "fail" | "rerun" = "fail",
+): Promise<ClaimedTask> {
+  const claimed = await store.create({
+    principal: "ada",
+    toolName: "job",
+    input: {},
+    ttlMs: 60_000,
+    retryPolicy,
+    lease: { owner: "here", durationMs: LEASE_MS },
+  });
+  const run = new TaskRun(
+    store,
+    claimed,
+    tool(retryPolicy),
+    { arguments: {}, answers: {}, capabilities: CAPABILITIES },
+    LEASE_MS,
+    logger,
+    kept,
+  );
   runs.push(run);
   await run.begin();
   const invocation: Invocation = {
@@ -129,7 +156,9 @@ describe("an outcome the store cannot take", () => {
     const after = (await store.get(task.id, "ada"))!;
     expect(after.status).toBe("cancelled");
     expect(after.result).toBeUndefined();
-    expect(logger.entries.find((e) => e.message === "task outcome kept in memory was dropped: the task moved on without it")!.fields).toMatchObject({ taskId: task.id });
+    expect(
+      logger.entries.find((e) => e.message === "task outcome kept in memory was dropped: the task moved on without it")!.fields,
+    ).toMatchObject({ taskId: task.id });
   });
 
   it("is dropped once another claim took the task over after its lease lapsed", async () => {

@@ -47,15 +47,37 @@ afterEach(async () => {
 });
 
 function tool(retryPolicy: "fail" | "rerun" = "fail"): TaskTool {
-  return { component: {} as ComponentDefinition, name: "job", support: "optional", ttlMs: 60_000, pollIntervalMs: 100, retryPolicy, maxAttempts: retryPolicy === "rerun" ? 3 : 1 };
+  return {
+    component: {} as ComponentDefinition,
+    name: "job",
+    support: "optional",
+    ttlMs: 60_000,
+    pollIntervalMs: 100,
+    retryPolicy,
+    maxAttempts: retryPolicy === "rerun" ? 3 : 1,
+  };
 }
 
 async function created(retryPolicy: "fail" | "rerun" = "fail", leaseMs = 10_000): Promise<ClaimedTask> {
-  return store.create({ principal: "ada", toolName: "job", input: {}, ttlMs: 60_000, retryPolicy, lease: { owner: "here", durationMs: leaseMs } });
+  return store.create({
+    principal: "ada",
+    toolName: "job",
+    input: {},
+    ttlMs: 60_000,
+    retryPolicy,
+    lease: { owner: "here", durationMs: leaseMs },
+  });
 }
 
 async function started(claimed: ClaimedTask, options: { retryPolicy?: "fail" | "rerun"; leaseMs?: number } = {}): Promise<TaskRun> {
-  const run = new TaskRun(store, claimed, tool(options.retryPolicy), { arguments: { n: 1 }, answers: {}, capabilities: CAPABILITIES }, options.leaseMs ?? 10_000, logger);
+  const run = new TaskRun(
+    store,
+    claimed,
+    tool(options.retryPolicy),
+    { arguments: { n: 1 }, answers: {}, capabilities: CAPABILITIES },
+    options.leaseMs ?? 10_000,
+    logger,
+  );
   runs.push(run);
   await run.begin();
   return run;
@@ -99,31 +121,58 @@ describe("TaskRun", () => {
     const run = await started(claimed);
     let seen!: TaskContext;
     await run.execute(invocation((ctx) => ((seen = ctx), "done")));
-    expect(seen).toMatchObject({ taskId: claimed.task.id, attempt: 1, idempotencyKey: claimed.task.idempotencyKey, principal: "ada", requestMethod: "tools/call", clientCapabilities: CAPABILITIES });
+    expect(seen).toMatchObject({
+      taskId: claimed.task.id,
+      attempt: 1,
+      idempotencyKey: claimed.task.idempotencyKey,
+      principal: "ada",
+      requestMethod: "tools/call",
+      clientCapabilities: CAPABILITIES,
+    });
     expect(seen.requestParams).toEqual({ name: "job", arguments: { n: 1 } });
     expect(seen.log.level).toBeUndefined();
-    expect(await read(claimed.task.id)).toMatchObject({ status: "completed", result: { resultType: "complete", content: [{ type: "text", text: "done" }] } });
+    expect(await read(claimed.task.id)).toMatchObject({
+      status: "completed",
+      result: { resultType: "complete", content: [{ type: "text", text: "done" }] },
+    });
   });
 
   it("fails with a typed error as it is, and with a generic one for a crash, whose details only the logger sees", async () => {
     const typed = await created();
     await (await started(typed)).execute(invocation(() => Promise.reject(new McpError(-33001, "Quota exceeded", { retryAfterMs: 5 }))));
-    expect(await read(typed.task.id)).toMatchObject({ status: "failed", error: { code: -33001, message: "Quota exceeded", data: { retryAfterMs: 5 } } });
+    expect(await read(typed.task.id)).toMatchObject({
+      status: "failed",
+      error: { code: -33001, message: "Quota exceeded", data: { retryAfterMs: 5 } },
+    });
 
     const crash = await created();
     await (await started(crash)).execute(invocation(() => Promise.reject(new Error("password=hunter2"))));
     const failed = await read(crash.task.id);
-    expect(failed).toMatchObject({ status: "failed", error: { code: ErrorCode.InternalError, message: "Internal error", data: { errorId: expect.any(String) } } });
+    expect(failed).toMatchObject({
+      status: "failed",
+      error: { code: ErrorCode.InternalError, message: "Internal error", data: { errorId: expect.any(String) } },
+    });
     expect(failed.result).toBeUndefined();
     const logged = logger.entries.find((e) => e.message === "task failed")!;
-    expect(logged.fields).toMatchObject({ taskId: crash.task.id, errorId: (failed.error!.data as JsonObject).errorId, error: "password=hunter2" });
+    expect(logged.fields).toMatchObject({
+      taskId: crash.task.id,
+      errorId: (failed.error!.data as JsonObject).errorId,
+      error: "password=hunter2",
+    });
 
     const mrtr = await created();
     await (await started(mrtr)).execute(invocation(() => ({ resultType: "input_required", inputRequests: {} })));
     expect((await read(mrtr.task.id)).error).toMatchObject({ code: ErrorCode.InternalError, message: "Internal error" });
 
     const shaping = await created();
-    await (await started(shaping)).execute(invocation(() => "x", async () => Promise.reject(new McpError(ErrorCode.InternalError, "Internal error"))));
+    await (
+      await started(shaping)
+    ).execute(
+      invocation(
+        () => "x",
+        async () => Promise.reject(new McpError(ErrorCode.InternalError, "Internal error")),
+      ),
+    );
     expect((await read(shaping.task.id)).error).toEqual({ code: ErrorCode.InternalError, message: "Internal error" });
   });
 
@@ -135,9 +184,14 @@ describe("TaskRun", () => {
     const flaky = await created();
     const run = await started(flaky);
     const real = store.complete.bind(store);
-    jest.spyOn(store, "complete").mockRejectedValueOnce(new TaskStoreUnavailableError("The SQLite task store is unavailable (SQLITE_BUSY)")).mockImplementation(real);
+    jest
+      .spyOn(store, "complete")
+      .mockRejectedValueOnce(new TaskStoreUnavailableError("The SQLite task store is unavailable (SQLITE_BUSY)"))
+      .mockImplementation(real);
     await run.execute(invocation(() => "eventually"));
-    expect(await reaches(flaky.task.id, (task) => task.status === "completed")).toMatchObject({ result: { content: [{ text: "eventually" }] } });
+    expect(await reaches(flaky.task.id, (task) => task.status === "completed")).toMatchObject({
+      result: { content: [{ text: "eventually" }] },
+    });
   });
 
   it("coalesces progress writes and keeps the last message", async () => {
@@ -200,7 +254,10 @@ describe("TaskRun", () => {
     const asks = jest.spyOn(store, "requestInput");
     const answered = run.ctx.ask({ name: ASK_NAME, ok: ASK_OK });
     await store.recordAnswers(first.task.id, "ada", { ok: { action: "accept", content: { ok: false } } });
-    expect((await answered).inputResponses).toEqual({ name: { action: "accept", content: { name: "Ada" } }, ok: { action: "accept", content: { ok: false } } });
+    expect((await answered).inputResponses).toEqual({
+      name: { action: "accept", content: { name: "Ada" } },
+      ok: { action: "accept", content: { ok: false } },
+    });
     expect(asks).not.toHaveBeenCalled();
     expect(run.ctx.idempotencyKey).toBe(first.task.idempotencyKey);
   });
@@ -250,6 +307,10 @@ describe("TaskRun", () => {
     const failing = await started(fail);
     void failing.execute(invocation((ctx) => new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve("late")))));
     await failing.shutdown();
-    expect((await read(fail.task.id)).error).toEqual({ code: -32603, message: "The server shut down before the task finished", data: { reason: "shutdown" } });
+    expect((await read(fail.task.id)).error).toEqual({
+      code: -32603,
+      message: "The server shut down before the task finished",
+      data: { reason: "shutdown" },
+    });
   });
 });

@@ -17,7 +17,15 @@ import { MemoryLogger } from "../../../../src/testing/index";
 const CAPABILITIES = { extensions: { "io.modelcontextprotocol/tasks": {} } };
 const LEASE_MS = 60_000;
 
-const tool: TaskTool = { component: {} as ComponentDefinition, name: "job", support: "optional", ttlMs: 600_000, pollIntervalMs: 100, retryPolicy: "rerun", maxAttempts: 3 };
+const tool: TaskTool = {
+  component: {} as ComponentDefinition,
+  name: "job",
+  support: "optional",
+  ttlMs: 600_000,
+  pollIntervalMs: 100,
+  retryPolicy: "rerun",
+  maxAttempts: 3,
+};
 
 function invocation(run: () => Promise<unknown>): Invocation {
   return {
@@ -42,7 +50,10 @@ it("waits for a create under way, then hands the task it made over", async () =>
   const runtime = new TaskRuntime(tasksSettings({ store, leaseMs: LEASE_MS, recoveryIntervalMs: 600_000 }), [tool], new MemoryLogger());
   runtime.start({} as ComponentRunner);
   // The method never ends by itself: only a hand-over stops it.
-  const call = runtime.execute(tool, invocation(() => new Promise(() => undefined)));
+  const call = runtime.execute(
+    tool,
+    invocation(() => new Promise(() => undefined)),
+  );
   await new Promise((resolve) => setImmediate(resolve));
   let closed = false;
   const closing = runtime.close().then(() => (closed = true));
@@ -56,6 +67,11 @@ it("waits for a create under way, then hands the task it made over", async () =>
   expect((await store.get(taskId, "ada"))!.status).toBe("working");
   // Released: another instance claims it at once, long before the 60 s lease would lapse.
   expect((await store.claim(taskId, "other", LEASE_MS))?.task.id).toBe(taskId);
-  await expect(runtime.execute(tool, invocation(async () => "late"))).rejects.toMatchObject({ code: -32603 });
+  await expect(
+    runtime.execute(
+      tool,
+      invocation(async () => "late"),
+    ),
+  ).rejects.toMatchObject({ code: -32603 });
   await store.close();
 });

@@ -16,7 +16,18 @@
 //   (the one the task holds), the others "already-answered".
 import "reflect-metadata";
 import { createTestClient, MemoryLogger } from "roundtrip-mcp/testing";
-import { McpApp, MemoryTaskStore, RegistrationError, Tool, TaskStoreUnavailableError, tasks, type ClaimedTask, type CreateTaskInput, type TaskRecord, type TasksOptions } from "../../../../src/index";
+import {
+  McpApp,
+  MemoryTaskStore,
+  RegistrationError,
+  Tool,
+  TaskStoreUnavailableError,
+  tasks,
+  type ClaimedTask,
+  type CreateTaskInput,
+  type TaskRecord,
+  type TasksOptions,
+} from "../../../../src/index";
 import { TASK_APP_SECRET, TaskTools } from "../../../e2e/fixtures/task-app";
 
 const DECLARING = { elicitation: {}, extensions: { "io.modelcontextprotocol/tasks": {} } };
@@ -34,7 +45,12 @@ function app(options: TasksOptions, logger = new MemoryLogger(), components: Fun
 }
 
 /** A task as a process that then died would have left it: claimed, with a lease that lapses at once. */
-function orphan(store: MemoryTaskStore, toolName: string, retryPolicy: "rerun" | "fail", answers: Record<string, unknown> = {}): Promise<ClaimedTask> {
+function orphan(
+  store: MemoryTaskStore,
+  toolName: string,
+  retryPolicy: "rerun" | "fail",
+  answers: Record<string, unknown> = {},
+): Promise<ClaimedTask> {
   const input = { arguments: {}, answers, capabilities: DECLARING } as unknown as CreateTaskInput["input"];
   return store.create({ principal: null, toolName, input, ttlMs: 60_000, retryPolicy, lease: { owner: "dead-instance", durationMs: 1 } });
 }
@@ -95,9 +111,13 @@ describe("recovery", () => {
     const research = await orphan(store, "research", "rerun", { topic: { action: "accept", content: { topic: "tides" } } });
     const logger = new MemoryLogger();
     app({ store, leaseMs: 3000, recoveryIntervalMs: 10 }, logger);
-    expect((await ended(store, resumable.task.id)).result).toMatchObject({ content: [{ text: `done on attempt 2 with key ${resumable.task.idempotencyKey}` }] });
+    expect((await ended(store, resumable.task.id)).result).toMatchObject({
+      content: [{ text: `done on attempt 2 with key ${resumable.task.idempotencyKey}` }],
+    });
     expect((await ended(store, research.task.id)).result).toMatchObject({ content: [{ text: "Researched tides in task yes" }] });
-    expect(logger.entries).toContainEqual(expect.objectContaining({ message: "task re-run", fields: expect.objectContaining({ taskId: resumable.task.id, attempt: 2 }) }));
+    expect(logger.entries).toContainEqual(
+      expect.objectContaining({ message: "task re-run", fields: expect.objectContaining({ taskId: resumable.task.id, attempt: 2 }) }),
+    );
     await store.close();
   });
 
@@ -127,7 +147,10 @@ describe("close()", () => {
     await client.close();
     await served.close();
     expect((await store.claim(rerun, "another-instance", 1000))?.task.attempt).toBe(2);
-    expect((await store.get(fail, null))?.error).toMatchObject({ message: "The server shut down before the task finished", data: { reason: "shutdown" } });
+    expect((await store.get(fail, null))?.error).toMatchObject({
+      message: "The server shut down before the task finished",
+      data: { reason: "shutdown" },
+    });
     expect(closes).not.toHaveBeenCalled();
     await store.close();
   });
@@ -149,9 +172,13 @@ describe("store failures", () => {
     const client = await createTestClient(app({ store }), { capabilities: DECLARING });
     const ada = client.as("ada");
     expect((await ada.raw("tools/call", { name: "wait_for_cancel", arguments: {} })).result).toMatchObject({ resultType: "task" });
-    expect((await ada.raw("tools/call", { name: "wait_for_cancel", arguments: {} })).error).toEqual({ code: -32602, message: "Task limit reached: activeTasksPerPrincipal (1)" });
+    expect((await ada.raw("tools/call", { name: "wait_for_cancel", arguments: {} })).error).toEqual({
+      code: -32602,
+      message: "Task limit reached: activeTasksPerPrincipal (1)",
+    });
     // The anonymous scope (the in-process client here) has limits of its own, and says it is shared.
-    for (let i = 0; i < 2; i++) expect((await client.raw("tools/call", { name: "wait_for_cancel", arguments: {} })).result).toMatchObject({ resultType: "task" });
+    for (let i = 0; i < 2; i++)
+      expect((await client.raw("tools/call", { name: "wait_for_cancel", arguments: {} })).result).toMatchObject({ resultType: "task" });
     expect((await client.raw("tools/call", { name: "wait_for_cancel", arguments: {} })).error).toEqual({
       code: -32602,
       message: "Task limit reached: activeAnonymousTasks (2), shared by every caller without an identity",
@@ -161,12 +188,22 @@ describe("store failures", () => {
 
   it("answers an unavailable store with a generic -32603, the cause in the logger only", async () => {
     const store = new MemoryTaskStore();
-    jest.spyOn(store, "create").mockRejectedValue(new TaskStoreUnavailableError("The PostgreSQL task store is unavailable (ECONNREFUSED)", { cause: new Error("connect ECONNREFUSED 10.0.0.7:5432") }));
+    jest.spyOn(store, "create").mockRejectedValue(
+      new TaskStoreUnavailableError("The PostgreSQL task store is unavailable (ECONNREFUSED)", {
+        cause: new Error("connect ECONNREFUSED 10.0.0.7:5432"),
+      }),
+    );
     const logger = new MemoryLogger();
     const client = await createTestClient(app({ store }, logger), { capabilities: DECLARING });
-    expect((await client.raw("tools/call", { name: "count", arguments: { to: 1 } })).error).toEqual({ code: -32603, message: "Internal error" });
+    expect((await client.raw("tools/call", { name: "count", arguments: { to: 1 } })).error).toEqual({
+      code: -32603,
+      message: "Internal error",
+    });
     expect(logger.entries).toContainEqual(
-      expect.objectContaining({ level: "error", fields: expect.objectContaining({ operation: "create", code: "store-unavailable", cause: "connect ECONNREFUSED 10.0.0.7:5432" }) }),
+      expect.objectContaining({
+        level: "error",
+        fields: expect.objectContaining({ operation: "create", code: "store-unavailable", cause: "connect ECONNREFUSED 10.0.0.7:5432" }),
+      }),
     );
     await client.close();
     await store.close();
@@ -213,13 +250,21 @@ describe("what an ack says under races", () => {
     const created = await client.raw("tools/call", { name: "approve", arguments: { item: "invoice 9" } });
     const taskId = created.result!.taskId as string;
     await new Promise<void>((resolve) => {
-      const watching = store.watch(taskId, null, (task) => task?.status === "input_required" && void watching.then((w) => (w.close(), resolve())));
+      const watching = store.watch(
+        taskId,
+        null,
+        (task) => task?.status === "input_required" && void watching.then((w) => (w.close(), resolve())),
+      );
     });
     const notes = ["a", "b", "c", "d"];
     const acks = await Promise.all(
-      notes.map((note) => client.raw("tasks/update", { taskId, inputResponses: { approval: { action: "accept", content: { approve: true, note } } } })),
+      notes.map((note) =>
+        client.raw("tasks/update", { taskId, inputResponses: { approval: { action: "accept", content: { approve: true, note } } } }),
+      ),
     );
-    const effects = acks.map((a) => (a.result!._meta as Record<string, { applied: boolean; ignored: Record<string, string> }>)["roundtrip-mcp/effect"]);
+    const effects = acks.map(
+      (a) => (a.result!._meta as Record<string, { applied: boolean; ignored: Record<string, string> }>)["roundtrip-mcp/effect"],
+    );
     const taken = effects.flatMap((e, i) => (e.applied ? [notes[i]] : []));
     expect(taken).toHaveLength(1);
     for (const effect of effects.filter((e) => !e.applied)) expect(effect.ignored).toEqual({ approval: "already-answered" });
