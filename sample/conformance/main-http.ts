@@ -4,6 +4,7 @@
 //
 //   npm run start:conformance
 import { createConformanceApp } from "./app";
+import { closeOnSignal } from "../close-on-signal";
 
 async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 3000);
@@ -11,22 +12,7 @@ async function main(): Promise<void> {
   const app = createConformanceApp();
   const listener = await app.listen({ port, host: "127.0.0.1", path: "/mcp" });
   process.stdout.write(`http://localhost:${listener.port}/mcp\n`);
-  // SIGTERM / SIGINT: a graceful close (new requests get 503, those in flight are answered, running
-  // tasks handed over), then exit 0; a second signal ends the process at once.
-  let stopping = false;
-  const stop = (): void => {
-    if (stopping) return;
-    stopping = true;
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error(`close failed: ${error instanceof Error ? error.message : String(error)}`);
-        process.exit(1);
-      },
-    );
-  };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  closeOnSignal(app);
 }
 
 main().catch((error: Error) => {

@@ -1,6 +1,7 @@
 // Serves the preferences sample over Streamable HTTP on 127.0.0.1: `npm start`.
 // PORT picks the port (default 3000; 0 takes a free one). The first stdout line is the URL.
 import { createPreferencesApp } from "./preferences-app";
+import { closeOnSignal } from "../close-on-signal";
 
 async function main(): Promise<void> {
   const port = Number(process.env.PORT || 3000);
@@ -9,22 +10,7 @@ async function main(): Promise<void> {
   const app = createPreferencesApp();
   const listener = await app.listen({ host: "127.0.0.1", port, path: "/mcp" });
   console.log(`preferences sample listening on ${listener.url}`);
-  // SIGTERM / SIGINT: a graceful close (new requests get 503, those in flight are answered, running
-  // tasks handed over), then exit 0; a second signal ends the process at once.
-  let stopping = false;
-  const stop = (): void => {
-    if (stopping) return;
-    stopping = true;
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error(`close failed: ${error instanceof Error ? error.message : String(error)}`);
-        process.exit(1);
-      },
-    );
-  };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  closeOnSignal(app);
 }
 
 main().catch((error: unknown) => {

@@ -3,39 +3,26 @@
 // test/postgres/with-postgres.ts (which only runs a command against one and cannot stop it
 // midway). Here the caller can terminate the app's connections and stop and start the server.
 import { execFile, execFileSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import net from "node:net";
+import { chownSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { Client } from "pg";
+import { findBinDir, freePort } from "../postgres/postgres-cluster";
 
 const DATABASE = "roundtrip_faults";
 const run = promisify(execFile);
 
-function findBinDir(): string {
-  const has = (dir: string) => existsSync(path.join(dir, "initdb")) && existsSync(path.join(dir, "pg_ctl"));
-  if (process.env.POSTGRES_BIN_DIR && has(process.env.POSTGRES_BIN_DIR)) return process.env.POSTGRES_BIN_DIR;
-  const root = "/usr/lib/postgresql";
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => has(path.join(root, v, "bin"))) : [];
-  versions.sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a));
-  if (versions.length > 0) return path.join(root, versions[0], "bin");
-  const onPath = (process.env.PATH ?? "").split(path.delimiter).find((dir) => dir && has(dir));
-  if (onPath) return onPath;
-  throw new Error(
-    `no PostgreSQL server found (looked in ${root}/*/bin, POSTGRES_BIN_DIR and PATH); install it (apt-get install -y postgresql) or leave the scenario out (FAULTS_ONLY=sqlite,sigterm,cap)`,
-  );
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
+/** The server binaries, or an error that also says how to run the fault run without them. */
+function binDir(): string {
+  try {
+    return findBinDir();
+  } catch (error) {
+    throw new Error(
+      `${error instanceof Error ? error.message : String(error)}; or leave the scenario out (FAULTS_ONLY=sqlite,sigterm,cap)`,
+      { cause: error },
+    );
+  }
 }
 
 export class PostgresCluster {
@@ -55,7 +42,7 @@ export class PostgresCluster {
   }
 
   static async create(): Promise<PostgresCluster> {
-    const bin = findBinDir();
+    const bin = binDir();
     const asRoot = process.getuid?.() === 0;
     const folder = mkdtempSync(path.join(os.tmpdir(), "roundtrip-faults-pg-"));
     const cluster = new PostgresCluster(bin, folder, await freePort(), asRoot);

@@ -29,7 +29,8 @@ export function findBinDir(): string {
   );
 }
 
-function freePort(): Promise<number> {
+/** A port on 127.0.0.1 that was free a moment ago. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once("error", reject);
