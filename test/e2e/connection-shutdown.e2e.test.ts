@@ -7,31 +7,10 @@
 // - a connection whose client already went away closes at once.
 import "reflect-metadata";
 import { InMemoryTransport, type JSONRPCMessage } from "@modelcontextprotocol/server";
-import { McpApp, Tool } from "../../src/index";
+import { McpApp } from "../../src/index";
 import { MemoryLogger } from "../../src/testing/index";
 import { envelope } from "../support/raw-session";
-
-const control: { started?: () => void; release?: Promise<void> } = {};
-
-class Slow {
-  @Tool({ description: "Answers once the test releases it" })
-  async slow() {
-    control.started?.();
-    await control.release;
-    return "slow answer";
-  }
-
-  @Tool({ description: "Never answers" })
-  never() {
-    control.started?.();
-    return new Promise<string>(() => undefined);
-  }
-
-  @Tool({ description: "Answers at once" })
-  ping() {
-    return "pong";
-  }
-}
+import { Slow, control, started } from "./fixtures/slow-tools";
 
 interface Opened {
   app: McpApp;
@@ -64,10 +43,6 @@ async function open(): Promise<Opened> {
     call: (id, name) =>
       client.send({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: {}, _meta: envelope() } } as JSONRPCMessage),
   };
-}
-
-function started(): Promise<void> {
-  return new Promise((resolve) => (control.started = resolve));
 }
 
 describe("closing a served connection", () => {

@@ -12,39 +12,12 @@
 // - drainTimeoutMs is checked: a negative or fractional one is a RangeError naming it.
 import "reflect-metadata";
 import { connect } from "node:net";
-import { Ctx, McpApp, Tool, type HttpListener, type RequestContext } from "../../src/index";
+import { McpApp, type HttpListener } from "../../src/index";
 import { MemoryLogger } from "../../src/testing/index";
 import { meta, rpc } from "../support/raw-http";
 import { openListen } from "../support/listen-stream";
 import { exchange, keepAlive } from "../support/raw-socket";
-
-/** What the tools do, per test: `release` lets the slow call answer. */
-const control: { started?: () => void; release?: Promise<void>; signal?: AbortSignal } = {};
-
-class Slow {
-  @Tool({ description: "Answers once the test releases it" })
-  async slow() {
-    control.started?.();
-    await control.release;
-    return "slow answer";
-  }
-
-  @Tool({ description: "Never answers; keeps its signal" })
-  never(@Ctx() ctx: RequestContext) {
-    control.signal = ctx.signal;
-    control.started?.();
-    return new Promise<string>(() => undefined);
-  }
-
-  @Tool({ description: "Answers at once" })
-  ping() {
-    return "pong";
-  }
-}
-
-function started(): Promise<void> {
-  return new Promise((resolve) => (control.started = resolve));
-}
+import { Slow, control, started } from "./fixtures/slow-tools";
 
 function callHead(port: number, name: string): string {
   return (
