@@ -37,3 +37,4 @@ export { SqliteTaskStore, type SqliteTaskStoreOptions } from "./sqlite-task-stor
 export { PostgresTaskStore, type PostgresTaskStoreOptions } from "./postgres-task-store";
 export type { PgPool } from "./pg-client";
 export { openTaskStore, type OpenTaskStoreOptions, DEFAULT_TASK_STORE_URL, DEFAULT_SQLITE_FILE, defaultDataDir } from "./open-task-store";
+export { type MessageBus, type BusHandler, MemoryMessageBus } from "./message-bus";
