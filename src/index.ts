@@ -31,7 +31,8 @@ export type {
   InputResponseSource,
 } from "./protocol/request-context";
 export type { Middleware, Next, ComponentRef, ResultValidator } from "./protocol/middleware";
-export { type AppLogger, type AppLogLevel, APP_LOGGER, StderrLogger } from "./protocol/app-logger";
+export { type AppLogger, type AppLogLevel, type LogScope, APP_LOGGER, StderrLogger } from "./protocol/app-logger";
+export { pinoLogger, type PinoLoggerOptions, type PinoLike } from "./protocol/pino-logger";
 export type { DtoClass } from "./protocol/dto-class";
 export type { JsonValue } from "./protocol/canonical-json";
 export type { ClientCapabilities, JsonObject, CacheScope, ListCacheHint } from "./protocol/wire-types";
@@ -148,6 +149,12 @@ export { StateTooLargeError } from "./state/state-too-large-error";
 // Server
 export { McpApp } from "./server/mcp-app";
 export type { McpAppOptions, ServeOptions, ServedConnection } from "./server/mcp-app-options";
+export {
+  type TelemetryOptions,
+  type TracerProviderLike,
+  type MeterProviderLike,
+  TELEMETRY_ATTRIBUTE_PREFIX,
+} from "./dispatch/telemetry/telemetry-options";
 export type { ListenOptions, HttpListener, Authenticator, CloseOptions } from "./server/http-listener";
 export { DEFAULT_REQUEST_LIMITS, type RequestLimits } from "./server/request-limits";
 export { ChangeNotifier } from "./server/change-notifier";

@@ -12,11 +12,13 @@ import type { Middleware, ResultValidator } from "../protocol/middleware";
 import type { RequestContext } from "../protocol/request-context";
 import type { JsonObject } from "../protocol/wire-types";
 import type { StateSealer } from "../state/state-sealer";
+import type { RequestTelemetry } from "./request-telemetry";
 import { admitInputRequired, isInputRequired } from "./admission";
 import { settleFailure } from "./component-failures";
 import { RequestDeadline } from "./request-deadline";
 import { checkRetryEnvelope, requestContextOf } from "./request-context-of";
 import { FlowRounds, NO_VALUES, type FlowEntry } from "./flow-rounds";
+import { traceIdOf } from "./trace-id-of";
 import type { CarriedState } from "./round-planner";
 
 export interface DispatcherOptions {
@@ -30,6 +32,8 @@ export interface DispatcherOptions {
   timeoutMs?: number;
   /** Development only: unexpected error messages reach the client. Default false. */
   exposeErrors?: boolean;
+  /** Spans and metrics of every request (the app's `telemetry` option); none when absent. */
+  telemetry?: RequestTelemetry;
 }
 
 type ReadyEntry = Extract<FlowEntry, { kind: "ready" }>;
@@ -37,6 +41,7 @@ type ReadyEntry = Extract<FlowEntry, { kind: "ready" }>;
 /** What one round's invocation needs besides the context the middleware passed on. */
 interface Round {
   readonly def: ComponentDefinition;
+  readonly request: InboundRequest;
   /** The request's own context (its capabilities are the ones admission reads). */
   readonly original: RequestContext;
   readonly matched: Readonly<Record<string, string>>;
@@ -73,8 +78,25 @@ export class Dispatcher implements ComponentRunner {
     return this.options.features;
   }
 
-  /** The request's result; every refusal is a rejection (never a synchronous throw). */
+  /**
+   * The request's result; every refusal is a rejection (never a synchronous throw). The one place
+   * every transport's requests pass: telemetry and the logger's request scope wrap it here, and
+   * only when the app has them.
+   */
   handle(request: InboundRequest): Promise<JsonObject> {
+    const telemetry = this.options.telemetry;
+    const scoped = this.options.logger.withScope !== undefined;
+    if (telemetry === undefined) return scoped ? this.scoped(request, traceIdOf(request)) : this.answer(request);
+    return telemetry.handle(request, (traceId) => (scoped ? this.scoped(request, traceId) : this.answer(request)));
+  }
+
+  /** `answer` with every log entry it makes carrying the request's id, trace id and principal. */
+  private scoped(request: InboundRequest, traceId: string | undefined): Promise<JsonObject> {
+    const scope = { requestId: request.requestId, traceId, principal: request.principal };
+    return this.options.logger.withScope!(scope, () => this.answer(request));
+  }
+
+  private answer(request: InboundRequest): Promise<JsonObject> {
     const method = this.options.features.method(request.method);
     if (!method) return Promise.reject(new McpError(ErrorCode.MethodNotFound, "Method not found"));
     return Promise.resolve(throwsAsRejection(() => method.handle(request, this)));
@@ -98,7 +120,7 @@ export class Dispatcher implements ComponentRunner {
     let handedOver: JsonObject | undefined;
     const handOver = strategy && ((result: JsonObject) => (handedOver = result));
     const chain = this.chainOf(def);
-    const round: Round = { def, original: ctx, matched, strategy, handOver };
+    const round: Round = { def, request, original: ctx, matched, strategy, handOver };
     let outcome: unknown;
     try {
       // A round that settled synchronously (a binding the fast path accepted, a handler that
@@ -149,9 +171,12 @@ export class Dispatcher implements ComponentRunner {
     return andThen(def.bind(ctx, matched), (bound) => {
       if (!bound.ok) return bound.outcome;
       if (!def.carriedFlow) return this.proceed(round, ctx, bound, { kind: "ready", values: NO_VALUES, ctx });
-      return andThen(this.flows.enter(def, ctx, original), (entered) =>
-        entered.kind === "outcome" ? entered.outcome : this.proceed(round, ctx, bound, entered),
-      );
+      return andThen(this.flows.enter(def, ctx, original), (entered) => {
+        const telemetry = this.options.telemetry;
+        const number = entered.kind === "ready" ? entered.state?.r : entered.round;
+        if (telemetry !== undefined && number !== undefined) telemetry.round(round.request, number, original.requestState !== undefined);
+        return entered.kind === "outcome" ? entered.outcome : this.proceed(round, ctx, bound, entered);
+      });
     });
   }
 
@@ -183,13 +208,15 @@ export class Dispatcher implements ComponentRunner {
     bound: Extract<BoundArguments, { ok: true }>,
     entry: ReadyEntry,
   ): Promise<unknown> {
-    const { def, original, strategy, handOver } = round;
+    const { def, request, original, strategy, handOver } = round;
     const recorded: RecordedInvocation = {
       arguments: ctx.requestParams.arguments,
       answers: answersOf(entry.state),
       ...(entry.operationId !== undefined && { operationId: entry.operationId }),
     };
-    const outcome = await strategy!.execute(this.invocation(def, bound, entry.values, entry.operationId, entry.ctx, original, recorded));
+    const outcome = await strategy!.execute(
+      this.invocation(def, bound, entry.values, entry.operationId, entry.ctx, original, recorded, request),
+    );
     if (outcome.kind === "handover") {
       handOver!(outcome.result);
       return outcome.result;
@@ -222,14 +249,22 @@ export class Dispatcher implements ComponentRunner {
     ctx: RequestContext,
     original: RequestContext,
     recorded: RecordedInvocation,
+    request?: InboundRequest,
   ): Invocation {
     const instance = this.instanceOf(def);
+    const telemetry = this.options.telemetry;
+    const call = async (seen: RequestContext) => this.call(def, instance, bound, values, operationId, seen);
     return {
       component: def,
       ctx,
       clientCapabilities: original.clientCapabilities,
       recorded,
-      run: async (replacement) => this.call(def, instance, bound, values, operationId, replacement ?? ctx),
+      run: async (replacement) => {
+        // A task's attempt (its context names the task) gets a span of its own, linked to the request.
+        const taskId = (replacement as { taskId?: unknown } | undefined)?.taskId;
+        if (telemetry === undefined || typeof taskId !== "string") return call(replacement ?? ctx);
+        return telemetry.task(request, def, taskId, () => call(replacement!));
+      },
       finish: async (value) => this.finish(def, original, value),
     };
   }

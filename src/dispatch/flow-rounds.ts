@@ -15,7 +15,12 @@ export const NO_VALUES: ReadonlyMap<string, unknown> = new Map();
 
 /** How a round begins: an outcome that ends it before the method runs, or the method's inputs. */
 export type FlowEntry =
-  | { kind: "outcome"; outcome: unknown }
+  | {
+      kind: "outcome";
+      outcome: unknown;
+      /** The round the plan asked or ended on (carried flows only), for telemetry. */
+      round?: number;
+    }
   | {
       kind: "ready";
       /** `@Elicit` values by key. */
@@ -54,8 +59,12 @@ export class FlowRounds {
     if (!def.carriedFlow) return { kind: "ready", values: NO_VALUES, ctx };
     return andThen(this.planner.planNow(def.elicits, ctx, declared), (plan): FlowEntry => {
       if (plan.kind === "ask")
-        return { kind: "outcome", outcome: Result.inputRequired({ inputRequests: plan.inputRequests, requestState: plan.requestState }) };
-      if (plan.kind === "ended") return { kind: "outcome", outcome: def.declined(plan.key, plan.action) };
+        return {
+          kind: "outcome",
+          outcome: Result.inputRequired({ inputRequests: plan.inputRequests, requestState: plan.requestState }),
+          round: plan.round,
+        };
+      if (plan.kind === "ended") return { kind: "outcome", outcome: def.declined(plan.key, plan.action), round: plan.round };
       return { kind: "ready", values: plan.values, ctx: withRequestState(ctx, plan.state.m), operationId: plan.state.o, state: plan.state };
     });
   }

@@ -27,8 +27,8 @@ interface CarriedState {
 
 export type RoundPlan =
   | { kind: "ready"; values: ReadonlyMap<string, unknown>; state: CarriedState }
-  | { kind: "ask"; inputRequests: Record<string, InputRequest>; requestState: string }
-  | { kind: "ended"; key: string; action: "decline" | "cancel" };
+  | { kind: "ask"; inputRequests: Record<string, InputRequest>; requestState: string; round: number }
+  | { kind: "ended"; key: string; action: "decline" | "cancel"; round: number };
 
 const INVALID_ANSWER = "Invalid elicitation response";
 
@@ -187,7 +187,7 @@ export class RoundPlanner {
       const policy = spec.options.onDecline ?? "end";
       if (outcome.action !== "accept" && policy === "end") {
         admit();
-        return { kind: "ended", key: spec.key, action: outcome.action };
+        return { kind: "ended", key: spec.key, action: outcome.action, round: next.r };
       }
       const value =
         policy === "outcome"
@@ -201,7 +201,7 @@ export class RoundPlanner {
     admit();
     if (Object.keys(ask).length > 0) {
       const requestState = this.sealer.seal(next as unknown as JsonObject, ctx, { principal: ctx.principal });
-      return { kind: "ask", inputRequests: ask, requestState };
+      return { kind: "ask", inputRequests: ask, requestState, round: next.r };
     }
     return { kind: "ready", values, state: next };
   }

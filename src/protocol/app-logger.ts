@@ -8,6 +8,22 @@ export interface AppLogger {
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
+  /**
+   * Optional. Runs `fn` as the handling of one request: every entry logged meanwhile, in `fn`'s
+   * asynchronous continuations too, belongs to `scope` (`pinoLogger` writes its fields on each).
+   * The dispatcher calls it for every request when the logger has it, and never otherwise.
+   */
+  withScope?<T>(scope: LogScope, fn: () => T): T;
+}
+
+/** The request a log entry was made under. */
+export interface LogScope {
+  /** The JSON-RPC id of the request, when the transport gave it. */
+  readonly requestId: string | number | undefined;
+  /** The trace the request belongs to: its span's, or the `traceparent` it carried; undefined without either. */
+  readonly traceId: string | undefined;
+  /** The authenticated principal, or null for anonymous. */
+  readonly principal: string | null;
 }
 
 /** Container token for the app logger (an interface has no runtime class). */

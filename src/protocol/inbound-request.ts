@@ -10,6 +10,12 @@ export type Era = "modern" | "legacy";
  */
 export interface InboundRequest {
   method: string;
+  /** The JSON-RPC id, when the transport gives it (telemetry's `jsonrpc.request.id`, the log scope). */
+  requestId?: string | number;
+  /** The transport it came over, when known: "http" (Streamable HTTP) or "stdio"; undefined in-process. */
+  transportKind?: "http" | "stdio";
+  /** The MCP session it belongs to (2025 sessions over HTTP), when there is one. */
+  sessionId?: string;
   /** Params exactly as received (including `_meta`, `inputResponses`, `requestState`). */
   params: JsonObject;
   principal: string | null;

@@ -119,7 +119,7 @@ export class ConnectionTransport implements Transport {
     let answer: Awaited<ReturnType<FastLane["answer"]>>;
     try {
       // The line transport parsed this message for this request alone: its params may be frozen in place.
-      answer = await connection.lane.answer(taken, connection.principal, controller.signal, true);
+      answer = await connection.lane.answer(taken, connection.principal, controller.signal, true, "stdio");
     } finally {
       this.laneInflight.delete(taken.id);
     }

@@ -44,13 +44,16 @@ class LaneInbound implements InboundRequest {
   readonly inputResponses: unknown;
   readonly requestState: unknown;
   readonly cancelled: (() => boolean) | undefined;
+  readonly requestId: string | number;
 
   constructor(
     request: LaneRequest,
     readonly principal: string | null,
     private readonly transport: LaneTransport | undefined,
     readonly exclusive: boolean,
+    readonly transportKind: "http" | "stdio" | undefined,
   ) {
+    this.requestId = request.id;
     this.method = request.method;
     this.params = request.params;
     this.clientCapabilities = request.capabilities;
@@ -224,8 +227,9 @@ export class FastLane {
     principal: string | null,
     transport: LaneTransport | undefined,
     exclusive = false,
+    transportKind?: "http" | "stdio",
   ): Promise<LaneAnswer> {
-    const inbound = new LaneInbound(request, principal, transport, exclusive);
+    const inbound = new LaneInbound(request, principal, transport, exclusive, transportKind);
     let result: JsonObject;
     try {
       result = await this.options.dispatcher.handle(inbound);

@@ -67,7 +67,7 @@ export function httpEntry(inner: McpHttpHandler, checks: InboundChecks, lane?: F
       const taken = lane.admit(body, header);
       if (taken !== undefined) {
         // A body this entry parsed is this request's alone; one its host handed over may be shared.
-        const answer = await lane.answer(taken, extra?.principal ?? null, request.signal, options.parsedBody === undefined);
+        const answer = await lane.answer(taken, extra?.principal ?? null, request.signal, options.parsedBody === undefined, "http");
         if (answer.kind === "bytes")
           return new Response(answer.text, { status: answer.status, headers: { "content-type": "application/json" } });
         precomputed = answer.outcome;

@@ -239,7 +239,7 @@ export async function startHttpListener(
       const taken = lane.admit(body, (name) => headerOf(req, name));
       if (taken !== undefined) {
         // The body was parsed here, for this request alone: its params may be frozen in place.
-        const answer = await lane.answer(taken, principal, { signal, cancelled: gone }, true);
+        const answer = await lane.answer(taken, principal, { signal, cancelled: gone }, true, "http");
         if (answer.kind === "bytes") {
           if (res.destroyed || flight.stopped) return;
           if (answer.kept === undefined) {

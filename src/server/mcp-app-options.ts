@@ -5,6 +5,7 @@ import type { AppLogger } from "../protocol/app-logger";
 import type { Middleware, ResultValidator } from "../protocol/middleware";
 import type { ListCacheHint } from "../protocol/wire-types";
 import type { StateOptions } from "../state/state-options";
+import type { TelemetryOptions } from "../dispatch/telemetry/telemetry-options";
 import type { CloseOptions } from "./http-listener";
 import type { RequestLimits } from "./request-limits";
 
@@ -66,6 +67,15 @@ export interface McpAppOptions {
    * paths, queries and secrets.
    */
   exposeErrors?: boolean;
+  /**
+   * Spans and metrics per the OpenTelemetry semantic conventions for MCP (docs/telemetry.md):
+   * one SERVER span per request, the `mcp.server.operation.duration` histogram, task attempts as
+   * linked spans. Needs `@opentelemetry/api` installed (an optional peer dependency), loaded only
+   * when this is set. `true` uses the global providers. Default off: nothing is loaded, nothing recorded.
+   *
+   * @example McpApp.create({ components, state, telemetry: true })
+   */
+  telemetry?: boolean | TelemetryOptions;
 }
 
 /** Options of `serve`, `serveStdio` and `connect`. */

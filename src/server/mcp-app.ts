@@ -2,6 +2,7 @@ import { container as rootContainer, type DependencyContainer } from "tsyringe";
 import { createMcpHandler, InMemoryTransport, type McpHttpHandler, type ServerContext, type Transport } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { Dispatcher } from "../dispatch/dispatcher";
+import { telemetryFrom } from "../dispatch/telemetry/telemetry-from";
 import { BUILT_IN_FEATURES } from "../features/built-in-features";
 import { DEFAULT_APP_NAME, FeatureTable } from "../features/feature-table";
 import { APP_LOGGER, StderrLogger, type AppLogger } from "../protocol/app-logger";
@@ -95,6 +96,7 @@ export class McpApp {
       resultValidator: options.resultValidator,
       timeoutMs: positiveOption(options.timeoutMs, "timeoutMs"),
       exposeErrors: options.exposeErrors === true,
+      telemetry: telemetryFrom(options.telemetry),
     });
     this.checks = new InboundChecks(this.features, resolveRequestLimits(options.limits));
     this.capabilities = { modern: capabilitiesFor(this.features, "modern"), legacy: capabilitiesFor(this.features, "legacy") };
@@ -137,8 +139,10 @@ export class McpApp {
         ? { lane: this.lane, principal }
         : undefined;
     const connection = new ConnectionTransport(transport, this.checks, lane);
+    const transportKind = transport instanceof StdioLineTransport ? "stdio" : undefined;
     const facts: FactsLookup = (ctx) => ({
       principal,
+      transportKind,
       rawParams: connection.rawParams(ctx.mcpReq.id),
       precomputed: connection.precomputed(ctx.mcpReq.id),
     });
@@ -270,5 +274,5 @@ function positiveOption(value: number | undefined, name: string): number | undef
 function httpFacts(ctx: ServerContext): RequestFacts {
   const extra = ctx.http?.authInfo?.extra as
     { principal?: string | null; rawParams?: JsonObject; precomputed?: Promise<JsonObject> } | undefined;
-  return { principal: extra?.principal ?? null, rawParams: extra?.rawParams, precomputed: extra?.precomputed };
+  return { principal: extra?.principal ?? null, rawParams: extra?.rawParams, precomputed: extra?.precomputed, transportKind: "http" };
 }

@@ -30,6 +30,8 @@ export interface RequestFacts {
    * leaves the encoding to the SDK path (a result the lane does not encode itself).
    */
   precomputed?: Promise<JsonObject>;
+  /** The transport the request came over, when known (telemetry's `network.transport`). */
+  transportKind?: "http" | "stdio";
 }
 
 export type FactsLookup = (ctx: ServerContext) => RequestFacts;
@@ -181,6 +183,8 @@ function toInboundRequest(
   const level = envelope[LOG_LEVEL_META_KEY] as LogLevel | undefined;
   return {
     method,
+    requestId: ctx.mcpReq.id,
+    ...(known.transportKind !== undefined && { transportKind: known.transportKind }),
     params,
     principal: known.principal,
     clientCapabilities,

@@ -211,6 +211,7 @@ describe("RoundPlanner.plan", () => {
       kind: "ended",
       key: "seats",
       action,
+      round: 1,
     });
   });
 
