@@ -9,6 +9,7 @@
 //   mcp.server.operation.duration histogram (unit s, the conventions' buckets);
 // - the tasks sample (`npm run start:tasks`; the preferences sample has no task tool): the
 //   build_report task's attempt arrives as a span linked to the tools/call span that created it;
+// - the preferences sample on stdio (`npm run start:stdio`): spans with network.transport pipe;
 // - without OTEL_EXPORTER_OTLP_ENDPOINT nothing is exported (the collector hears nothing);
 // - OTEL_TRACES_SAMPLER=always_off: no spans, the histogram still.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -321,5 +322,54 @@ describe("the samples' OpenTelemetry, through a fake OTLP collector", () => {
     await collector.until(() => collector.histogram(), "the histogram");
     expect(await unsampled.stop()).toBe(0);
     expect(collector.spans()).toEqual([]);
+  });
+});
+
+describe("the preferences sample on stdio, through a fake OTLP collector", () => {
+  it("exports spans with network.transport pipe, for the request that pins the connection and for the next", async () => {
+    const collector = new Collector();
+    const endpoint = await collector.start();
+    const base = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("OTEL_")));
+    const child = spawn(process.execPath, [path.join(ROOT, "dist/sample/preferences/main-stdio.js")], {
+      cwd: ROOT,
+      env: { ...base, ...otelEnv(endpoint, "prefs-stdio") },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    started.push(child);
+    try {
+      const answers = readline.createInterface({ input: child.stdout! });
+      const replies: Record<string, unknown>[] = [];
+      const list = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/list", params: { _meta: meta() } });
+      // The second request is sent once the first (which pins the connection to 2026-07-28) is answered.
+      const answered = new Promise<void>((resolve) =>
+        answers.on("line", (line) => {
+          replies.push(JSON.parse(line));
+          if (replies.length === 1) child.stdin!.write(`${JSON.stringify(list(2))}\n`);
+          if (replies.length === 2) resolve();
+        }),
+      );
+      child.stdin!.write(`${JSON.stringify(list(1))}\n`);
+      await answered;
+      const spans = await collector.until(() => {
+        const got = collector.spans();
+        return got.length >= 2 ? got : undefined;
+      }, "two spans");
+      expect(replies.map((r) => r.id)).toEqual([1, 2]);
+      const expected = (id: string) => ({
+        "mcp.method.name": "tools/list",
+        "jsonrpc.request.id": id,
+        "mcp.protocol.version": "2026-07-28",
+        "network.transport": "pipe",
+        "roundtrip_mcp.result_type": "complete",
+      });
+      expect(spans.map((s) => [s.name, attributesOf(s.attributes)])).toEqual([
+        ["tools/list", expected("1")],
+        ["tools/list", expected("2")],
+      ]);
+      child.kill("SIGTERM");
+      expect(await new Promise((resolve) => child.once("exit", resolve))).toBe(0);
+    } finally {
+      await collector.close();
+    }
   });
 });
