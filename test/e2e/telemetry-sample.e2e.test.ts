@@ -3,7 +3,8 @@
 // http/json), configured only by the standard variables (OTEL_EXPORTER_OTLP_ENDPOINT,
 // OTEL_EXPORTER_OTLP_PROTOCOL, OTEL_SERVICE_NAME, OTEL_BSP_SCHEDULE_DELAY,
 // OTEL_METRIC_EXPORT_INTERVAL, OTEL_TRACES_SAMPLER):
-// - the preferences sample (`npm start`): a plain request (tools/list) and the @Elicit round trip
+// - the preferences sample (`npm start`): a plain request (tools/list, parented on the traceparent
+//   in its params._meta through the SDK's propagator) and the @Elicit round trip
 //   of choose_preferences (three rounds: asked, state opened twice) and a forged state (refused)
 //   arrive as SERVER spans with the documented attributes, under the service name, with the
 //   mcp.server.operation.duration histogram (unit s, the conventions' buckets);
@@ -184,7 +185,9 @@ describe("the samples' OpenTelemetry, through a fake OTLP collector", () => {
 
   it("exports the preferences sample's spans for a plain request and an @Elicit round trip, and the histogram", async () => {
     const sample = await start(PREFERENCES, otelEnv(endpoint, "prefs-under-test"));
-    await rpc(sample.url, "tools/list", { _meta: meta() }, { id: 1 });
+    // The SDK's W3C propagator reads the trace context the client put in params._meta.
+    const traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    await rpc(sample.url, "tools/list", { _meta: meta({}, { traceparent }) }, { id: 1 });
     const call = (id: number, extra: Record<string, unknown>) =>
       rpc(sample.url, "tools/call", { name: "choose_preferences", arguments: {}, _meta: meta(FORM), ...extra }, { id });
     const first = (await call(2, {})).body as { result: { requestState: string } };
@@ -208,6 +211,8 @@ describe("the samples' OpenTelemetry, through a fake OTLP collector", () => {
     const byId = (id: string) => spans.find((s) => attributesOf(s.attributes)["jsonrpc.request.id"] === id)!;
     expect(spans.every((s) => s.kind === SERVER_KIND && s.service === "prefs-under-test")).toBe(true);
     expect(byId("1").name).toBe("tools/list");
+    expect([byId("1").traceId, byId("1").parentSpanId]).toEqual(["4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"]);
+    expect(byId("2").parentSpanId).toBeUndefined();
     expect(attributesOf(byId("1").attributes)).toEqual({
       "mcp.method.name": "tools/list",
       "jsonrpc.request.id": "1",
