@@ -5,8 +5,8 @@ import type { AppLogger } from "../protocol/app-logger";
 import type { Middleware, ResultValidator } from "../protocol/middleware";
 import type { ListCacheHint } from "../protocol/wire-types";
 import type { StateOptions } from "../state/state-options";
-import type { CloseOptions } from "./http-listener";
-import type { RequestLimits } from "./request-limits";
+import type { CloseOptions } from "./http/http-listener";
+import type { RequestLimits } from "./checks/request-limits";
 
 export interface McpAppOptions {
   /** Decorated component classes. */

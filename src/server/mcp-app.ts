@@ -12,8 +12,8 @@ import { StateSealer } from "../state/state-sealer";
 import { ChangeNotifier } from "./change-notifier";
 import { buildComponents } from "./component-instances";
 import { warnSharedTransients } from "./shared-transients";
-import { ConnectionTransport } from "./connection-transport";
-import { httpEntry } from "./http-entry";
+import { ConnectionTransport } from "./stdio/connection-transport";
+import { httpEntry } from "./http/http-entry";
 import {
   DEFAULT_DRAIN_MS,
   drainDeadline,
@@ -21,11 +21,11 @@ import {
   type CloseOptions,
   type HttpListener,
   type ListenOptions,
-} from "./http-listener";
-import { InboundChecks } from "./inbound-checks";
-import { resolveRequestLimits } from "./request-limits";
-import { StdioLineTransport } from "./stdio-line-transport";
-import { FastLane, fastLaneEnabled } from "./fast-lane";
+} from "./http/http-listener";
+import { InboundChecks } from "./checks/inbound-checks";
+import { resolveRequestLimits } from "./checks/request-limits";
+import { StdioLineTransport } from "./stdio/stdio-line-transport";
+import { FastLane, fastLaneEnabled } from "./lane/fast-lane";
 import { buildSdkServer, capabilitiesFor, type FactsLookup, type RequestFacts } from "./sdk-bridge";
 import type { McpAppOptions, ServedConnection, ServeOptions } from "./mcp-app-options";
 

@@ -16,7 +16,7 @@ import { McpError } from "../protocol/errors";
 import type { Era, InboundRequest } from "../protocol/inbound-request";
 import type { LogLevel, ProgressReporter, RequestLogger } from "../protocol/request-context";
 import type { ClientCapabilities, JsonObject } from "../protocol/wire-types";
-import type { Rejection } from "./inbound-checks";
+import type { Rejection } from "./checks/inbound-checks";
 
 const LEVELS: LogLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 

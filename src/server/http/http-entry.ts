@@ -5,11 +5,11 @@ import {
   type McpHandlerRequestOptions,
   type McpHttpHandler,
 } from "@modelcontextprotocol/server";
-import { ErrorCode } from "../protocol/errors";
-import { isPlainObject } from "../protocol/plain-object";
-import { errorResponse } from "./error-response";
-import type { FastLane } from "./fast-lane";
-import { echoedId, type InboundChecks, type Rejection } from "./inbound-checks";
+import { ErrorCode } from "../../protocol/errors";
+import { isPlainObject } from "../../protocol/plain-object";
+import { errorResponse } from "../checks/error-response";
+import type { FastLane } from "../lane/fast-lane";
+import { echoedId, type InboundChecks, type Rejection } from "../checks/inbound-checks";
 
 const ANONYMOUS: AuthInfo = { token: "", clientId: "anonymous", scopes: [] };
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { errorResponse } from "./error-response";
-import type { Rejection } from "./inbound-checks";
+import { errorResponse } from "../checks/error-response";
+import type { Rejection } from "../checks/inbound-checks";
 
 /** What a refused body may still send before its connection is cut instead of closed cleanly. */
 const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;

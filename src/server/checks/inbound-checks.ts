@@ -1,9 +1,9 @@
 import { parseJSONRPCMessage, PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
-import type { HeaderLookup } from "../features/feature-module";
-import type { FeatureTable } from "../features/feature-table";
-import { ErrorCode } from "../protocol/errors";
-import { isPlainObject } from "../protocol/plain-object";
-import type { JsonObject } from "../protocol/wire-types";
+import type { HeaderLookup } from "../../features/feature-module";
+import type { FeatureTable } from "../../features/feature-table";
+import { ErrorCode } from "../../protocol/errors";
+import { isPlainObject } from "../../protocol/plain-object";
+import type { JsonObject } from "../../protocol/wire-types";
 import { ParamsCheck } from "./params-check";
 import { describeBreach, requestIdOf, scanJsonText, scanJsonValue, type LimitBreach, type RequestLimits } from "./request-limits";
 

@@ -5,16 +5,16 @@ import {
   PROTOCOL_VERSION_META_KEY,
   SERVER_INFO_META_KEY,
 } from "@modelcontextprotocol/server";
-import type { Dispatcher } from "../dispatch/dispatcher";
-import type { FeatureMethod, HeaderLookup } from "../features/feature-module";
-import { isMcpError } from "../protocol/errors";
-import type { InboundRequest } from "../protocol/inbound-request";
-import { isPlainObject } from "../protocol/plain-object";
-import type { ClientCapabilities, JsonObject } from "../protocol/wire-types";
-import { MCP_NAME_PARAMS } from "../protocol/mcp-name";
-import type { InboundChecks } from "./inbound-checks";
+import type { Dispatcher } from "../../dispatch/dispatcher";
+import type { FeatureMethod, HeaderLookup } from "../../features/feature-module";
+import { isMcpError } from "../../protocol/errors";
+import type { InboundRequest } from "../../protocol/inbound-request";
+import { isPlainObject } from "../../protocol/plain-object";
+import type { ClientCapabilities, JsonObject } from "../../protocol/wire-types";
+import { MCP_NAME_PARAMS } from "../../protocol/mcp-name";
+import type { InboundChecks } from "../checks/inbound-checks";
 import { encodeResult, responseHead, responseTail, responseText } from "./lane-encoding";
-import { MODERN_PROTOCOL_VERSION } from "./inbound-checks";
+import { MODERN_PROTOCOL_VERSION } from "../checks/inbound-checks";
 
 /**
  * The environment variable that turns the fast lane off for a whole process (`off`, `0` or

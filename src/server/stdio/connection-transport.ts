@@ -1,10 +1,10 @@
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from "@modelcontextprotocol/server";
 import { PROTOCOL_VERSION_META_KEY } from "@modelcontextprotocol/server";
-import { isPlainObject } from "../protocol/plain-object";
-import type { JsonObject } from "../protocol/wire-types";
-import { errorResponse } from "./error-response";
-import type { FastLane, LaneRequest } from "./fast-lane";
-import { echoedId, isRequest, type InboundChecks } from "./inbound-checks";
+import { isPlainObject } from "../../protocol/plain-object";
+import type { JsonObject } from "../../protocol/wire-types";
+import { errorResponse } from "../checks/error-response";
+import type { FastLane, LaneRequest } from "../lane/fast-lane";
+import { echoedId, isRequest, type InboundChecks } from "../checks/inbound-checks";
 
 const SHUTTING_DOWN = { code: -32000, message: "Service unavailable: the server is shutting down; send the request again once it is back" };
 

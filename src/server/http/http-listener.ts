@@ -2,15 +2,15 @@ import { createServer, type IncomingMessage, type Server as NodeServer, type Ser
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { isJsonContentType, validateHostHeader, validateOriginHeader, type McpHttpHandler } from "@modelcontextprotocol/server";
-import type { AppLogger } from "../protocol/app-logger";
-import { ErrorCode } from "../protocol/errors";
+import type { AppLogger } from "../../protocol/app-logger";
+import { ErrorCode } from "../../protocol/errors";
 import { ConnectionGate, refusalMessage, RETRY_AFTER_SECONDS } from "./connection-gate";
-import { errorResponse } from "./error-response";
+import { errorResponse } from "../checks/error-response";
 import { readBody, refuseBody, send } from "./http-body";
 import { InFlightRequests, type Flight } from "./http-drain";
-import type { FastLane, PrecomputedOutcome } from "./fast-lane";
-import type { InboundChecks } from "./inbound-checks";
-import { VerdictCache } from "./verdict-cache";
+import type { FastLane, PrecomputedOutcome } from "../lane/fast-lane";
+import type { InboundChecks } from "../checks/inbound-checks";
+import { VerdictCache } from "../checks/verdict-cache";
 
 /** Maps an HTTP request to a principal; return null to reject it with 401. */
 export type Authenticator = (request: IncomingMessage) => Promise<string | null> | string | null;
