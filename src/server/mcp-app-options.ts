@@ -5,7 +5,7 @@ import type { AppLogger } from "../protocol/app-logger";
 import type { Middleware, ResultValidator } from "../protocol/middleware";
 import type { ListCacheHint } from "../protocol/wire-types";
 import type { StateOptions } from "../state/state-options";
-import type { CloseOptions } from "./http/http-listener";
+import type { CloseOptions } from "./http/listen-options";
 import type { RequestLimits } from "./checks/request-limits";
 
 export interface McpAppOptions {

@@ -17,22 +17,12 @@ import type { Era, InboundRequest } from "../protocol/inbound-request";
 import type { LogLevel, ProgressReporter, RequestLogger } from "../protocol/request-context";
 import type { ClientCapabilities, JsonObject } from "../protocol/wire-types";
 import type { Rejection } from "./checks/inbound-checks";
+import type { TransportFacts } from "./request/transport-facts";
 
 const LEVELS: LogLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
-/** Per-request facts the transport adapter knows and the SDK context does not carry. */
-export interface RequestFacts {
-  principal: string | null;
-  /** Raw params as received, when the adapter captured them (keeps malformed retry fields visible). */
-  rawParams?: JsonObject;
-  /**
-   * What the dispatcher already settled to for this request, when the fast lane dispatched it and
-   * leaves the encoding to the SDK path (a result the lane does not encode itself).
-   */
-  precomputed?: Promise<JsonObject>;
-}
-
-export type FactsLookup = (ctx: ServerContext) => RequestFacts;
+/** The transport facts of the request this context serves (`request/transport-facts.ts`). */
+export type FactsLookup = (ctx: ServerContext) => TransportFacts;
 
 export interface BridgeOptions {
   serverInfo: { name: string; version: string; title?: string };
@@ -131,7 +121,7 @@ export function buildSdkServer(options: BridgeOptions): Server {
     if (entry.capability !== undefined && !(entry.capability in capabilities)) continue;
     const dispatch = (request: { params?: JsonObject }, ctx: ServerContext) => {
       const known = options.facts(ctx);
-      return known.precomputed ?? dispatcher.handle(toInboundRequest(entry.method, request, ctx, server, known));
+      return known.settled ?? dispatcher.handle(toInboundRequest(entry.method, request, ctx, server, known));
     };
     if (entry.paramsSchema === undefined) {
       server.setRequestHandler(entry.method as "tools/list", dispatch as never);
@@ -149,7 +139,7 @@ function toInboundRequest(
   request: { params?: JsonObject },
   ctx: ServerContext,
   server: Server,
-  known: RequestFacts,
+  known: TransportFacts,
 ): InboundRequest {
   const envelope = (ctx.mcpReq.envelope ?? {}) as JsonObject;
   const modern = typeof envelope[PROTOCOL_VERSION_META_KEY] === "string";

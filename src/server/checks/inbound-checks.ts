@@ -25,24 +25,62 @@ export type CheckedText =
   | { readonly kind: "unparsable" }
   | { readonly kind: "parsed"; readonly value: unknown };
 
+/** The transport kinds that share one list of checks: HTTP (`listen()`, `httpHandler()`) and a stream of messages (stdio, in-memory, `serve`). */
+export type CheckedTransport = "http" | "stream";
+
+/** One parsed message as a list of checks sees it. */
+export interface CheckedMessage {
+  readonly message: unknown;
+  /** Parsed here from text `text` scanned: the structural limits are already checked. */
+  readonly ownBytes: boolean;
+  /** A request header by its lower-case name (HTTP only). */
+  readonly header?: HeaderLookup;
+}
+
+/** One inbound check: the refusal, or undefined to go on to the next. */
+type InboundCheck = (this: InboundChecks, request: CheckedMessage) => Rejection | undefined;
+
 /**
- * The checks the framework makes on every inbound request before the SDK sees it, whatever the
- * transport: the HTTP entry (behind `listen()` and `httpHandler()` alike) and every connection
- * (stdio, in-memory, `serve(transport)`). Each is a pure function of the raw text or the parsed
- * message (and headers), so any request path can call it. Checks the SDK makes itself (over
- * HTTP: header cross-checks, then the protocol version) are not repeated, so their order stays
- * the SDK's. `params` runs later, from the SDK bridge, once the SDK has routed the request.
+ * The checks the framework makes on every inbound message before the lane or the SDK sees it, in
+ * one ordered list per transport kind, run by each transport in one call (`run`). Checks the SDK
+ * makes itself (over HTTP: header cross-checks, then the protocol version) are not repeated, so
+ * their order stays the SDK's. Reading the message (`tooLarge`, `text`) comes before, in each
+ * transport's reader; `params` runs later, from the lane and the SDK bridge, once the method is known.
  */
+const CHECKS: Readonly<Record<CheckedTransport, readonly InboundCheck[]>> = {
+  http: [
+    limits,
+    // Before the SDK, which would echo a fractional id no MCP client can parse.
+    mcpId,
+    // An object that is not a JSON-RPC message is answered with its id (the SDK would write a null
+    // one); arrays stay the SDK's: it serves 2025-era batches over HTTP.
+    function (request) {
+      return isPlainObject(request.message) ? jsonRpcMessage.call(this, request) : undefined;
+    },
+    paramHeaders,
+  ],
+  // The SDK's connection entry would drop an invalid message silently and leave the client waiting.
+  stream: [limits, jsonRpcMessage, protocolVersion],
+};
+
+/** The checks of every inbound message (see `CHECKS`), with what they need from the app. */
 export class InboundChecks {
-  /** Messages this instance parsed from text it scanned: their limits are already checked. */
-  private readonly scanned = new WeakSet<object>();
   private readonly paramsCheck: ParamsCheck;
 
   constructor(
-    private readonly features: FeatureTable,
+    readonly features: FeatureTable,
     readonly limits: RequestLimits,
   ) {
     this.paramsCheck = new ParamsCheck(features);
+  }
+
+  /** Runs the list of checks of this transport kind, in order: the first refusal, or undefined. */
+  run(transport: CheckedTransport, request: CheckedMessage): Rejection | undefined {
+    for (const check of CHECKS[transport]) {
+      const rejection = check.call(this, request);
+      if (rejection !== undefined) return rejection;
+    }
+    return undefined;
   }
 
   /** A body (or stdio line) whose byte size is over `maxBodyBytes`: HTTP 413. */
@@ -56,89 +94,15 @@ export class InboundChecks {
     };
   }
 
-  /**
-   * Raw JSON-RPC text: the structural limits by one scan, then `JSON.parse` (only of text within
-   * them). The parsed message is remembered as scanned (so `value` skips it) unless `remember` is
-   * false: a caller that may answer it without ever calling `value` (the HTTP listener's fast
-   * lane) remembers it itself (`remember`) before handing it on, and spares the weak entry.
-   */
-  text(text: string, remember = true): CheckedText {
+  /** Raw JSON-RPC text: the structural limits by one scan, then `JSON.parse` (only of text within them). */
+  text(text: string): CheckedText {
     const breach = scanJsonText(text, this.limits);
     if (breach) return { kind: "rejected", rejection: overLimit(breach), id: requestIdOf(text) };
-    let value: unknown;
     try {
-      value = JSON.parse(text);
+      return { kind: "parsed", value: JSON.parse(text) };
     } catch {
       return { kind: "unparsable" };
     }
-    if (remember) this.remember(value);
-    return { kind: "parsed", value };
-  }
-
-  /** Marks a message that `text` parsed as scanned: `value` will not walk it again. */
-  remember(message: unknown): void {
-    if (typeof message === "object" && message !== null) this.scanned.add(message);
-  }
-
-  /** A message that arrived parsed: the structural limits by a bounded walk (skipped for what `text` parsed). */
-  value(message: unknown): Rejection | undefined {
-    if (typeof message === "object" && message !== null && this.scanned.has(message)) return undefined;
-    const breach = scanJsonValue(message, this.limits);
-    return breach ? overLimit(breach) : undefined;
-  }
-
-  /**
-   * On a connection: a value that is not a JSON-RPC message the SDK accepts (it would drop it
-   * silently) is -32600, echoing the id of something that looks like a request.
-   */
-  message(message: unknown): Rejection | undefined {
-    try {
-      parseJSONRPCMessage(message);
-      return undefined;
-    } catch {
-      const problem = Array.isArray(message) ? "batches are not supported" : "not a valid JSON-RPC 2.0 message";
-      return { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${problem}`, status: 400 };
-    }
-  }
-
-  /**
-   * Over HTTP: an id JSON-RPC allows but MCP does not (a number with a fraction) is -32600 without
-   * the id; the SDK would answer the same code echoing it, which no MCP client can parse.
-   */
-  id(message: unknown): Rejection | undefined {
-    const id = isPlainObject(message) ? message.id : undefined;
-    if (typeof id !== "number" || Number.isInteger(id)) return undefined;
-    return { code: ErrorCode.InvalidRequest, message: "Invalid Request: the id must be a string or an integer", status: 400 };
-  }
-
-  /**
-   * Over HTTP: headers that mirror params (`Mcp-Param-*` for tools/call, from the feature table).
-   * `header` reads a request header by its lower-case name.
-   */
-  http(message: unknown, header: HeaderLookup): Rejection | undefined {
-    if (!isPlainObject(message) || typeof message.method !== "string" || !header("mcp-protocol-version")) return undefined;
-    const method = this.features.method(message.method);
-    if (!method?.checkHeaders) return undefined;
-    const params = isPlainObject(message.params) ? message.params : {};
-    const problem = method.checkHeaders(params, (name) => header(name.toLowerCase()));
-    return problem === undefined ? undefined : { code: ErrorCode.HeaderMismatch, message: `Header mismatch: ${problem}`, status: 400 };
-  }
-
-  /**
-   * On a connection: a request claiming an unknown protocol version gets -32022, as over HTTP.
-   * Once a connection is pinned to the modern era, `serveStdio` (SDK 2.4.0) serves later
-   * requests without re-checking their version, but each request stands alone (DIGEST §1.1, §1.5).
-   */
-  connection(message: unknown): Rejection | undefined {
-    if (!isRequest(message) || !isPlainObject(message.params)) return undefined;
-    const claimed = (message.params._meta as JsonObject | undefined)?.[PROTOCOL_VERSION_META_KEY];
-    if (typeof claimed !== "string" || KNOWN_VERSIONS.has(claimed)) return undefined;
-    return {
-      code: ErrorCode.UnsupportedProtocolVersion,
-      message: `Unsupported protocol version: ${claimed}`,
-      data: { supported: [MODERN_PROTOCOL_VERSION], requested: claimed },
-      status: 400,
-    };
   }
 
   /**
@@ -152,6 +116,59 @@ export class InboundChecks {
       ? undefined
       : { code: ErrorCode.InvalidParams, message: `Invalid params for ${method}: ${problem}`, status: 400 };
   }
+}
+
+/** A message that arrived parsed: the structural limits by a bounded walk (not again for one parsed from scanned text). */
+function limits(this: InboundChecks, { message, ownBytes }: CheckedMessage): Rejection | undefined {
+  if (ownBytes) return undefined;
+  const breach = scanJsonValue(message, this.limits);
+  return breach ? overLimit(breach) : undefined;
+}
+
+/** A value that is not a JSON-RPC message the SDK accepts is -32600. */
+function jsonRpcMessage({ message }: CheckedMessage): Rejection | undefined {
+  try {
+    parseJSONRPCMessage(message);
+    return undefined;
+  } catch {
+    const problem = Array.isArray(message) ? "batches are not supported" : "not a valid JSON-RPC 2.0 message";
+    return { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${problem}`, status: 400 };
+  }
+}
+
+/** An id JSON-RPC allows but MCP does not (a number with a fraction) is -32600 without the id. */
+function mcpId({ message }: CheckedMessage): Rejection | undefined {
+  const id = isPlainObject(message) ? message.id : undefined;
+  if (typeof id !== "number" || Number.isInteger(id)) return undefined;
+  return { code: ErrorCode.InvalidRequest, message: "Invalid Request: the id must be a string or an integer", status: 400 };
+}
+
+/** Headers that mirror params (`Mcp-Param-*` for tools/call, from the feature table). */
+function paramHeaders(this: InboundChecks, { message, header }: CheckedMessage): Rejection | undefined {
+  if (header === undefined || !isPlainObject(message) || typeof message.method !== "string" || !header("mcp-protocol-version"))
+    return undefined;
+  const method = this.features.method(message.method);
+  if (!method?.checkHeaders) return undefined;
+  const params = isPlainObject(message.params) ? message.params : {};
+  const problem = method.checkHeaders(params, (name) => header(name.toLowerCase()));
+  return problem === undefined ? undefined : { code: ErrorCode.HeaderMismatch, message: `Header mismatch: ${problem}`, status: 400 };
+}
+
+/**
+ * A request claiming an unknown protocol version gets -32022, as over HTTP. Once a connection is
+ * pinned to the modern era, `serveStdio` (SDK 2.4.0) serves later requests without re-checking
+ * their version, but each request stands alone (DIGEST §1.1, §1.5).
+ */
+function protocolVersion({ message }: CheckedMessage): Rejection | undefined {
+  if (!isRequest(message) || !isPlainObject(message.params)) return undefined;
+  const claimed = (message.params._meta as JsonObject | undefined)?.[PROTOCOL_VERSION_META_KEY];
+  if (typeof claimed !== "string" || KNOWN_VERSIONS.has(claimed)) return undefined;
+  return {
+    code: ErrorCode.UnsupportedProtocolVersion,
+    message: `Unsupported protocol version: ${claimed}`,
+    data: { supported: [MODERN_PROTOCOL_VERSION], requested: claimed },
+    status: 400,
+  };
 }
 
 function overLimit(breach: LimitBreach): Rejection {

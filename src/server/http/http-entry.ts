@@ -1,38 +1,39 @@
-import {
-  isJsonContentType,
-  readRequestBody,
-  type AuthInfo,
-  type McpHandlerRequestOptions,
-  type McpHttpHandler,
-} from "@modelcontextprotocol/server";
+import { readRequestBody, type AuthInfo, type McpHandlerRequestOptions, type McpHttpHandler } from "@modelcontextprotocol/server";
+import { isJsonContentType } from "@modelcontextprotocol/server";
 import { ErrorCode } from "../../protocol/errors";
-import { isPlainObject } from "../../protocol/plain-object";
 import { errorResponse } from "../checks/error-response";
-import type { FastLane } from "../lane/fast-lane";
-import { echoedId, type InboundChecks, type Rejection } from "../checks/inbound-checks";
+import type { Rejection } from "../checks/inbound-checks";
+import type { HttpAnswer, HttpAnswerer, HttpReceived } from "./http-answerer";
 
 const ANONYMOUS: AuthInfo = { token: "", clientId: "anonymous", scopes: [] };
 
 /**
- * The app's Streamable HTTP handler: the SDK's handler with the framework's inbound checks in
- * front, so `listen()` and an `httpHandler()` mounted in any server get the same ones: the body
- * size, the structural limits (on the raw text before it is parsed, or by a bounded walk of a
- * `parsedBody` the caller parsed), then the `Mcp-Param-*` headers. It also hands the dispatcher
- * each request's params as received (the SDK lifts the retry fields out and drops malformed ones,
- * which must be refused instead).
+ * The app's Streamable HTTP handler to mount in any web-standard host (`httpHandler()`): the web
+ * `Request` read into what the answerer takes (`http-answerer.ts`: the HTTP checks, the lane, the
+ * SDK), and its answer written as a web `Response`. `listen()` reads node:http itself and shares
+ * the answerer, so both get the same checks.
  *
  * A JSON body the caller did not parse is read here, within `maxBodyBytes` (a declared
- * Content-Length over it is refused before reading); the SDK then receives it as `parsedBody` and
- * never reads the stream. A body that is not JSON goes to the SDK as text, for its own answer.
+ * Content-Length over it is refused before reading) and checked (limits, then parse); the SDK then
+ * receives it as `parsedBody` and never reads the stream. A `parsedBody` the caller parsed is
+ * checked by a bounded walk. A body that is not JSON goes to the SDK as text, for its own answer.
+ * The principal of a request is `options.authInfo.extra.principal` (null when absent).
  */
-export function httpEntry(inner: McpHttpHandler, checks: InboundChecks, lane?: FastLane): McpHttpHandler {
+export function httpEntry(answerer: HttpAnswerer): McpHttpHandler {
+  const { sdk, checks } = answerer;
   const fetch = async (request: Request, options: McpHandlerRequestOptions = {}): Promise<Response> => {
-    let body: unknown;
-    if (options.parsedBody !== undefined) {
-      const rejection = checks.value(options.parsedBody);
-      if (rejection) return reply(rejection, echoedId(options.parsedBody));
-      body = options.parsedBody;
-    } else if (request.method === "POST" && request.body !== null && isJsonContentType(request.headers.get("content-type"))) {
+    const authInfo = options.authInfo ?? ANONYMOUS;
+    const given = authInfo.extra?.principal;
+    const principal = typeof given === "string" ? given : null;
+    let body: unknown = options.parsedBody;
+    let ownBytes = false;
+    let webRequest = request;
+    if (
+      body === undefined &&
+      request.method === "POST" &&
+      request.body !== null &&
+      isJsonContentType(request.headers.get("content-type"))
+    ) {
       let read: Awaited<ReturnType<typeof readRequestBody>>;
       try {
         read = await readRequestBody(request, checks.limits.maxBodyBytes);
@@ -42,44 +43,33 @@ export function httpEntry(inner: McpHttpHandler, checks: InboundChecks, lane?: F
       if (read.tooLarge) return reply(checks.tooLarge(), null);
       const checked = read.text.length > 0 ? checks.text(read.text) : undefined;
       if (checked?.kind === "rejected") return reply(checked.rejection, checked.id);
-      // Not JSON: the SDK answers it, from the text we read.
-      if (checked?.kind !== "parsed") return inner.fetch(withBody(request, read.text), options);
-      body = checked.value;
-    } else {
-      return inner.fetch(request, options);
-    }
-    const header = (name: string) => request.headers.get(name) ?? undefined;
-    // An object that is not a JSON-RPC message: answered here, as on a connection, so the answer
-    // carries its id whenever it can be read (the SDK would write a null id). Arrays stay the
-    // SDK's: it serves 2025-era batches over HTTP.
-    const rejection = checks.id(body) ?? (isPlainObject(body) ? checks.message(body) : undefined) ?? checks.http(body, header);
-    if (rejection) return reply(rejection, echoedId(body));
-    const rawParams = (body as { params?: unknown } | null)?.params;
-    const authInfo = options.authInfo ?? ANONYMOUS;
-    const extra = authInfo.extra as { principal?: string | null; laneDone?: boolean; precomputed?: unknown } | undefined;
-    let precomputed = extra?.precomputed;
-    if (
-      lane !== undefined &&
-      extra?.laneDone !== true &&
-      request.method === "POST" &&
-      isJsonContentType(request.headers.get("content-type"))
-    ) {
-      const taken = lane.admit(body, header);
-      if (taken !== undefined) {
-        // A body this entry parsed is this request's alone; one its host handed over may be shared.
-        const answer = await lane.answer(taken, extra?.principal ?? null, request.signal, options.parsedBody === undefined);
-        if (answer.kind === "bytes")
-          return new Response(answer.text, { status: answer.status, headers: { "content-type": "application/json" } });
-        precomputed = answer.outcome;
+      if (checked?.kind === "parsed") {
+        body = checked.value;
+        ownBytes = true;
+      } else {
+        // Not JSON: the SDK answers it, from the text we read.
+        webRequest = withBody(request, read.text);
       }
     }
-    return inner.fetch(request, {
-      ...options,
-      parsedBody: body,
-      authInfo: { ...authInfo, extra: { ...authInfo.extra, rawParams, precomputed } },
-    });
+    const received: HttpReceived = {
+      body,
+      method: request.method,
+      facts: { transport: "http", principal, ownBytes },
+      authInfo,
+      header: (name) => request.headers.get(name) ?? undefined,
+      cancellation: request.signal,
+      webRequest: () => webRequest,
+    };
+    return toResponse(await answerer.answer(received));
   };
-  return { fetch, close: inner.close, notify: inner.notify, bus: inner.bus };
+  return { fetch, close: sdk.close, notify: sdk.notify, bus: sdk.bus };
+}
+
+function toResponse(answer: HttpAnswer): Response {
+  if (answer.kind === "refused") return reply(answer.rejection, answer.id);
+  if (answer.kind === "lane")
+    return new Response(answer.bytes.text, { status: answer.bytes.status, headers: { "content-type": "application/json" } });
+  return answer.response;
 }
 
 function reply(rejection: Rejection, id: unknown): Response {

@@ -1,78 +1,17 @@
 import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Readable } from "node:stream";
-import { isJsonContentType, validateHostHeader, validateOriginHeader, type McpHttpHandler } from "@modelcontextprotocol/server";
+import { validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
 import type { AppLogger } from "../../protocol/app-logger";
 import { ErrorCode } from "../../protocol/errors";
 import { ConnectionGate, refusalMessage, RETRY_AFTER_SECONDS } from "./connection-gate";
 import { errorResponse } from "../checks/error-response";
 import { readBody, refuseBody, send } from "./http-body";
 import { InFlightRequests, type Flight } from "./http-drain";
-import type { FastLane, PrecomputedOutcome } from "../lane/fast-lane";
-import type { InboundChecks } from "../checks/inbound-checks";
+import { isPlainObject } from "../../protocol/plain-object";
+import type { HttpAnswerer, HttpReceived } from "./http-answerer";
+import { writeAnswer } from "./http-write";
+import { DEFAULT_DRAIN_MS, drainDeadline, type CloseOptions, type HttpListener, type ListenOptions } from "./listen-options";
 import { VerdictCache } from "../checks/verdict-cache";
-
-/** Maps an HTTP request to a principal; return null to reject it with 401. */
-export type Authenticator = (request: IncomingMessage) => Promise<string | null> | string | null;
-
-export interface ListenOptions {
-  /** Default 0 (a free port). */
-  port?: number;
-  /** Default "127.0.0.1". */
-  host?: string;
-  /** Default "/mcp". */
-  path?: string;
-  /**
-   * Host names accepted in the Host header (and Origin, when present). Default: localhost,
-   * 127.0.0.1 and [::1]. Set it when binding to another interface behind a known name.
-   */
-  allowedHosts?: string[];
-  /** Origins' host names accepted; default the same as allowedHosts. */
-  allowedOrigins?: string[];
-  /** Authenticates every request; when set, a request it maps to null gets 401. */
-  authenticate?: Authenticator;
-  /** Time a client has to send a request's headers, in milliseconds. Default 10,000 (at most `requestTimeoutMs`). */
-  headersTimeoutMs?: number;
-  /** Time a client has to send a whole request, headers and body, in milliseconds; then 408 and the connection closes. Default 30,000. */
-  requestTimeoutMs?: number;
-  /** How long an idle keep-alive connection stays open, in milliseconds. Default 5,000. */
-  keepAliveTimeoutMs?: number;
-  /**
-   * Most connections open at once. A connection over the cap is answered `503` with
-   * `Retry-After: 1` and `Connection: close` as soon as it opens, then closed. Default 1,000.
-   */
-  maxConnections?: number;
-  /**
-   * How long `close()` lets the requests in flight finish, in milliseconds; each one still running
-   * then is answered 503 (or cut, when its answer had begun). `close({ drainTimeoutMs })`
-   * overrides it per call. Default 10,000.
-   */
-  drainTimeoutMs?: number;
-  /**
-   * Answer well-formed modern requests straight from the dispatcher (the fast lane, same bytes as
-   * the SDK path). Default: the app's `fastLane` option, else on unless `ROUNDTRIP_FAST_LANE=off`.
-   */
-  fastLane?: boolean;
-}
-
-/** Options of a graceful close (`HttpListener.close`, `McpApp.close`, `ServedConnection.close`). */
-export interface CloseOptions {
-  /** How long requests in flight may take to finish, in milliseconds (0: end them at once). Default: the listener's `drainTimeoutMs`, 10,000. */
-  drainTimeoutMs?: number;
-}
-
-/** A running HTTP listener. */
-export interface HttpListener {
-  readonly url: string;
-  readonly port: number;
-  /**
-   * Closes gracefully: new requests and connections are answered 503 with `Retry-After`, requests
-   * in flight finish (up to the drain deadline; the rest are answered 503 or cut), open listen
-   * streams end with their final result, then the port is freed. The app's logger gets one line
-   * with the counts. Calling it again returns the same promise.
-   */
-  close(options?: CloseOptions): Promise<void>;
-}
 
 const LOCALHOST = ["localhost", "127.0.0.1", "[::1]"];
 /** A Host header is a host name or an address, and an optional port: no user info, path or spaces. */
@@ -83,17 +22,6 @@ const WEB_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "O
 function positive(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`listen: ${name} must be a positive integer, got ${String(value)}`);
-  return value;
-}
-
-/** How long a close lets requests in flight finish unless told otherwise, in milliseconds. */
-export const DEFAULT_DRAIN_MS = 10_000;
-
-/** A drain deadline: 0 or more milliseconds. */
-export function drainDeadline(value: number | undefined, fallback: number, where: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 0)
-    throw new RangeError(`${where}: drainTimeoutMs must be an integer of 0 or more milliseconds, got ${String(value)}`);
   return value;
 }
 
@@ -114,13 +42,12 @@ function jsonError(res: ServerResponse, status: number, code: number, message: s
  * here and checked by `checks` (limits, then parse) once; the handler gets it parsed.
  */
 export async function startHttpListener(
-  handler: McpHttpHandler,
+  answerer: HttpAnswerer,
   options: ListenOptions,
-  checks: InboundChecks,
   logger: AppLogger,
   onerror: (error: Error) => void,
-  lane?: FastLane,
 ): Promise<HttpListener> {
+  const { sdk: handler, checks } = answerer;
   const host = options.host ?? "127.0.0.1";
   const path = options.path ?? "/mcp";
   const allowedHosts = options.allowedHosts ?? LOCALHOST;
@@ -181,40 +108,51 @@ export async function startHttpListener(
     return check.ok ? undefined : check.message;
   });
 
+  /** Serves one request: read it, answer it, write the answer, each a function of one job. */
   async function serve(req: IncomingMessage, res: ServerResponse, flight: Flight): Promise<void> {
+    const received = await read(req, res, flight);
+    if (received === undefined) return;
+    writeAnswer(res, flight, await answerer.answer(received), onerror);
+  }
+
+  /**
+   * What only a listener checks, then the request as the answerer takes it: the path, the method,
+   * Host and Origin, authentication, the body (its size, then limits and parse); undefined once
+   * answered (or the client went away).
+   */
+  async function read(req: IncomingMessage, res: ServerResponse, flight: Flight): Promise<HttpReceived | undefined> {
     // The request target as parsed (the common exact `/mcp` needs no URL object).
     const target = req.url ?? "/";
     const url = target === path ? undefined : new URL(target, "http://localhost");
-    if (url !== undefined && url.pathname !== path) return jsonError(res, 404, ErrorCode.MethodNotFound, "Not found");
+    if (url !== undefined && url.pathname !== path) return void jsonError(res, 404, ErrorCode.MethodNotFound, "Not found");
     if (!WEB_METHODS.has(req.method ?? ""))
-      return send(res, 405, errorResponse({ code: -32000, message: "Method not allowed." }), { allow: "POST" });
+      return void send(res, 405, errorResponse({ code: -32000, message: "Method not allowed." }), { allow: "POST" });
     const hostHeader = req.headers.host;
     const hostProblem = hostVerdicts.get(hostHeader);
-    if (hostProblem !== undefined) return jsonError(res, 403, -32000, hostProblem);
+    if (hostProblem !== undefined) return void jsonError(res, 403, -32000, hostProblem);
     if (req.headers.origin !== undefined) {
       const originProblem = originVerdicts.get(req.headers.origin);
-      if (originProblem !== undefined) return jsonError(res, 403, -32000, originProblem);
+      if (originProblem !== undefined) return void jsonError(res, 403, -32000, originProblem);
     }
     let principal: string | null = null;
     if (options.authenticate) {
       principal = await options.authenticate(req);
       if (principal === null) {
         res.setHeader("www-authenticate", "Bearer");
-        return jsonError(res, 401, -32000, "Unauthorized");
+        return void jsonError(res, 401, -32000, "Unauthorized");
       }
     }
     let bodyText: string | undefined;
     let body: unknown;
     if (req.method === "POST") {
       const read = await readBody(req, maxBody);
-      if (read.kind === "aborted") return;
-      if (read.kind === "too-large") return refuseBody(req, res, checks.tooLarge());
+      if (read.kind === "aborted") return undefined;
+      if (read.kind === "too-large") return void refuseBody(req, res, checks.tooLarge());
       bodyText = read.text;
-      // Remembered as scanned only if it goes on to the SDK path (below), where the entry checks it.
-      const checked = bodyText.length > 0 ? checks.text(bodyText, false) : undefined;
-      if (checked?.kind === "rejected") return send(res, checked.rejection.status, errorResponse(checked.rejection, checked.id));
+      const checked = bodyText.length > 0 ? checks.text(bodyText) : undefined;
+      if (checked?.kind === "rejected") return void send(res, checked.rejection.status, errorResponse(checked.rejection, checked.id));
       if (checked?.kind === "parsed") body = checked.value;
-      const message = body as { id?: unknown; method?: unknown } | undefined;
+      const message = isPlainObject(body) ? body : undefined;
       flight.id = message?.id;
       flight.listen = message?.method === "subscriptions/listen";
     }
@@ -234,71 +172,30 @@ export async function startHttpListener(
       }
       return controller.signal;
     };
-    let precomputed: PrecomputedOutcome | undefined;
-    if (lane !== undefined && body !== undefined && isJsonContentType(req.headers["content-type"])) {
-      const taken = lane.admit(body, (name) => headerOf(req, name));
-      if (taken !== undefined) {
-        // The body was parsed here, for this request alone: its params may be frozen in place.
-        const answer = await lane.answer(taken, principal, { signal, cancelled: gone }, true);
-        if (answer.kind === "bytes") {
-          if (res.destroyed || flight.stopped) return;
-          if (answer.kept === undefined) {
-            res
-              .writeHead(answer.status, { "content-type": "application/json", "content-length": String(Buffer.byteLength(answer.text)) })
-              .end(answer.text);
-          } else {
-            const { head, tail } = answer.kept;
-            res.writeHead(answer.status, {
-              "content-type": "application/json",
-              "content-length": String(head.length + Buffer.byteLength(tail)),
-            });
-            res.write(head);
-            res.end(tail);
-          }
-          return;
+    return {
+      body,
+      method: req.method ?? "",
+      // The body was parsed here, for this request alone: its limits are checked and its params may be frozen in place.
+      facts: { transport: "http", principal, ownBytes: body !== undefined },
+      authInfo: { token: "", clientId: principal ?? "anonymous", scopes: [] },
+      header: (name) => headerOf(req, name),
+      cancellation: { signal, cancelled: gone },
+      webRequest: () => {
+        const headers = new Headers();
+        for (const name of Object.keys(req.headers)) {
+          const value = headerOf(req, name);
+          if (value !== undefined) headers.set(name, value);
         }
-        precomputed = answer.outcome;
-      }
-    }
-    checks.remember(body);
-    const headers = new Headers();
-    for (const name of Object.keys(req.headers)) {
-      const value = headerOf(req, name);
-      if (value !== undefined) headers.set(name, value);
-    }
-    // The path as parsed: an absolute-form request target (POST http://other/mcp) names no other host.
-    const request = new Request(`http://${hostHeader ?? "localhost"}${url === undefined ? path : `${url.pathname}${url.search}`}`, {
-      method: req.method,
-      headers,
-      // A body we parsed travels as parsedBody; the SDK then never reads the stream.
-      body: body === undefined ? bodyText : undefined,
-      signal: signal(),
-    });
-    const response = await handler.fetch(request, {
-      ...(body !== undefined && { parsedBody: body }),
-      // The lane already looked at this request (and may have dispatched it): the entry does not again.
-      authInfo: {
-        token: "",
-        clientId: principal ?? "anonymous",
-        scopes: [],
-        extra: { principal, laneDone: lane !== undefined, precomputed },
+        // The path as parsed: an absolute-form request target (POST http://other/mcp) names no other host.
+        return new Request(`http://${hostHeader ?? "localhost"}${url === undefined ? path : `${url.pathname}${url.search}`}`, {
+          method: req.method,
+          headers,
+          // A body we parsed travels as parsedBody; the SDK then never reads the stream.
+          body: body === undefined ? bodyText : undefined,
+          signal: signal(),
+        });
       },
-    });
-    if (flight.stopped) return void response.body?.cancel().catch(() => undefined);
-    const outHeaders = Object.fromEntries(response.headers);
-    if (!response.body) return void res.writeHead(response.status, outHeaders).end();
-    if (!response.headers.get("content-type")?.includes("text/event-stream")) {
-      // A plain JSON answer goes out in one write with its length (no chunked stream).
-      const payload = Buffer.from(await response.arrayBuffer());
-      if (flight.stopped || res.destroyed) return;
-      res.writeHead(response.status, { ...outHeaders, "content-length": String(payload.length) }).end(payload);
-      return;
-    }
-    res.writeHead(response.status, outHeaders);
-    res.flushHeaders();
-    const stream = Readable.fromWeb(response.body as never);
-    stream.on("error", () => res.destroy());
-    stream.pipe(res);
+    };
   }
 
   await new Promise<void>((resolve, reject) => {

@@ -12,6 +12,7 @@ import type { InboundRequest } from "../../protocol/inbound-request";
 import { isPlainObject } from "../../protocol/plain-object";
 import type { ClientCapabilities, JsonObject } from "../../protocol/wire-types";
 import { MCP_NAME_PARAMS } from "../../protocol/mcp-name";
+import type { TransportFacts } from "../request/transport-facts";
 import type { InboundChecks } from "../checks/inbound-checks";
 import { encodeResult, responseHead, responseTail, responseText } from "./lane-encoding";
 import { MODERN_PROTOCOL_VERSION } from "../checks/inbound-checks";
@@ -45,12 +46,16 @@ class LaneInbound implements InboundRequest {
   readonly requestState: unknown;
   readonly cancelled: (() => boolean) | undefined;
 
+  readonly principal: string | null;
+  readonly exclusive: boolean;
+
   constructor(
     request: LaneRequest,
-    readonly principal: string | null,
+    facts: TransportFacts,
     private readonly transport: LaneTransport | undefined,
-    readonly exclusive: boolean,
   ) {
+    this.principal = facts.principal;
+    this.exclusive = facts.ownBytes;
     this.method = request.method;
     this.params = request.params;
     this.clientCapabilities = request.capabilities;
@@ -81,19 +86,20 @@ export interface LaneRequest {
  * it, or the outcome (a result, or what the dispatcher threw) for the SDK path to encode, for the
  * rare results whose encoding the lane does not replicate.
  */
-export type LaneAnswer =
-  | {
-      readonly kind: "bytes";
-      readonly status: number;
-      readonly text: string;
-      /**
-       * For a result whose encoding the lane keeps (a list page): the same response as `head`
-       * (bytes, encoded once) followed by `tail` (the id), so a socket writes it without
-       * re-encoding the text.
-       */
-      readonly kept?: { readonly head: Buffer; readonly tail: string };
-    }
-  | { readonly kind: "render"; readonly outcome: Promise<JsonObject> };
+export type LaneAnswer = LaneBytes | { readonly kind: "settled"; readonly settled: Promise<JsonObject> };
+
+/** A response the lane encoded itself: the bytes and the HTTP status the SDK path would give it. */
+export interface LaneBytes {
+  readonly kind: "bytes";
+  readonly status: number;
+  readonly text: string;
+  /**
+   * For a result whose encoding the lane keeps (a list page): the same response as `head`
+   * (bytes, encoded once) followed by `tail` (the id), so a socket writes it without
+   * re-encoding the text.
+   */
+  readonly kept?: { readonly head: Buffer; readonly tail: string };
+}
 
 /** A response head kept for a result object: its text and its bytes. */
 interface KeptEncoding {
@@ -101,9 +107,6 @@ interface KeptEncoding {
   readonly text: string;
   readonly head: Buffer;
 }
-
-/** What the dispatch of a lane request settled to, for the SDK path to encode (`render`). */
-export type PrecomputedOutcome = Promise<JsonObject>;
 
 const TOP_LEVEL_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
 const ENVELOPE_KEYS = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY]);
@@ -163,7 +166,7 @@ export class FastLane {
   /** Encoded response heads of frozen complete results (list pages), by result object. */
   private readonly encoded = new WeakMap<JsonObject, KeptEncoding>();
   /** How many requests the lane took, and how many of those it left to the SDK path to encode. */
-  readonly counts = { taken: 0, rendered: 0 };
+  readonly counts = { taken: 0, settled: 0 };
 
   constructor(private readonly options: FastLaneOptions) {
     const { dispatcher, capabilities } = options;
@@ -205,9 +208,7 @@ export class FastLane {
     if (requestState !== undefined && typeof requestState !== "string") return undefined;
     if (inputResponses !== undefined && !isPlainObject(inputResponses)) return undefined;
     if (!spec.sdkParams(params)) return undefined;
-    const checks = this.options.checks;
-    if (checks.params(method, params) !== undefined) return undefined;
-    if (header !== undefined && checks.http(message, header) !== undefined) return undefined;
+    if (this.options.checks.params(method, params) !== undefined) return undefined;
     this.counts.taken++;
     return { id: id as string | number, method, params, capabilities: meta[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities };
   }
@@ -216,16 +217,11 @@ export class FastLane {
    * Runs the request through the dispatcher and encodes what it settles to. `transport` is the
    * request's cancellation: a signal, or (the HTTP listener, which makes no AbortController for a
    * request whose handler never looks) a function that makes the signal on its first call and one
-   * that tells whether the request was already cancelled. `exclusive`: the message was parsed for
-   * this request alone, so the dispatcher may freeze its params in place (see `InboundRequest`).
+   * that tells whether the request was already cancelled. `facts.ownBytes`: the message was parsed
+   * for this request alone, so the dispatcher may freeze its params in place (see `InboundRequest`).
    */
-  async answer(
-    request: LaneRequest,
-    principal: string | null,
-    transport: LaneTransport | undefined,
-    exclusive = false,
-  ): Promise<LaneAnswer> {
-    const inbound = new LaneInbound(request, principal, transport, exclusive);
+  async answer(request: LaneRequest, facts: TransportFacts, transport: LaneTransport | undefined): Promise<LaneAnswer> {
+    const inbound = new LaneInbound(request, facts, transport);
     let result: JsonObject;
     try {
       result = await this.options.dispatcher.handle(inbound);
@@ -240,8 +236,8 @@ export class FastLane {
     }
     const encoded = encodeResult(method, request.capabilities, result, this.serverInfoMeta);
     if (encoded !== undefined) return { kind: "bytes", status: 200, text: responseText(request.id, encoded) };
-    this.counts.rendered++;
-    return { kind: "render", outcome: Promise.resolve(result) };
+    this.counts.settled++;
+    return { kind: "settled", settled: Promise.resolve(result) };
   }
 
   /**
@@ -307,8 +303,8 @@ export class FastLane {
   /** An error the dispatcher threw, as the SDK writes a handler error (200, or 400 for -32021). */
   private failure(request: LaneRequest, error: unknown): LaneAnswer {
     if (!isMcpError(error) || !Number.isSafeInteger(error.code) || typeof error.message !== "string") {
-      this.counts.rendered++;
-      return { kind: "render", outcome: Promise.reject(error) };
+      this.counts.settled++;
+      return { kind: "settled", settled: Promise.reject(error) };
     }
     const code = error.code === -32002 ? -32602 : error.code;
     const data = error.data === undefined ? "" : `,"data":${JSON.stringify(error.data)}`;
