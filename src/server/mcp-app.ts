@@ -44,6 +44,8 @@ export class McpApp {
   private readonly handlers = new Map<McpHttpHandler, () => void>();
   private readonly serverInfo: { name: string; version: string; title?: string };
   private readonly lane: FastLane;
+  /** The app's `fastLane` switch, the environment's default applied once. */
+  private readonly laneOn: boolean;
 
   private constructor(private readonly options: McpAppOptions) {
     this.container = options.container ?? rootContainer.createChildContainer();
@@ -93,6 +95,7 @@ export class McpApp {
     });
     this.checks = new InboundChecks(this.features, resolveRequestLimits(options.limits));
     this.capabilities = { modern: capabilitiesFor(this.features, "modern"), legacy: capabilitiesFor(this.features, "legacy") };
+    this.laneOn = fastLaneEnabled(options.fastLane);
     this.lane = new FastLane({
       dispatcher: this.dispatcher,
       checks: this.checks,
@@ -127,8 +130,7 @@ export class McpApp {
   serve(transport: Transport, options: ServeOptions = {}): ServedConnection {
     const principal = options.principal !== undefined ? options.principal : (this.options.localPrincipal ?? null);
     // The lane writes bytes: only on a transport that writes lines (stdio), never on in-memory objects.
-    const lane =
-      transport instanceof StdioLineTransport && fastLaneEnabled(options.fastLane ?? this.options.fastLane) ? this.lane : undefined;
+    const lane = transport instanceof StdioLineTransport && this.laneOn ? this.lane : undefined;
     const connection = new ConnectionTransport(transport, this.checks, { principal, lane });
     const facts: FactsLookup = (ctx) => connection.facts(ctx.mcpReq.id);
     const handle = serveStdio(this.sdkServers(facts), {
@@ -170,7 +172,7 @@ export class McpApp {
   /** Serves Streamable HTTP on `host:port` + `path`. Default host 127.0.0.1, path /mcp, port 0 (free). */
   async listen(options: ListenOptions = {}): Promise<HttpListener> {
     // The listener runs the lane itself (before building a web Request); its handler does not again.
-    const answerer = this.answerer(fastLaneEnabled(options.fastLane ?? this.options.fastLane));
+    const answerer = this.answerer(options.fastLane ?? this.laneOn);
     const handler = answerer.sdk;
     let listener: HttpListener;
     try {
@@ -205,7 +207,7 @@ export class McpApp {
    * The principal of a request is `options.authInfo.extra.principal` (null when absent).
    */
   httpHandler(): McpHttpHandler {
-    return httpEntry(this.answerer(fastLaneEnabled(this.options.fastLane)));
+    return httpEntry(this.answerer(this.laneOn));
   }
 
   /** The one HTTP answerer of a listener or a mounted handler, over an SDK handler of its own (attached to `changes`). */

@@ -39,8 +39,8 @@ export interface ListenOptions {
    */
   drainTimeoutMs?: number;
   /**
-   * Answer well-formed modern requests straight from the dispatcher (the fast lane, same bytes as
-   * the SDK path). Default: the app's `fastLane` option, else on unless `ROUNDTRIP_FAST_LANE=off`.
+   * The app's `fastLane` switch for this listener alone (the differential run serves one app with
+   * and without the lane). Default: the app's.
    */
   fastLane?: boolean;
 }

@@ -18,12 +18,14 @@ import { encodeResult, responseHead, responseTail, responseText } from "./lane-e
 import { MODERN_PROTOCOL_VERSION } from "../checks/inbound-checks";
 
 /**
- * The environment variable that turns the fast lane off for a whole process (`off`, `0` or
- * `false`): the conformance runner and CI use it to run the SDK path alone.
+ * The environment variable that turns the fast lane's default off for a whole process (`off`, `0`
+ * or `false`). It exists for CI's lane-off conformance run (`.ci/run`, `npm run
+ * conformance:lane-off`) and the differential run's stdio children, which run the SDK path alone
+ * without changing the app; applications use `McpAppOptions.fastLane`.
  */
 export const FAST_LANE_ENV = "ROUNDTRIP_FAST_LANE";
 
-/** Whether the lane is on, from an explicit option first, then the environment (default on). */
+/** Whether the lane is on, from the app's option first, then the environment (default on); read once per app. */
 export function fastLaneEnabled(option: boolean | undefined, env: Readonly<Record<string, string | undefined>> = process.env): boolean {
   if (option !== undefined) return option;
   const value = env[FAST_LANE_ENV]?.trim().toLowerCase();
