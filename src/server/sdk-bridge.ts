@@ -12,6 +12,7 @@ import {
 import type { Dispatcher } from "../dispatch/dispatcher";
 import type { FeatureMethod } from "../features/feature-module";
 import type { FeatureTable } from "../features/feature-table";
+import { signalCancellation } from "../protocol/cancellation";
 import { McpError } from "../protocol/errors";
 import type { Era, InboundRequest } from "../protocol/inbound-request";
 import type { LogLevel, ProgressReporter, RequestLogger } from "../protocol/request-context";
@@ -180,7 +181,7 @@ function toInboundRequest(
     requestState,
     progress: progressReporter(ctx),
     log: requestLogger(ctx, modern ? level : undefined),
-    signal: ctx.mcpReq.signal,
+    cancellation: signalCancellation(ctx.mcpReq.signal),
   };
 }
 

@@ -1,8 +1,9 @@
 import { isJsonContentType, type AuthInfo, type McpHttpHandler } from "@modelcontextprotocol/server";
 import type { HeaderLookup } from "../../features/feature-module";
+import type { Cancellation } from "../../protocol/cancellation";
 import { isPlainObject } from "../../protocol/plain-object";
 import { echoedId, type InboundChecks, type Rejection } from "../checks/inbound-checks";
-import type { FastLane, LaneBytes, LaneTransport } from "../lane/fast-lane";
+import type { FastLane, LaneBytes } from "../lane/fast-lane";
 import { carryFacts, type TransportFacts } from "../request/transport-facts";
 
 /** One HTTP request as its reader made it: `listen()`'s listener or a mounted `httpHandler()`. */
@@ -17,7 +18,7 @@ export interface HttpReceived {
   /** A request header by its lower-case name, as the SDK path's fetch `Headers` reads it. */
   readonly header: HeaderLookup;
   /** The request's cancellation, for the lane's dispatch (the SDK path uses the web request's signal). */
-  readonly cancellation: LaneTransport;
+  readonly cancellation: Cancellation;
   /** The web request for the SDK path, made only when it is needed. */
   webRequest(): Request;
 }

@@ -1,5 +1,6 @@
 import { readRequestBody, type AuthInfo, type McpHandlerRequestOptions, type McpHttpHandler } from "@modelcontextprotocol/server";
 import { isJsonContentType } from "@modelcontextprotocol/server";
+import { signalCancellation } from "../../protocol/cancellation";
 import { ErrorCode } from "../../protocol/errors";
 import { errorResponse } from "../checks/error-response";
 import type { Rejection } from "../checks/inbound-checks";
@@ -57,7 +58,7 @@ export function httpEntry(answerer: HttpAnswerer): McpHttpHandler {
       facts: { transport: "http", principal, ownBytes },
       authInfo,
       header: (name) => request.headers.get(name) ?? undefined,
-      cancellation: request.signal,
+      cancellation: signalCancellation(request.signal),
       webRequest: () => webRequest,
     };
     return toResponse(await answerer.answer(received));

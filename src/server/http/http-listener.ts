@@ -10,6 +10,7 @@ import { InFlightRequests, type Flight } from "./http-drain";
 import { isPlainObject } from "../../protocol/plain-object";
 import type { HttpAnswerer, HttpReceived } from "./http-answerer";
 import { writeAnswer } from "./http-write";
+import { ResponseCancellation } from "./response-cancellation";
 import { DEFAULT_DRAIN_MS, drainDeadline, type CloseOptions, type HttpListener, type ListenOptions } from "./listen-options";
 import { VerdictCache } from "../checks/verdict-cache";
 
@@ -156,22 +157,7 @@ export async function startHttpListener(
       flight.id = message?.id;
       flight.listen = message?.method === "subscriptions/listen";
     }
-    // Made when something first reads the signal: "close" also fires after a completed response;
-    // only a client that went away (before or after the signal was made) cancels.
-    // The drain's deadline ending the request aborts it too.
-    let controller: AbortController | undefined;
-    const gone = () => flight.stopped || (res.destroyed && !res.writableFinished);
-    const signal = (): AbortSignal => {
-      if (controller === undefined) {
-        const made = (controller = new AbortController());
-        if (gone()) made.abort();
-        else {
-          res.once("close", () => res.writableFinished || made.abort());
-          flight.onStop = () => made.abort();
-        }
-      }
-      return controller.signal;
-    };
+    const cancellation = new ResponseCancellation(res, flight);
     return {
       body,
       method: req.method ?? "",
@@ -179,7 +165,7 @@ export async function startHttpListener(
       facts: { transport: "http", principal, ownBytes: body !== undefined },
       authInfo: { token: "", clientId: principal ?? "anonymous", scopes: [] },
       header: (name) => headerOf(req, name),
-      cancellation: { signal, cancelled: gone },
+      cancellation,
       webRequest: () => {
         const headers = new Headers();
         for (const name of Object.keys(req.headers)) {
@@ -192,7 +178,7 @@ export async function startHttpListener(
           headers,
           // A body we parsed travels as parsedBody; the SDK then never reads the stream.
           body: body === undefined ? bodyText : undefined,
-          signal: signal(),
+          signal: cancellation.signal,
         });
       },
     };

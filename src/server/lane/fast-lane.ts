@@ -8,6 +8,7 @@ import {
 import type { Dispatcher } from "../../dispatch/dispatcher";
 import type { FeatureMethod, HeaderLookup } from "../../features/feature-module";
 import { isMcpError } from "../../protocol/errors";
+import type { Cancellation } from "../../protocol/cancellation";
 import type { InboundRequest } from "../../protocol/inbound-request";
 import { isPlainObject } from "../../protocol/plain-object";
 import type { ClientCapabilities, JsonObject } from "../../protocol/wire-types";
@@ -34,9 +35,8 @@ export function fastLaneEnabled(option: boolean | undefined, env: Readonly<Recor
 
 /**
  * The dispatcher's view of a lane request: one shape for every request (a class, so property reads
- * stay monomorphic), with `signal` a prototype getter that makes an on-demand transport's signal
- * only when something reads it. No progress token or log level reaches the lane, so `progress`
- * and `log` are left to the context's defaults.
+ * stay monomorphic); its cancellation makes a signal only when something reads it. No progress
+ * token or log level reaches the lane, so `progress` and `log` are left to the context's defaults.
  */
 class LaneInbound implements InboundRequest {
   readonly method: string;
@@ -46,7 +46,6 @@ class LaneInbound implements InboundRequest {
   readonly era = "modern" as const;
   readonly inputResponses: unknown;
   readonly requestState: unknown;
-  readonly cancelled: (() => boolean) | undefined;
 
   readonly principal: string | null;
   readonly exclusive: boolean;
@@ -54,7 +53,7 @@ class LaneInbound implements InboundRequest {
   constructor(
     request: LaneRequest,
     facts: TransportFacts,
-    private readonly transport: LaneTransport | undefined,
+    readonly cancellation: Cancellation | undefined,
   ) {
     this.principal = facts.principal;
     this.exclusive = facts.ownBytes;
@@ -63,17 +62,8 @@ class LaneInbound implements InboundRequest {
     this.clientCapabilities = request.capabilities;
     this.inputResponses = request.params.inputResponses;
     this.requestState = request.params.requestState;
-    this.cancelled = transport === undefined || transport instanceof AbortSignal ? undefined : transport.cancelled;
-  }
-
-  get signal(): AbortSignal | undefined {
-    const transport = this.transport;
-    return transport === undefined || transport instanceof AbortSignal ? transport : transport.signal();
   }
 }
-
-/** A request's cancellation as a transport gives it: a signal, or one made on demand (see `FastLane.answer`). */
-export type LaneTransport = AbortSignal | { readonly signal: () => AbortSignal; readonly cancelled: () => boolean };
 
 /** A request the lane took: everything `answer` needs, checked once. */
 export interface LaneRequest {
@@ -216,14 +206,12 @@ export class FastLane {
   }
 
   /**
-   * Runs the request through the dispatcher and encodes what it settles to. `transport` is the
-   * request's cancellation: a signal, or (the HTTP listener, which makes no AbortController for a
-   * request whose handler never looks) a function that makes the signal on its first call and one
-   * that tells whether the request was already cancelled. `facts.ownBytes`: the message was parsed
+   * Runs the request through the dispatcher and encodes what it settles to, with the request's
+   * `cancellation` (its signal made only if a handler reads it). `facts.ownBytes`: the message was parsed
    * for this request alone, so the dispatcher may freeze its params in place (see `InboundRequest`).
    */
-  async answer(request: LaneRequest, facts: TransportFacts, transport: LaneTransport | undefined): Promise<LaneAnswer> {
-    const inbound = new LaneInbound(request, facts, transport);
+  async answer(request: LaneRequest, facts: TransportFacts, cancellation: Cancellation): Promise<LaneAnswer> {
+    const inbound = new LaneInbound(request, facts, cancellation);
     let result: JsonObject;
     try {
       result = await this.options.dispatcher.handle(inbound);

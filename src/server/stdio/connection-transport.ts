@@ -1,5 +1,6 @@
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from "@modelcontextprotocol/server";
 import { PROTOCOL_VERSION_META_KEY } from "@modelcontextprotocol/server";
+import { OnDemandCancellation } from "../../protocol/cancellation";
 import { isPlainObject } from "../../protocol/plain-object";
 import { errorResponse } from "../checks/error-response";
 import type { FastLane, LaneRequest } from "../lane/fast-lane";
@@ -42,8 +43,8 @@ export class ConnectionTransport implements Transport {
   private readonly inflight = new Map<string | number, TransportFacts>();
   /** The facts every request on this connection shares. */
   private readonly base: TransportFacts;
-  /** Requests the lane is answering, each with the controller a cancellation aborts. */
-  private readonly laneInflight = new Map<string | number, AbortController>();
+  /** Requests the lane is answering, each with the cancellation a `notifications/cancelled` cancels. */
+  private readonly laneInflight = new Map<string | number, OnDemandCancellation>();
   /**
    * Whether the SDK has pinned this connection to the modern era: the lane answers nothing before
    * (the first modern request pins the connection, and the SDK must see it), nor ever on a
@@ -104,7 +105,7 @@ export class ConnectionTransport implements Transport {
     const m = message as { id?: string | number; method?: unknown; params?: unknown };
     if (m.method === "notifications/cancelled" && isPlainObject(m.params)) {
       const requestId = m.params.requestId as string | number;
-      this.laneInflight.get(requestId)?.abort(m.params.reason);
+      this.laneInflight.get(requestId)?.cancel(m.params.reason);
       return false;
     }
     if (!isRequest(message)) return false;
@@ -123,17 +124,17 @@ export class ConnectionTransport implements Transport {
   }
 
   private async answerByLane(lane: FastLane, taken: LaneRequest, message: JSONRPCMessage): Promise<void> {
-    const controller = new AbortController();
-    this.laneInflight.set(taken.id, controller);
+    const cancellation = new OnDemandCancellation();
+    this.laneInflight.set(taken.id, cancellation);
     let answer: Awaited<ReturnType<FastLane["answer"]>>;
     try {
       // The line transport parsed this message for this request alone: its params may be frozen in place.
-      answer = await lane.answer(taken, this.base, controller.signal);
+      answer = await lane.answer(taken, this.base, cancellation);
     } finally {
       this.laneInflight.delete(taken.id);
     }
     // A cancelled request gets no response (as the SDK path: nothing is written once it aborted).
-    if (controller.signal.aborted) return this.settle(taken.id);
+    if (cancellation.cancelled) return this.settle(taken.id);
     if (answer.kind === "settled") {
       this.inflight.set(taken.id, { ...this.base, rawParams: taken.params, settled: answer.settled });
       answer.settled.catch(() => undefined);
@@ -196,7 +197,7 @@ export class ConnectionTransport implements Transport {
 
   close(): Promise<void> {
     this.inflight.clear();
-    for (const controller of this.laneInflight.values()) controller.abort();
+    for (const cancellation of this.laneInflight.values()) cancellation.cancel();
     return this.inner.close();
   }
 }
