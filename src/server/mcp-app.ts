@@ -14,6 +14,7 @@ import { warnSharedTransients } from "./shared-transients";
 import { ConnectionTransport } from "./stdio/connection-transport";
 import { HttpAnswerer } from "./http/http-answerer";
 import { httpEntry } from "./http/http-entry";
+import type { HttpRoute } from "./http/http-routes";
 import { startHttpListener } from "./http/http-listener";
 import { DEFAULT_DRAIN_MS, drainDeadline, type CloseOptions, type HttpListener, type ListenOptions } from "./http/listen-options";
 import { InboundChecks } from "./checks/inbound-checks";
@@ -44,6 +45,8 @@ export class McpApp {
   private readonly handlers = new Map<McpHttpHandler, () => void>();
   private readonly serverInfo: { name: string; version: string; title?: string };
   private readonly lane: FastLane;
+  /** Routes of `listen()` beside the MCP path, by exact pathname (`http/http-routes.ts`). */
+  private readonly routes = new Map<string, HttpRoute>();
   /** The app's `fastLane` switch, the environment's default applied once. */
   private readonly laneOn: boolean;
 
@@ -176,7 +179,7 @@ export class McpApp {
     const handler = answerer.sdk;
     let listener: HttpListener;
     try {
-      listener = await startHttpListener(answerer, options, this.logger, (e) => this.reportError(e));
+      listener = await startHttpListener(answerer, options, this.logger, (e) => this.reportError(e), this.routes);
     } catch (error) {
       this.handlers.get(handler)?.();
       this.handlers.delete(handler);

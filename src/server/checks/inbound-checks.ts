@@ -4,6 +4,7 @@ import type { FeatureTable } from "../../features/feature-table";
 import { ErrorCode } from "../../protocol/errors";
 import { isPlainObject } from "../../protocol/plain-object";
 import type { JsonObject } from "../../protocol/wire-types";
+import type { TransportFacts } from "../request/transport-facts";
 import { ParamsCheck } from "./params-check";
 import { describeBreach, requestIdOf, scanJsonText, scanJsonValue, type LimitBreach, type RequestLimits } from "./request-limits";
 
@@ -17,6 +18,8 @@ export interface Rejection {
   readonly message: string;
   readonly data?: unknown;
   readonly status: number;
+  /** HTTP headers of the refusal (a `WWW-Authenticate` challenge, a `Retry-After`); ignored on a stream. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** Raw request text after the checks: refused (with the id to echo), not JSON (the SDK answers that over HTTP), or parsed. */
@@ -28,11 +31,12 @@ export type CheckedText =
 /** The transport kinds that share one list of checks: HTTP (`listen()`, `httpHandler()`) and a stream of messages (stdio, in-memory, `serve`). */
 export type CheckedTransport = "http" | "stream";
 
-/** One parsed message as a list of checks sees it. */
+/** One request as a list of checks sees it. */
 export interface CheckedMessage {
+  /** The parsed message; over HTTP undefined when the request has no JSON body (a GET, a body that is not JSON). */
   readonly message: unknown;
-  /** Parsed here from text `text` scanned: the structural limits are already checked. */
-  readonly ownBytes: boolean;
+  /** What the transport knows of the request (`facts.ownBytes`: the limits were checked on its text). */
+  readonly facts: TransportFacts;
   /** A request header by its lower-case name (HTTP only). */
   readonly header?: HeaderLookup;
 }
@@ -119,8 +123,8 @@ export class InboundChecks {
 }
 
 /** A message that arrived parsed: the structural limits by a bounded walk (not again for one parsed from scanned text). */
-function limits(this: InboundChecks, { message, ownBytes }: CheckedMessage): Rejection | undefined {
-  if (ownBytes) return undefined;
+function limits(this: InboundChecks, { message, facts }: CheckedMessage): Rejection | undefined {
+  if (facts.ownBytes || message === undefined) return undefined;
   const breach = scanJsonValue(message, this.limits);
   return breach ? overLimit(breach) : undefined;
 }

@@ -4,6 +4,7 @@ import type { Cancellation } from "../../protocol/cancellation";
 import { isPlainObject } from "../../protocol/plain-object";
 import { echoedId, type InboundChecks, type Rejection } from "../checks/inbound-checks";
 import type { FastLane, LaneBytes } from "../lane/fast-lane";
+import type { HttpOutcome, HttpStatus } from "../request/http-status";
 import { carryFacts, type TransportFacts } from "../request/transport-facts";
 
 /** One HTTP request as its reader made it: `listen()`'s listener or a mounted `httpHandler()`. */
@@ -45,9 +46,9 @@ export class HttpAnswerer {
   async answer(received: HttpReceived): Promise<HttpAnswer> {
     const { body, header } = received;
     let facts = received.facts;
+    const rejection = this.checks.run("http", { message: body, facts, header });
+    if (rejection !== undefined) return { kind: "refused", rejection, id: echoedId(body) };
     if (body !== undefined) {
-      const rejection = this.checks.run("http", { message: body, ownBytes: facts.ownBytes, header });
-      if (rejection !== undefined) return { kind: "refused", rejection, id: echoedId(body) };
       const params = isPlainObject(body) && isPlainObject(body.params) ? body.params : undefined;
       if (params !== undefined) facts = { ...facts, rawParams: params };
       if (this.lane !== undefined && received.method === "POST" && isJsonContentType(header("content-type"))) {
@@ -59,11 +60,19 @@ export class HttpAnswerer {
         }
       }
     }
+    const outcome: HttpOutcome = {};
     const response = await this.sdk.fetch(received.webRequest(), {
       // A body read here travels as parsedBody; the SDK then never reads the stream.
       ...(body !== undefined && { parsedBody: body }),
-      authInfo: carryFacts(facts, received.authInfo),
+      authInfo: carryFacts({ ...facts, http: outcome }, received.authInfo),
     });
-    return { kind: "sdk", response };
+    return { kind: "sdk", response: outcome.status === undefined ? response : withStatus(response, outcome.status) };
   }
+}
+
+/** The SDK's response with the status (and headers) `httpStatusOf` gave the dispatcher's error. */
+function withStatus(response: Response, { status, headers }: HttpStatus): Response {
+  const merged = new Headers(response.headers);
+  for (const name in headers) merged.set(name, headers[name]!);
+  return new Response(response.body, { status, headers: merged });
 }

@@ -6,7 +6,7 @@ import type { Rejection } from "../checks/inbound-checks";
 const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
 
 /** Writes one JSON answer with its length. */
-export function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function send(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
   const payload = JSON.stringify(body);
   res
     .writeHead(status, { ...headers, "content-type": "application/json", "content-length": String(Buffer.byteLength(payload)) })

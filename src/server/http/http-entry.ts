@@ -69,12 +69,18 @@ export function httpEntry(answerer: HttpAnswerer): McpHttpHandler {
 function toResponse(answer: HttpAnswer): Response {
   if (answer.kind === "refused") return reply(answer.rejection, answer.id);
   if (answer.kind === "lane")
-    return new Response(answer.bytes.text, { status: answer.bytes.status, headers: { "content-type": "application/json" } });
+    return new Response(answer.bytes.text, {
+      status: answer.bytes.status,
+      headers: { ...answer.bytes.headers, "content-type": "application/json" },
+    });
   return answer.response;
 }
 
 function reply(rejection: Rejection, id: unknown): Response {
-  return Response.json(errorResponse(rejection, id), { status: rejection.status });
+  return Response.json(errorResponse(rejection, id), {
+    status: rejection.status,
+    ...(rejection.headers !== undefined && { headers: rejection.headers }),
+  });
 }
 
 /** The same request with its (already read) body as text. */

@@ -9,6 +9,7 @@ import { readBody, refuseBody, send } from "./http-body";
 import { InFlightRequests, type Flight } from "./http-drain";
 import { isPlainObject } from "../../protocol/plain-object";
 import type { HttpAnswerer, HttpReceived } from "./http-answerer";
+import { NO_ROUTES, type HttpRoute } from "./http-routes";
 import { writeAnswer } from "./http-write";
 import { ResponseCancellation } from "./response-cancellation";
 import { DEFAULT_DRAIN_MS, drainDeadline, type CloseOptions, type HttpListener, type ListenOptions } from "./listen-options";
@@ -47,6 +48,7 @@ export async function startHttpListener(
   options: ListenOptions,
   logger: AppLogger,
   onerror: (error: Error) => void,
+  routes: ReadonlyMap<string, HttpRoute> = NO_ROUTES,
 ): Promise<HttpListener> {
   const { sdk: handler, checks } = answerer;
   const host = options.host ?? "127.0.0.1";
@@ -125,7 +127,9 @@ export async function startHttpListener(
     // The request target as parsed (the common exact `/mcp` needs no URL object).
     const target = req.url ?? "/";
     const url = target === path ? undefined : new URL(target, "http://localhost");
-    if (url !== undefined && url.pathname !== path) return void jsonError(res, 404, ErrorCode.MethodNotFound, "Not found");
+    const route = url !== undefined && url.pathname !== path ? routes.get(url.pathname) : undefined;
+    if (url !== undefined && url.pathname !== path && route === undefined)
+      return void jsonError(res, 404, ErrorCode.MethodNotFound, "Not found");
     if (!WEB_METHODS.has(req.method ?? ""))
       return void send(res, 405, errorResponse({ code: -32000, message: "Method not allowed." }), { allow: "POST" });
     const hostHeader = req.headers.host;
@@ -135,6 +139,7 @@ export async function startHttpListener(
       const originProblem = originVerdicts.get(req.headers.origin);
       if (originProblem !== undefined) return void jsonError(res, 403, -32000, originProblem);
     }
+    if (route !== undefined) return void (await route(req, res));
     let principal: string | null = null;
     if (options.authenticate) {
       principal = await options.authenticate(req);

@@ -9,13 +9,19 @@ import type { Flight } from "./http-drain";
 /** Writes the answer on node:http: a refusal, the lane's bytes, or the SDK's response (JSON in one write, or a stream). */
 export function writeAnswer(res: ServerResponse, flight: Flight, answer: HttpAnswer, onerror: (error: Error) => void): void {
   if (answer.kind === "refused")
-    return flight.stopped ? undefined : send(res, answer.rejection.status, errorResponse(answer.rejection, answer.id));
+    return flight.stopped
+      ? undefined
+      : send(res, answer.rejection.status, errorResponse(answer.rejection, answer.id), answer.rejection.headers);
   if (answer.kind === "lane") {
     if (res.destroyed || flight.stopped) return;
     const bytes = answer.bytes;
     if (bytes.kept === undefined) {
       res
-        .writeHead(bytes.status, { "content-type": "application/json", "content-length": String(Buffer.byteLength(bytes.text)) })
+        .writeHead(bytes.status, {
+          ...bytes.headers,
+          "content-type": "application/json",
+          "content-length": String(Buffer.byteLength(bytes.text)),
+        })
         .end(bytes.text);
       return;
     }

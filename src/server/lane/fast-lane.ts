@@ -13,6 +13,7 @@ import type { InboundRequest } from "../../protocol/inbound-request";
 import { isPlainObject } from "../../protocol/plain-object";
 import type { ClientCapabilities, JsonObject } from "../../protocol/wire-types";
 import { MCP_NAME_PARAMS } from "../../protocol/mcp-name";
+import { httpStatusOf } from "../request/http-status";
 import type { TransportFacts } from "../request/transport-facts";
 import type { InboundChecks } from "../checks/inbound-checks";
 import { encodeResult, responseHead, responseTail, responseText } from "./lane-encoding";
@@ -91,6 +92,8 @@ export interface LaneBytes {
    * re-encoding the text.
    */
   readonly kept?: { readonly head: Buffer; readonly tail: string };
+  /** Headers beside `content-type` (an error's, from `httpStatusOf`). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** A response head kept for a result object: its text and its bytes. */
@@ -299,7 +302,8 @@ export class FastLane {
     const code = error.code === -32002 ? -32602 : error.code;
     const data = error.data === undefined ? "" : `,"data":${JSON.stringify(error.data)}`;
     const text = `{"jsonrpc":"2.0","id":${JSON.stringify(request.id)},"error":{"code":${code},"message":${JSON.stringify(error.message)}${data}}}`;
-    return { kind: "bytes", status: code === -32021 ? 400 : 200, text };
+    const { status, headers } = httpStatusOf(code, error.data);
+    return { kind: "bytes", status, text, ...(headers !== undefined && { headers }) };
   }
 }
 

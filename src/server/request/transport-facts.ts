@@ -1,5 +1,6 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { JsonObject } from "../../protocol/wire-types";
+import type { HttpOutcome } from "./http-status";
 
 /** Which transport received a request: `listen()` or a mounted `httpHandler()`, a stdio line, any other connection. */
 export type TransportKind = "http" | "stdio" | "connection";
@@ -26,6 +27,8 @@ export interface TransportFacts {
    * the SDK path to encode: the lane does not encode every result, and nothing is dispatched twice.
    */
   readonly settled?: Promise<JsonObject>;
+  /** HTTP, SDK path: where the SDK bridge notes the status a dispatcher error asks for (`http-status.ts`). */
+  readonly http?: HttpOutcome;
 }
 
 /** The `authInfo.extra` key the facts travel under through the SDK's HTTP handler. */

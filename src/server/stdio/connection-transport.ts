@@ -79,7 +79,7 @@ export class ConnectionTransport implements Transport {
     };
     inner.onerror = (error) => this.onerror?.(error);
     inner.onmessage = (message, extra) => {
-      const rejection = checks.run("stream", { message, ownBytes });
+      const rejection = checks.run("stream", { message, facts: this.base });
       if (rejection) {
         inner.send(errorResponse(rejection, echoedId(message)) as JSONRPCMessage).catch((error: unknown) => this.onerror?.(error as Error));
         return;
