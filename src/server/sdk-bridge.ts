@@ -18,6 +18,7 @@ import type { Era, InboundRequest } from "../protocol/inbound-request";
 import type { LogLevel, ProgressReporter, RequestLogger } from "../protocol/request-context";
 import type { ClientCapabilities, JsonObject } from "../protocol/wire-types";
 import type { Rejection } from "./checks/inbound-checks";
+import { dispatchRequest } from "./request/dispatch-request";
 import { noteHttpStatus } from "./request/http-status";
 import type { TransportFacts } from "./request/transport-facts";
 
@@ -123,7 +124,7 @@ export function buildSdkServer(options: BridgeOptions): Server {
     if (entry.capability !== undefined && !(entry.capability in capabilities)) continue;
     const dispatch = (request: { params?: JsonObject }, ctx: ServerContext) => {
       const known = options.facts(ctx);
-      const answer = known.settled ?? dispatcher.handle(toInboundRequest(entry.method, request, ctx, server, known));
+      const answer = known.settled ?? dispatchRequest(dispatcher, toInboundRequest(entry.method, request, ctx, server, known), known);
       const outcome = known.http;
       return outcome === undefined ? answer : answer.catch((error: unknown) => (noteHttpStatus(outcome, error), Promise.reject(error)));
     };

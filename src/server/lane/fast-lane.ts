@@ -13,6 +13,7 @@ import type { InboundRequest } from "../../protocol/inbound-request";
 import { isPlainObject } from "../../protocol/plain-object";
 import type { ClientCapabilities, JsonObject } from "../../protocol/wire-types";
 import { MCP_NAME_PARAMS } from "../../protocol/mcp-name";
+import { dispatchRequest } from "../request/dispatch-request";
 import { httpStatusOf } from "../request/http-status";
 import type { TransportFacts } from "../request/transport-facts";
 import type { InboundChecks } from "../checks/inbound-checks";
@@ -217,7 +218,7 @@ export class FastLane {
     const inbound = new LaneInbound(request, facts, cancellation);
     let result: JsonObject;
     try {
-      result = await this.options.dispatcher.handle(inbound);
+      result = await dispatchRequest(this.options.dispatcher, inbound, facts);
     } catch (error) {
       return this.failure(request, error);
     }
