@@ -155,6 +155,6 @@ export {
   type MeterProviderLike,
   TELEMETRY_ATTRIBUTE_PREFIX,
 } from "./dispatch/telemetry/telemetry-options";
-export type { ListenOptions, HttpListener, Authenticator, CloseOptions } from "./server/http-listener";
-export { DEFAULT_REQUEST_LIMITS, type RequestLimits } from "./server/request-limits";
+export type { ListenOptions, HttpListener, Authenticator, CloseOptions } from "./server/http/listen-options";
+export { DEFAULT_REQUEST_LIMITS, type RequestLimits } from "./server/checks/request-limits";
 export { ChangeNotifier } from "./server/change-notifier";
