@@ -13,6 +13,8 @@
 // - the mcp.server.operation.duration histogram: unit s, the conventions' buckets, the low-
 //   cardinality attributes only
 // - recordContent: arguments, results and answers only when opted in
+// - a task handed over on shutdown and recovered by another app: its attempt there is a span with
+//   roundtrip_mcp.task.recovered true and no link (no request of that app created it)
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
 import {
   BasicTracerProvider,
@@ -25,6 +27,8 @@ import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import type { HttpListener, McpApp, TelemetryOptions } from "../../src/index";
 import { meta, rpc } from "../support/raw-http";
 import { createTelemetryApp } from "./fixtures/telemetry-app";
+import { createTaskApp } from "./fixtures/task-app";
+import { MemoryTaskStore } from "../../src/index";
 
 const TASKS = { extensions: { "io.modelcontextprotocol/tasks": {} } };
 const FORM = { elicitation: {} };
@@ -295,6 +299,37 @@ describe("telemetry with recordContent", () => {
       expect(JSON.parse(only(setup).attributes["roundtrip_mcp.answers"] as string)).toEqual(answers);
     } finally {
       await setup.app.close();
+    }
+  });
+});
+
+describe("telemetry of a recovered task", () => {
+  it("makes the recovering app's attempt a span marked recovered, with no link", async () => {
+    const store = new MemoryTaskStore();
+    const first = createTaskApp({}, { store, recoveryIntervalMs: 20 });
+    const listener = await first.listen({ port: 0 });
+    const created = (
+      await rpc(listener.url, "tools/call", { name: "resumable", arguments: { holdFirstAttempt: true }, _meta: meta(TASKS) }, { id: 1 })
+    ).body as { result: { taskId: string } };
+    // Closing hands the running task over (its lease released): the second app recovers it.
+    await first.close();
+    const spans = new InMemorySpanExporter();
+    const watcher = new EndWatcher();
+    const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans), watcher] });
+    const ended = watcher.ended("task resumable");
+    const second = createTaskApp({ telemetry: { tracerProvider } }, { store, recoveryIntervalMs: 20 });
+    try {
+      const attempt = await ended;
+      expect(attempt.attributes).toEqual({
+        "gen_ai.tool.name": "resumable",
+        "gen_ai.operation.name": "execute_tool",
+        "roundtrip_mcp.task.id": created.result.taskId,
+        "roundtrip_mcp.task.recovered": true,
+      });
+      expect(attempt.links).toEqual([]);
+      expect(attempt.status.code).toBe(SpanStatusCode.UNSET);
+    } finally {
+      await second.close();
     }
   });
 });
