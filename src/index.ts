@@ -149,5 +149,7 @@ export { StateTooLargeError } from "./state/state-too-large-error";
 export { McpApp } from "./server/mcp-app";
 export type { McpAppOptions, ServeOptions, ServedConnection } from "./server/mcp-app-options";
 export type { ListenOptions, HttpListener, Authenticator, CloseOptions } from "./server/http-listener";
+export type { NodeHandler, NodeHandlerOptions } from "./server/node-mount";
+export type { HealthHandler, HealthOptions, HealthReport, ReadinessCheck } from "./server/health";
 export { DEFAULT_REQUEST_LIMITS, type RequestLimits } from "./server/request-limits";
 export { ChangeNotifier } from "./server/change-notifier";

@@ -9,6 +9,7 @@ import { errorResponse } from "./error-response";
 import { readBody, refuseBody, send } from "./http-body";
 import { InFlightRequests, type Flight } from "./http-drain";
 import type { FastLane, PrecomputedOutcome } from "./fast-lane";
+import type { HealthEndpoints, HealthOptions } from "./health";
 import type { InboundChecks } from "./inbound-checks";
 import { VerdictCache } from "./verdict-cache";
 
@@ -53,6 +54,13 @@ export interface ListenOptions {
    * the SDK path). Default: the app's `fastLane` option, else on unless `ROUNDTRIP_FAST_LANE=off`.
    */
   fastLane?: boolean;
+  /**
+   * Liveness and readiness endpoints on this listener (`true`: the defaults, /healthz and
+   * /readyz), answered before the Host, Origin and authentication checks (a probe calls the pod's
+   * address, with no credentials). Readiness is 503 while a dependency cannot be reached and from
+   * the moment a graceful close begins. Default: none.
+   */
+  health?: boolean | HealthOptions;
 }
 
 /** Options of a graceful close (`HttpListener.close`, `McpApp.close`, `ServedConnection.close`). */
@@ -120,6 +128,7 @@ export async function startHttpListener(
   logger: AppLogger,
   onerror: (error: Error) => void,
   lane?: FastLane,
+  health?: HealthEndpoints,
 ): Promise<HttpListener> {
   const host = options.host ?? "127.0.0.1";
   const path = options.path ?? "/mcp";
@@ -185,6 +194,7 @@ export async function startHttpListener(
     // The request target as parsed (the common exact `/mcp` needs no URL object).
     const target = req.url ?? "/";
     const url = target === path ? undefined : new URL(target, "http://localhost");
+    if (url !== undefined && health?.serves(url.pathname)) return health.node(req, res);
     if (url !== undefined && url.pathname !== path) return jsonError(res, 404, ErrorCode.MethodNotFound, "Not found");
     if (!WEB_METHODS.has(req.method ?? ""))
       return send(res, 405, errorResponse({ code: -32000, message: "Method not allowed." }), { allow: "POST" });

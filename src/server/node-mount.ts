@@ -1,0 +1,294 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Readable } from "node:stream";
+import { isJsonContentType, validateHostHeader, validateOriginHeader, type McpHttpHandler } from "@modelcontextprotocol/server";
+import type { AppLogger } from "../protocol/app-logger";
+import { ErrorCode } from "../protocol/errors";
+import { refusalMessage, RETRY_AFTER_SECONDS } from "./connection-gate";
+import { errorResponse } from "./error-response";
+import { readBody, refuseBody, send, type BodyRead } from "./http-body";
+import { InFlightRequests, type DrainReport, type Flight } from "./http-drain";
+import type { FastLane, PrecomputedOutcome } from "./fast-lane";
+import { echoedId, type InboundChecks } from "./inbound-checks";
+import type { Authenticator } from "./http-listener";
+import { VerdictCache } from "./verdict-cache";
+
+/** What a mounted Node handler checks, as `listen()` does (`app.nodeHandler(options)`). */
+export interface NodeHandlerOptions {
+  /**
+   * Host names accepted in the Host header (and Origin, when present). Default: localhost,
+   * 127.0.0.1 and [::1], as for `listen()`. Name the hosts your server is reached by.
+   */
+  allowedHosts?: string[];
+  /** Origins' host names accepted; default the same as allowedHosts. */
+  allowedOrigins?: string[];
+  /**
+   * Authenticates every request; when set, a request it maps to null gets 401. What it returns is
+   * the principal (`ctx.principal`). Without it every caller is anonymous (null).
+   */
+  authenticate?: Authenticator;
+  /**
+   * Time the client has to send the body once the handler gets the request, in milliseconds;
+   * then 408 and the connection closes, as under `listen()`. Default 30,000.
+   */
+  requestTimeoutMs?: number;
+  /** The fast lane on this handler; default the app's `fastLane` option. */
+  fastLane?: boolean;
+}
+
+/**
+ * The app as a Node `(req, res, next?)` handler, for Express, Fastify (`request.raw`,
+ * `reply.raw`), Hono on Node (`c.env.incoming`, `c.env.outgoing`) and plain `node:http`.
+ */
+export interface NodeHandler {
+  (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): void;
+}
+
+const LOCALHOST = ["localhost", "127.0.0.1", "[::1]"];
+/** A Host header is a host name or an address, and an optional port: no user info, path or spaces. */
+const HOST_SYNTAX = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(?::[0-9]{1,5})?$/;
+/** Methods a web Request can carry (fetch forbids CONNECT, TRACE and TRACK); the SDK answers all but POST with 405. */
+const WEB_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/** The answer when a framework read the body and kept nothing of it for us. */
+const BODY_ALREADY_READ =
+  "The request body was already read by a body parser in front of the MCP handler (app.nodeHandler()), which kept no copy of it: " +
+  "mount the handler before any body parser (or on a route without one), or leave the parsed JSON-RPC message in req.body " +
+  "(express.json() does), or the raw body as a string or Buffer";
+
+/** One request header as the fetch `Headers` of the SDK path would read it (repeated ones joined). */
+function headerOf(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new RangeError(`nodeHandler: ${name} must be a positive integer, got ${String(value)}`);
+  return value;
+}
+
+/**
+ * What a host framework left of the body: the stream still unread (we read it), a copy it kept
+ * (`req.body`: the parsed message, or the raw text as a string or Buffer), or nothing.
+ */
+type HostBody = { kind: "stream" } | { kind: "parsed"; value: unknown } | { kind: "text"; text: string } | { kind: "lost" };
+
+function hostBody(req: IncomingMessage): HostBody {
+  if (!req.readableDidRead && !req.readableEnded) return { kind: "stream" };
+  const kept = (req as { body?: unknown }).body;
+  if (typeof kept === "string") return { kind: "text", text: kept };
+  if (Buffer.isBuffer(kept)) return { kind: "text", text: kept.toString("utf8") };
+  // express.json() on an empty body keeps {}; a parser that kept nothing leaves undefined.
+  return kept === undefined ? { kind: "lost" } : { kind: "parsed", value: kept };
+}
+
+/**
+ * The request path of `listen()` for one request a host server already accepted and routed:
+ * Host and Origin, authentication, the body (read within `maxBodyBytes` and `requestTimeoutMs`,
+ * or the copy a body parser kept), the inbound checks, the fast lane, then the SDK handler. What
+ * stays the host's: its port, paths, headers and keep-alive timeouts and connection cap.
+ */
+export class NodeMount {
+  private readonly flights = new InFlightRequests();
+  private readonly allowedHosts: string[];
+  private readonly hostVerdicts: VerdictCache<string | undefined>;
+  private readonly originVerdicts: VerdictCache<string>;
+  private readonly requestTimeout: number;
+  private warnedLostBody = false;
+
+  constructor(
+    private readonly handler: McpHttpHandler,
+    private readonly options: NodeHandlerOptions,
+    private readonly checks: InboundChecks,
+    private readonly logger: AppLogger,
+    private readonly onerror: (error: Error) => void,
+    private readonly lane?: FastLane,
+  ) {
+    this.allowedHosts = options.allowedHosts ?? LOCALHOST;
+    const allowedOrigins = options.allowedOrigins ?? this.allowedHosts;
+    this.requestTimeout = positive(options.requestTimeoutMs, 30_000, "requestTimeoutMs");
+    this.hostVerdicts = new VerdictCache((value: string | undefined) => {
+      if (value !== undefined && !HOST_SYNTAX.test(value)) return "Invalid Host header";
+      const check = validateHostHeader(value, this.allowedHosts);
+      return check.ok ? undefined : check.message;
+    });
+    this.originVerdicts = new VerdictCache((value: string) => {
+      const check = validateOriginHeader(value, allowedOrigins);
+      return check.ok ? undefined : check.message;
+    });
+  }
+
+  /** The Node handler: errors are answered 500 here (and reported), never passed on. */
+  readonly handle: NodeHandler = (req, res) => {
+    if (this.flights.closing) {
+      this.flights.refused++;
+      return refuseBody(
+        req,
+        res,
+        { status: 503, code: -32000, message: refusalMessage("closing") },
+        { "retry-after": String(RETRY_AFTER_SECONDS) },
+      );
+    }
+    const flight = this.flights.track(res);
+    this.serve(req, res, flight).catch((error: unknown) => {
+      this.onerror(error instanceof Error ? error : new Error(String(error)));
+      if (!res.headersSent && !res.destroyed)
+        send(res, 500, errorResponse({ code: ErrorCode.InternalError, message: "Internal server error" }));
+      else res.destroy();
+    });
+  };
+
+  /** A graceful close, as a listener's: new requests 503, those in flight finish until the deadline. */
+  drain(deadlineMs: number): Promise<DrainReport> {
+    return this.flights.drain(deadlineMs, () => this.handler.close());
+  }
+
+  private async serve(req: IncomingMessage, res: ServerResponse, flight: Flight): Promise<void> {
+    if (!WEB_METHODS.has(req.method ?? ""))
+      return send(res, 405, errorResponse({ code: -32000, message: "Method not allowed." }), { allow: "POST" });
+    const hostHeader = req.headers.host;
+    const hostProblem = this.hostVerdicts.get(hostHeader);
+    if (hostProblem !== undefined) return send(res, 403, errorResponse({ code: -32000, message: hostProblem }));
+    if (req.headers.origin !== undefined) {
+      const originProblem = this.originVerdicts.get(req.headers.origin);
+      if (originProblem !== undefined) return send(res, 403, errorResponse({ code: -32000, message: originProblem }));
+    }
+    let principal: string | null = null;
+    if (this.options.authenticate) {
+      principal = await this.options.authenticate(req);
+      if (principal === null) {
+        res.setHeader("www-authenticate", "Bearer");
+        return send(res, 401, errorResponse({ code: -32000, message: "Unauthorized" }));
+      }
+    }
+    let bodyText: string | undefined;
+    let body: unknown;
+    if (req.method === "POST") {
+      const kept = hostBody(req);
+      if (kept.kind === "lost") {
+        if (!this.warnedLostBody) {
+          this.warnedLostBody = true;
+          this.logger.error(BODY_ALREADY_READ);
+        }
+        return send(res, 500, errorResponse({ code: ErrorCode.InternalError, message: BODY_ALREADY_READ }));
+      }
+      if (kept.kind === "parsed") {
+        const rejection = this.checks.value(kept.value);
+        if (rejection) return send(res, rejection.status, errorResponse(rejection, echoedId(kept.value)));
+        body = kept.value;
+        // Walked once here: the entry behind us does not walk it again.
+        this.checks.remember(body);
+      } else {
+        let read: BodyRead;
+        if (kept.kind === "text") {
+          read = Buffer.byteLength(kept.text) > this.checks.limits.maxBodyBytes ? { kind: "too-large" } : { kind: "body", text: kept.text };
+        } else {
+          read = await this.timedRead(req, res);
+          if (read.kind === "aborted") return;
+        }
+        if (read.kind === "too-large") return refuseBody(req, res, this.checks.tooLarge());
+        bodyText = read.text;
+        const checked = bodyText.length > 0 ? this.checks.text(bodyText, false) : undefined;
+        if (checked?.kind === "rejected") return send(res, checked.rejection.status, errorResponse(checked.rejection, checked.id));
+        if (checked?.kind === "parsed") body = checked.value;
+      }
+      const message = body as { id?: unknown; method?: unknown } | undefined;
+      flight.id = message?.id;
+      flight.listen = message?.method === "subscriptions/listen";
+    }
+    let controller: AbortController | undefined;
+    const gone = () => flight.stopped || (res.destroyed && !res.writableFinished);
+    const signal = (): AbortSignal => {
+      if (controller === undefined) {
+        const made = (controller = new AbortController());
+        if (gone()) made.abort();
+        else {
+          res.once("close", () => res.writableFinished || made.abort());
+          flight.onStop = () => made.abort();
+        }
+      }
+      return controller.signal;
+    };
+    let precomputed: PrecomputedOutcome | undefined;
+    if (this.lane !== undefined && body !== undefined && isJsonContentType(req.headers["content-type"])) {
+      const taken = this.lane.admit(body, (name) => headerOf(req, name));
+      if (taken !== undefined) {
+        // A body a host parser kept may be shared with its other middleware: not frozen in place.
+        const answer = await this.lane.answer(taken, principal, { signal, cancelled: gone }, bodyText !== undefined);
+        if (answer.kind === "bytes") {
+          if (res.destroyed || flight.stopped) return;
+          const text = answer.kept === undefined ? answer.text : undefined;
+          if (text !== undefined) {
+            res
+              .writeHead(answer.status, { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) })
+              .end(text);
+          } else {
+            const { head, tail } = answer.kept!;
+            res.writeHead(answer.status, {
+              "content-type": "application/json",
+              "content-length": String(head.length + Buffer.byteLength(tail)),
+            });
+            res.write(head);
+            res.end(tail);
+          }
+          return;
+        }
+        precomputed = answer.outcome;
+      }
+    }
+    this.checks.remember(body);
+    const headers = new Headers();
+    for (const name of Object.keys(req.headers)) {
+      const value = headerOf(req, name);
+      if (value !== undefined) headers.set(name, value);
+    }
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const request = new Request(`http://${hostHeader ?? "localhost"}${url.pathname}${url.search}`, {
+      method: req.method,
+      headers,
+      body: body === undefined ? bodyText : undefined,
+      signal: signal(),
+    });
+    const response = await this.handler.fetch(request, {
+      ...(body !== undefined && { parsedBody: body }),
+      authInfo: {
+        token: "",
+        clientId: principal ?? "anonymous",
+        scopes: [],
+        extra: { principal, laneDone: this.lane !== undefined, precomputed },
+      },
+    });
+    if (flight.stopped) return void response.body?.cancel().catch(() => undefined);
+    const outHeaders = Object.fromEntries(response.headers);
+    if (!response.body) return void res.writeHead(response.status, outHeaders).end();
+    if (!response.headers.get("content-type")?.includes("text/event-stream")) {
+      const payload = Buffer.from(await response.arrayBuffer());
+      if (flight.stopped || res.destroyed) return;
+      res.writeHead(response.status, { ...outHeaders, "content-length": String(payload.length) }).end(payload);
+      return;
+    }
+    res.writeHead(response.status, outHeaders);
+    res.flushHeaders();
+    const stream = Readable.fromWeb(response.body as never);
+    stream.on("error", () => res.destroy());
+    stream.pipe(res);
+  }
+
+  /** Reads the body within `requestTimeoutMs`: a stalled one is answered 408 and its connection closed, as Node's own timeout does under `listen()`. */
+  private async timedRead(req: IncomingMessage, res: ServerResponse): Promise<BodyRead> {
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<BodyRead>((resolve) => {
+      timer = setTimeout(() => {
+        if (!res.headersSent) res.writeHead(408, { connection: "close" }).end();
+        res.once("finish", () => req.socket.destroy());
+        resolve({ kind: "aborted" });
+      }, this.requestTimeout);
+    });
+    try {
+      return await Promise.race([readBody(req, this.checks.limits.maxBodyBytes), expired]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
