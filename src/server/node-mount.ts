@@ -140,8 +140,18 @@ export class NodeMount {
   };
 
   /** A graceful close, as a listener's: new requests 503, those in flight finish until the deadline. */
-  drain(deadlineMs: number): Promise<DrainReport> {
-    return this.flights.drain(deadlineMs, () => this.handler.close());
+  async drain(deadlineMs: number): Promise<DrainReport> {
+    const started = Date.now();
+    const report = await this.flights.drain(deadlineMs, () => this.handler.close());
+    const counts = { ...report, refusedRequests: this.flights.refused };
+    // As a listener's close: a line at info when it drained anything, at debug otherwise.
+    const busy = Object.values(counts).some((count) => count > 0);
+    this.logger[busy ? "info" : "debug"]("mounted handler closed", {
+      ...counts,
+      drainTimeoutMs: deadlineMs,
+      durationMs: Date.now() - started,
+    });
+    return report;
   }
 
   private async serve(req: IncomingMessage, res: ServerResponse, flight: Flight): Promise<void> {
