@@ -148,8 +148,8 @@ export { StateTooLargeError } from "./state/state-too-large-error";
 // Server
 export { McpApp } from "./server/mcp-app";
 export type { McpAppOptions, ServeOptions, ServedConnection } from "./server/mcp-app-options";
-export type { ListenOptions, HttpListener, Authenticator, CloseOptions } from "./server/http-listener";
-export type { NodeHandler, NodeHandlerOptions } from "./server/node-mount";
-export type { HealthHandler, HealthOptions, HealthReport, ReadinessCheck } from "./server/health";
-export { DEFAULT_REQUEST_LIMITS, type RequestLimits } from "./server/request-limits";
+export type { ListenOptions, HttpListener, Authenticator, CloseOptions } from "./server/http/listen-options";
+export type { NodeHandler, NodeHandlerOptions } from "./server/http/node-mount";
+export type { HealthHandler, HealthOptions, HealthReport, ReadinessCheck } from "./server/http/health";
+export { DEFAULT_REQUEST_LIMITS, type RequestLimits } from "./server/checks/request-limits";
 export { ChangeNotifier } from "./server/change-notifier";

@@ -4,8 +4,9 @@
 //   feature's store, and each of options.checks), Cache-Control: no-store; HEAD has no body;
 //   another method is 405; the paths are configurable, and a health path equal to the MCP path
 //   is refused when listening;
-// - the listener answers the probes before Host and authentication (a probe calls the pod's
-//   address with no credentials), while an MCP request with the same Host is 403;
+// - the listener answers the probes after the Host and Origin checks (a Host outside allowedHosts
+//   is 403, as for every request) and before authentication (a probe has no credentials), while an
+//   MCP request without credentials is 401;
 // - readiness is 503 with the failing check named: a message bus whose `healthy` is false (then
 //   200 again once it is true), a function check that returns false or rejects, one that never
 //   settles ("timeout" within timeoutMs, and a pending check is joined, not started again); the
@@ -42,7 +43,7 @@ function send(port: number, method: string, path: string, headers: Record<string
 }
 
 const probe = async (port: number, path = "/readyz") => {
-  const r = await send(port, "GET", path, { host: "10.1.2.3:8080" });
+  const r = await send(port, "GET", path, { host: `127.0.0.1:${port}` });
   return { status: r.status, body: JSON.parse(r.text) as unknown };
 };
 
@@ -68,14 +69,16 @@ describe("listen({ health })", () => {
   let app: McpApp;
   afterEach(() => app.close());
 
-  it("answers liveness and readiness before the Host and authentication checks", async () => {
+  it("answers liveness and readiness after the Host check and before authentication", async () => {
     ({ app } = createMountApp());
     const listener = await app.listen({ health: true, authenticate: () => null });
-    const live = await send(listener.port, "GET", "/healthz", { host: "10.1.2.3:8080" });
+    const live = await send(listener.port, "GET", "/healthz", { host: `127.0.0.1:${listener.port}` });
     expect([live.status, JSON.parse(live.text), live.headers["cache-control"]]).toEqual([200, { status: "ok" }, "no-store"]);
     expect(await probe(listener.port)).toEqual({ status: 200, body: { status: "ok", checks: { taskStore: "ok" } } });
-    const mcp = await send(listener.port, "POST", "/mcp", { host: "10.1.2.3:8080", "content-type": "application/json" }, "{}");
-    expect(mcp.status).toBe(403);
+    const mcp = await send(listener.port, "POST", "/mcp", { host: `127.0.0.1:${listener.port}`, "content-type": "application/json" }, "{}");
+    expect(mcp.status).toBe(401);
+    // A probe names a host the listener accepts (Kubernetes: httpHeaders), like every request.
+    expect((await send(listener.port, "GET", "/readyz", { host: "10.1.2.3:8080" })).status).toBe(403);
   });
 
   it("answers HEAD without a body, refuses other methods with 405, and serves configured paths", async () => {

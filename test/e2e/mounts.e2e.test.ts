@@ -255,9 +255,9 @@ describe.each(MOUNTS)("the app served by %s", (_name, start) => {
   });
 
   it("answers the health endpoints", async () => {
-    const live = await send(port, { method: "GET", path: "/healthz", headers: { host: "10.0.0.7:8080" } });
+    const live = await send(port, { method: "GET", path: "/healthz", headers: { host: "mcp.example.com" } });
     expect([live.status, live.json]).toEqual([200, { status: "ok" }]);
-    const ready = await send(port, { method: "GET", path: "/readyz", headers: { host: "10.0.0.7:8080" } });
+    const ready = await send(port, { method: "GET", path: "/readyz", headers: { host: "mcp.example.com" } });
     expect([ready.status, ready.json]).toEqual([200, { status: "ok", checks: { taskStore: "ok" } }]);
   });
 });

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { ReadinessProbe } from "../features/feature-module";
-import type { AppLogger } from "../protocol/app-logger";
+import type { ReadinessProbe } from "../../features/feature-module";
+import type { AppLogger } from "../../protocol/app-logger";
 
 /**
  * Something readiness depends on besides the app's own features (the tasks feature's store is

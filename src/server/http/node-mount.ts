@@ -1,16 +1,17 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { Readable } from "node:stream";
-import { isJsonContentType, validateHostHeader, validateOriginHeader, type McpHttpHandler } from "@modelcontextprotocol/server";
-import type { AppLogger } from "../protocol/app-logger";
-import { ErrorCode } from "../protocol/errors";
+import { validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
+import type { AppLogger } from "../../protocol/app-logger";
+import { ErrorCode } from "../../protocol/errors";
+import { isPlainObject } from "../../protocol/plain-object";
+import { errorResponse } from "../checks/error-response";
+import { VerdictCache } from "../checks/verdict-cache";
 import { refusalMessage, RETRY_AFTER_SECONDS } from "./connection-gate";
-import { errorResponse } from "./error-response";
+import type { HttpAnswerer, HttpReceived } from "./http-answerer";
 import { readBody, refuseBody, send, type BodyRead } from "./http-body";
 import { InFlightRequests, type DrainReport, type Flight } from "./http-drain";
-import type { FastLane, PrecomputedOutcome } from "./fast-lane";
-import { echoedId, type InboundChecks } from "./inbound-checks";
-import type { Authenticator } from "./http-listener";
-import { VerdictCache } from "./verdict-cache";
+import { writeAnswer } from "./http-write";
+import type { Authenticator } from "./listen-options";
+import { ResponseCancellation } from "./response-cancellation";
 
 /** What a mounted Node handler checks, as `listen()` does (`app.nodeHandler(options)`). */
 export interface NodeHandlerOptions {
@@ -98,12 +99,10 @@ export class NodeMount {
   private warnedLostBody = false;
 
   constructor(
-    private readonly handler: McpHttpHandler,
+    private readonly answerer: HttpAnswerer,
     private readonly options: NodeHandlerOptions,
-    private readonly checks: InboundChecks,
     private readonly logger: AppLogger,
     private readonly onerror: (error: Error) => void,
-    private readonly lane?: FastLane,
   ) {
     this.allowedHosts = options.allowedHosts ?? LOCALHOST;
     const allowedOrigins = options.allowedOrigins ?? this.allowedHosts;
@@ -142,7 +141,7 @@ export class NodeMount {
   /** A graceful close, as a listener's: new requests 503, those in flight finish until the deadline. */
   async drain(deadlineMs: number): Promise<DrainReport> {
     const started = Date.now();
-    const report = await this.flights.drain(deadlineMs, () => this.handler.close());
+    const report = await this.flights.drain(deadlineMs, () => this.answerer.sdk.close());
     const counts = { ...report, refusedRequests: this.flights.refused };
     // As a listener's close: a line at info when it drained anything, at debug otherwise.
     const busy = Object.values(counts).some((count) => count > 0);
@@ -154,26 +153,40 @@ export class NodeMount {
     return report;
   }
 
+  /** Serves one request as the listener does: read it, answer it (the shared answerer), write the answer. */
   private async serve(req: IncomingMessage, res: ServerResponse, flight: Flight): Promise<void> {
+    const received = await this.read(req, res, flight);
+    if (received === undefined) return;
+    writeAnswer(res, flight, await this.answerer.answer(received), this.onerror);
+  }
+
+  /**
+   * What the listener checks before the answerer, but the path (the host routed it): the method,
+   * Host and Origin, authentication, the body (its size, then limits and parse, or the copy a
+   * parser kept); undefined once answered (or the client went away).
+   */
+  private async read(req: IncomingMessage, res: ServerResponse, flight: Flight): Promise<HttpReceived | undefined> {
+    const checks = this.answerer.checks;
     if (!WEB_METHODS.has(req.method ?? ""))
-      return send(res, 405, errorResponse({ code: -32000, message: "Method not allowed." }), { allow: "POST" });
+      return void send(res, 405, errorResponse({ code: -32000, message: "Method not allowed." }), { allow: "POST" });
     const hostHeader = req.headers.host;
     const hostProblem = this.hostVerdicts.get(hostHeader);
-    if (hostProblem !== undefined) return send(res, 403, errorResponse({ code: -32000, message: hostProblem }));
+    if (hostProblem !== undefined) return void send(res, 403, errorResponse({ code: -32000, message: hostProblem }));
     if (req.headers.origin !== undefined) {
       const originProblem = this.originVerdicts.get(req.headers.origin);
-      if (originProblem !== undefined) return send(res, 403, errorResponse({ code: -32000, message: originProblem }));
+      if (originProblem !== undefined) return void send(res, 403, errorResponse({ code: -32000, message: originProblem }));
     }
     let principal: string | null = null;
     if (this.options.authenticate) {
       principal = await this.options.authenticate(req);
       if (principal === null) {
         res.setHeader("www-authenticate", "Bearer");
-        return send(res, 401, errorResponse({ code: -32000, message: "Unauthorized" }));
+        return void send(res, 401, errorResponse({ code: -32000, message: "Unauthorized" }));
       }
     }
     let bodyText: string | undefined;
     let body: unknown;
+    let ownBytes = false;
     if (req.method === "POST") {
       const kept = hostBody(req);
       if (kept.kind === "lost") {
@@ -181,108 +194,55 @@ export class NodeMount {
           this.warnedLostBody = true;
           this.logger.error(BODY_ALREADY_READ);
         }
-        return send(res, 500, errorResponse({ code: ErrorCode.InternalError, message: BODY_ALREADY_READ }));
+        return void send(res, 500, errorResponse({ code: ErrorCode.InternalError, message: BODY_ALREADY_READ }));
       }
       if (kept.kind === "parsed") {
-        const rejection = this.checks.value(kept.value);
-        if (rejection) return send(res, rejection.status, errorResponse(rejection, echoedId(kept.value)));
+        // Someone else's objects: the answerer walks them for the limits, and nothing freezes them.
         body = kept.value;
-        // Walked once here: the entry behind us does not walk it again.
-        this.checks.remember(body);
       } else {
         let read: BodyRead;
         if (kept.kind === "text") {
-          read = Buffer.byteLength(kept.text) > this.checks.limits.maxBodyBytes ? { kind: "too-large" } : { kind: "body", text: kept.text };
+          read = Buffer.byteLength(kept.text) > checks.limits.maxBodyBytes ? { kind: "too-large" } : { kind: "body", text: kept.text };
         } else {
           read = await this.timedRead(req, res);
-          if (read.kind === "aborted") return;
+          if (read.kind === "aborted") return undefined;
         }
-        if (read.kind === "too-large") return refuseBody(req, res, this.checks.tooLarge());
+        if (read.kind === "too-large") return void refuseBody(req, res, checks.tooLarge());
         bodyText = read.text;
-        const checked = bodyText.length > 0 ? this.checks.text(bodyText, false) : undefined;
-        if (checked?.kind === "rejected") return send(res, checked.rejection.status, errorResponse(checked.rejection, checked.id));
-        if (checked?.kind === "parsed") body = checked.value;
+        const checked = bodyText.length > 0 ? checks.text(bodyText) : undefined;
+        if (checked?.kind === "rejected") return void send(res, checked.rejection.status, errorResponse(checked.rejection, checked.id));
+        if (checked?.kind === "parsed") {
+          body = checked.value;
+          ownBytes = true;
+        }
       }
-      const message = body as { id?: unknown; method?: unknown } | undefined;
+      const message = isPlainObject(body) ? body : undefined;
       flight.id = message?.id;
       flight.listen = message?.method === "subscriptions/listen";
     }
-    let controller: AbortController | undefined;
-    const gone = () => flight.stopped || (res.destroyed && !res.writableFinished);
-    const signal = (): AbortSignal => {
-      if (controller === undefined) {
-        const made = (controller = new AbortController());
-        if (gone()) made.abort();
-        else {
-          res.once("close", () => res.writableFinished || made.abort());
-          flight.onStop = () => made.abort();
+    const cancellation = new ResponseCancellation(res, flight);
+    return {
+      body,
+      method: req.method ?? "",
+      facts: { transport: "http", principal, ownBytes },
+      authInfo: { token: "", clientId: principal ?? "anonymous", scopes: [] },
+      header: (name) => headerOf(req, name),
+      cancellation,
+      webRequest: () => {
+        const headers = new Headers();
+        for (const name of Object.keys(req.headers)) {
+          const value = headerOf(req, name);
+          if (value !== undefined) headers.set(name, value);
         }
-      }
-      return controller.signal;
-    };
-    let precomputed: PrecomputedOutcome | undefined;
-    if (this.lane !== undefined && body !== undefined && isJsonContentType(req.headers["content-type"])) {
-      const taken = this.lane.admit(body, (name) => headerOf(req, name));
-      if (taken !== undefined) {
-        // A body a host parser kept may be shared with its other middleware: not frozen in place.
-        const answer = await this.lane.answer(taken, principal, { signal, cancelled: gone }, bodyText !== undefined);
-        if (answer.kind === "bytes") {
-          if (res.destroyed || flight.stopped) return;
-          const text = answer.kept === undefined ? answer.text : undefined;
-          if (text !== undefined) {
-            res
-              .writeHead(answer.status, { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) })
-              .end(text);
-          } else {
-            const { head, tail } = answer.kept!;
-            res.writeHead(answer.status, {
-              "content-type": "application/json",
-              "content-length": String(head.length + Buffer.byteLength(tail)),
-            });
-            res.write(head);
-            res.end(tail);
-          }
-          return;
-        }
-        precomputed = answer.outcome;
-      }
-    }
-    this.checks.remember(body);
-    const headers = new Headers();
-    for (const name of Object.keys(req.headers)) {
-      const value = headerOf(req, name);
-      if (value !== undefined) headers.set(name, value);
-    }
-    const url = new URL(req.url ?? "/", "http://localhost");
-    const request = new Request(`http://${hostHeader ?? "localhost"}${url.pathname}${url.search}`, {
-      method: req.method,
-      headers,
-      body: body === undefined ? bodyText : undefined,
-      signal: signal(),
-    });
-    const response = await this.handler.fetch(request, {
-      ...(body !== undefined && { parsedBody: body }),
-      authInfo: {
-        token: "",
-        clientId: principal ?? "anonymous",
-        scopes: [],
-        extra: { principal, laneDone: this.lane !== undefined, precomputed },
+        const url = new URL(req.url ?? "/", "http://localhost");
+        return new Request(`http://${hostHeader ?? "localhost"}${url.pathname}${url.search}`, {
+          method: req.method,
+          headers,
+          body: body === undefined ? bodyText : undefined,
+          signal: cancellation.signal,
+        });
       },
-    });
-    if (flight.stopped) return void response.body?.cancel().catch(() => undefined);
-    const outHeaders = Object.fromEntries(response.headers);
-    if (!response.body) return void res.writeHead(response.status, outHeaders).end();
-    if (!response.headers.get("content-type")?.includes("text/event-stream")) {
-      const payload = Buffer.from(await response.arrayBuffer());
-      if (flight.stopped || res.destroyed) return;
-      res.writeHead(response.status, { ...outHeaders, "content-length": String(payload.length) }).end(payload);
-      return;
-    }
-    res.writeHead(response.status, outHeaders);
-    res.flushHeaders();
-    const stream = Readable.fromWeb(response.body as never);
-    stream.on("error", () => res.destroy());
-    stream.pipe(res);
+    };
   }
 
   /** Reads the body within `requestTimeoutMs`: a stalled one is answered 408 and its connection closed, as Node's own timeout does under `listen()`. */
@@ -296,7 +256,7 @@ export class NodeMount {
       }, this.requestTimeout);
     });
     try {
-      return await Promise.race([readBody(req, this.checks.limits.maxBodyBytes), expired]);
+      return await Promise.race([readBody(req, this.answerer.checks.limits.maxBodyBytes), expired]);
     } finally {
       clearTimeout(timer);
     }
