@@ -14,6 +14,8 @@
 //   its timeoutMs is -32603 "Request timed out";
 // - the health endpoints each mount routes (app.healthHandler()) answer /healthz 200 and /readyz
 //   200 with the task store's check, like listen({ health: true });
+// - every mount's answers to the whole table (status, content-type, www-authenticate,
+//   retry-after, allow, and the body byte for byte, sealed requestState aside) equal listen()'s;
 // and what happens to a body a framework's parser already read: express.json() in front is
 // accepted (the parsed message, checked against the limits and headers as a raw one); a raw
 // Buffer (express.raw()) is accepted as the text; Fastify's own JSON parser and Hono's
@@ -95,6 +97,17 @@ interface Answer {
   json?: Record<string, unknown>;
 }
 
+/** Every answer each way of serving got, in order: the same requests must get the same answers. */
+const transcripts = new Map<string, unknown[]>();
+let transcript: unknown[] | undefined;
+
+/** An answer as compared across mounts: status, the headers a client acts on, the body (sealed state aside, random by design). */
+function recorded(answer: Answer): unknown {
+  const body = answer.text.replace(/"requestState":"[^"]+"/g, '"requestState":"<sealed>"');
+  const headers = ["content-type", "www-authenticate", "retry-after", "allow"].map((name) => answer.headers[name]);
+  return { status: answer.status, headers, body };
+}
+
 /** One request over node:http, so Host and Content-Length can be anything. */
 function send(
   port: number,
@@ -115,7 +128,9 @@ function send(
           } catch {
             json = undefined;
           }
-          resolve({ status: res.statusCode!, headers: res.headers, text, json, closed });
+          const answer = { status: res.statusCode!, headers: res.headers, text, json, closed };
+          transcript?.push(recorded(answer));
+          resolve(answer);
         });
       },
     );
@@ -162,8 +177,10 @@ describe.each(MOUNTS)("the app served by %s", (_name, start) => {
     ({ app } = createMountApp());
     running = await start(app);
     port = running.port;
+    transcripts.set(_name, (transcript = []));
   });
   afterAll(async () => {
+    transcript = undefined;
     await running.close();
     await app.close();
   });
@@ -259,6 +276,14 @@ describe.each(MOUNTS)("the app served by %s", (_name, start) => {
     expect([live.status, live.json]).toEqual([200, { status: "ok" }]);
     const ready = await send(port, { method: "GET", path: "/readyz", headers: { host: "mcp.example.com" } });
     expect([ready.status, ready.json]).toEqual([200, { status: "ok", checks: { taskStore: "ok" } }]);
+  });
+});
+
+describe("the same answers everywhere", () => {
+  it.each(MOUNTS.slice(1).map(([name]) => [name]))("%s answered every request as listen() did, byte for byte", (name) => {
+    const reference = transcripts.get("listen()")!;
+    expect(reference.length).toBeGreaterThan(10);
+    expect(transcripts.get(name)).toEqual(reference);
   });
 });
 
