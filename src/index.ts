@@ -156,5 +156,7 @@ export {
   TELEMETRY_ATTRIBUTE_PREFIX,
 } from "./dispatch/telemetry/telemetry-options";
 export type { ListenOptions, HttpListener, Authenticator, CloseOptions } from "./server/http/listen-options";
+export type { NodeHandler, NodeHandlerOptions } from "./server/http/node-mount";
+export type { HealthHandler, HealthOptions, HealthReport, ReadinessCheck } from "./server/http/health";
 export { DEFAULT_REQUEST_LIMITS, type RequestLimits } from "./server/checks/request-limits";
 export { ChangeNotifier } from "./server/change-notifier";

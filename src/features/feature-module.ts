@@ -70,16 +70,27 @@ export interface CompiledFeature {
   /** Frees what it holds (timers, stores) when the app closes. */
   close?(): Promise<void>;
   /**
-   * Told each time the app starts serving over HTTP (`listen()`), and whether that listener
-   * authenticates its callers: the tasks feature warns when every caller would share one scope.
+   * Told each time the app starts serving over HTTP (`listen()`, `nodeHandler()`), and whether
+   * it authenticates its callers: the tasks feature warns when every caller would share one scope.
    */
   serving?(facts: ServingFacts): void;
+  /**
+   * What the feature needs reachable to serve (the tasks feature: its store), probed by the app's
+   * readiness endpoint: each check resolves when it is, rejects (with a message for the log) when not.
+   */
+  readonly readiness?: readonly ReadinessProbe[];
+}
+
+/** One dependency a readiness probe checks: its name (in the probe's answer) and the check. */
+export interface ReadinessProbe {
+  readonly name: string;
+  check(): Promise<void>;
 }
 
 /** What a feature learns when the app starts serving. */
 export interface ServingFacts {
   readonly transport: "http";
-  /** False when `listen()` was given no `authenticate`: every caller is anonymous (principal null). */
+  /** False when `listen()` or `nodeHandler()` was given no `authenticate`: every caller is anonymous (principal null). */
   readonly authenticated: boolean;
 }
 

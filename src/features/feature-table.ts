@@ -6,7 +6,7 @@ import type { JsonObject, ListCacheHint } from "../protocol/wire-types";
 import { ComponentCompiler, type DeclaredComponent } from "./component-compiler";
 import type { ComponentDefinition } from "./component-definition";
 import type { ComponentRunner, ExecutionStrategy } from "./component-runner";
-import type { CompiledFeature, FeatureMethod, FeatureModule, ServingFacts } from "./feature-module";
+import type { CompiledFeature, FeatureMethod, FeatureModule, ReadinessProbe, ServingFacts } from "./feature-module";
 import { RegistrationError } from "./registration-error";
 
 /** The name of an app that gives none (`McpAppOptions.name`). */
@@ -101,6 +101,11 @@ export class FeatureTable {
   /** Lets every feature start its background work, once the app is built. */
   start(runner: ComponentRunner): void {
     for (const feature of this.features) feature.start?.(runner);
+  }
+
+  /** What every feature needs reachable to serve (see CompiledFeature.readiness). */
+  readiness(): ReadinessProbe[] {
+    return this.features.flatMap((feature) => feature.readiness ?? []);
   }
 
   /** Tells every feature the app started serving (see CompiledFeature.serving). */

@@ -18,6 +18,8 @@ import { httpEntry } from "./http/http-entry";
 import type { HttpRoute } from "./http/http-routes";
 import { startHttpListener } from "./http/http-listener";
 import { DEFAULT_DRAIN_MS, drainDeadline, type CloseOptions, type HttpListener, type ListenOptions } from "./http/listen-options";
+import { HealthEndpoints, type HealthHandler, type HealthOptions } from "./http/health";
+import { NodeMount, type NodeHandler, type NodeHandlerOptions } from "./http/node-mount";
 import { InboundChecks } from "./checks/inbound-checks";
 import { resolveRequestLimits } from "./checks/request-limits";
 import { StdioLineTransport } from "./stdio/stdio-line-transport";
@@ -44,6 +46,10 @@ export class McpApp {
   private readonly connections = new Set<ServedConnection>();
   /** HTTP handlers this app made, each with the function that detaches it from `changes`. */
   private readonly handlers = new Map<McpHttpHandler, () => void>();
+  /** Node handlers this app made (`nodeHandler()`): drained by `close()` like listeners. */
+  private readonly mounts = new Set<NodeMount>();
+  /** Set once `close()` begins: readiness answers 503 from then on. */
+  private closing = false;
   private readonly serverInfo: { name: string; version: string; title?: string };
   private readonly lane: FastLane;
   /** Routes of `listen()` beside the MCP path, by exact pathname (`http/http-routes.ts`). */
@@ -181,7 +187,9 @@ export class McpApp {
     const handler = answerer.sdk;
     let listener: HttpListener;
     try {
-      listener = await startHttpListener(answerer, options, this.logger, (e) => this.reportError(e), this.routes);
+      const health = options.health ? this.healthEndpoints(options.health === true ? {} : options.health) : undefined;
+      if (health?.serves(options.path ?? "/mcp")) throw new RangeError("listen: the health paths must differ from path");
+      listener = await startHttpListener(answerer, options, this.logger, (e) => this.reportError(e), this.listenerRoutes(health));
     } catch (error) {
       this.handlers.get(handler)?.();
       this.handlers.delete(handler);
@@ -215,6 +223,61 @@ export class McpApp {
     return httpEntry(this.answerer(this.laneOn));
   }
 
+  /**
+   * The app as a Node `(req, res, next?)` handler, to mount in Express, Fastify, Hono on Node or a
+   * `node:http` server of your own, making every check `listen()` makes: Host and Origin
+   * (`allowedHosts`, default localhost), `authenticate` and the principal, the request limits, a
+   * stalled body (408 after `requestTimeoutMs`), the `Mcp-Param-*` headers. It reads the body
+   * itself; a body a parser already read is taken from `req.body` (the parsed message, or the raw
+   * text as a string or Buffer) with the same checks, and answered 500 naming the fix when the
+   * parser kept nothing. `close()` drains it like a listener. See docs/deployment.md, "Mounting".
+   *
+   * @example expressApp.post("/mcp", app.nodeHandler({ allowedHosts: ["mcp.example.com"], authenticate }));
+   */
+  nodeHandler(options: NodeHandlerOptions = {}): NodeHandler {
+    const answerer = this.answerer(options.fastLane ?? this.laneOn);
+    const mount = new NodeMount(answerer, options, this.logger, (e) => this.reportError(e));
+    this.mounts.add(mount);
+    this.features.serving({ transport: "http", authenticated: options.authenticate !== undefined });
+    return mount.handle;
+  }
+
+  /**
+   * The liveness and readiness endpoints as a handler to route (`listen({ health })` serves the
+   * same on the listener). Readiness is 503 while a dependency cannot be reached (the tasks
+   * feature's store, each of `options.checks`, such as a message bus) and from the moment
+   * `close()` begins. See docs/deployment.md, "Health endpoints".
+   *
+   * @example const health = app.healthHandler(); expressApp.get(["/healthz", "/readyz"], (req, res) => health.node(req, res));
+   */
+  healthHandler(options: HealthOptions = {}): HealthHandler {
+    const endpoints = this.healthEndpoints(options);
+    return {
+      fetch: (request) => endpoints.fetch(request),
+      node: (req, res, next) => endpoints.node(req, res, next),
+      liveness: () => endpoints.liveness(),
+      readiness: () => endpoints.readiness(),
+    };
+  }
+
+  /** The app's routes, and this listener's health endpoints beside them. */
+  private listenerRoutes(health: HealthEndpoints | undefined): ReadonlyMap<string, HttpRoute> {
+    if (health === undefined) return this.routes;
+    const routes = new Map(this.routes);
+    const route: HttpRoute = (req, res) => health.node(req, res);
+    routes.set(health.livenessPath, route).set(health.readinessPath, route);
+    return routes;
+  }
+
+  private healthEndpoints(options: HealthOptions): HealthEndpoints {
+    return new HealthEndpoints(
+      options,
+      () => this.features.readiness(),
+      () => this.closing,
+      this.logger,
+    );
+  }
+
   /** The one HTTP answerer of a listener or a mounted handler, over an SDK handler of its own (attached to `changes`). */
   private answerer(laneOn: boolean): HttpAnswerer {
     const sdk = createMcpHandler(this.sdkServers(httpFacts), { onerror: (e) => this.reportError(e) });
@@ -229,8 +292,15 @@ export class McpApp {
    * running tasks over (their leases released, so another instance claims them at once).
    */
   async close(options?: CloseOptions): Promise<void> {
+    const mountDeadline = drainDeadline(options?.drainTimeoutMs, DEFAULT_DRAIN_MS, "close");
+    this.closing = true;
     // Every transport drains at the same time: the close takes one deadline, not one per transport.
-    await Promise.all([...[...this.listeners].map((l) => l.close(options)), ...[...this.connections].map((c) => c.close(options))]);
+    await Promise.all([
+      ...[...this.listeners].map((l) => l.close(options)),
+      ...[...this.connections].map((c) => c.close(options)),
+      ...[...this.mounts].map((m) => m.drain(mountDeadline)),
+    ]);
+    this.mounts.clear();
     await Promise.all([...this.handlers].map(([h, detach]) => (detach(), h.close())));
     this.listeners.clear();
     this.connections.clear();

@@ -143,6 +143,12 @@ export interface TaskStore {
    */
   watch(taskId: string, principal: string | null, listener: TaskListener): Promise<TaskWatch>;
 
+  /**
+   * Resolves when the store answers a read now, rejects (`TaskStoreUnavailableError`) when it
+   * cannot: one cheap read, bounded like every other (readiness probes call it).
+   */
+  ping(): Promise<void>;
+
   /** Stops watchers and closes what the store opened (not a pool it was given). */
   close(): Promise<void>;
 }

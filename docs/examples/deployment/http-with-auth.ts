@@ -26,6 +26,7 @@ void app
     path: "/mcp",
     allowedHosts: ["mcp.example.com"],
     authenticate,
+    health: true, // GET /healthz and /readyz, for the orchestrator's probes
   })
   .then((listener) => {
     console.error(`listening on ${listener.url}`);

@@ -45,6 +45,7 @@ export function tasks(options: TasksOptions = {}): FeatureModule {
           // Limits protect one caller from another only when callers have identities.
           logger.warn(anonymousTasksWarning(typeof settings.store === "string" ? settings.storeOptions.limits : settings.store.limits));
         },
+        readiness: [{ name: "taskStore", check: async () => (await runtime.store()).ping() }],
         close: () => runtime.close(),
       };
     },

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import type { HealthOptions } from "./health";
 
 // What `listen()` and a graceful close are configured with, and what a running listener is.
 
@@ -43,6 +44,13 @@ export interface ListenOptions {
    * and without the lane). Default: the app's.
    */
   fastLane?: boolean;
+  /**
+   * Liveness and readiness endpoints on this listener (`true`: the defaults, /healthz and
+   * /readyz), answered after the Host and Origin checks and before authentication (a probe has
+   * no credentials; give it the Host header your `allowedHosts` names). Readiness is 503 while a
+   * dependency cannot be reached and from the moment a graceful close begins. Default: none.
+   */
+  health?: boolean | HealthOptions;
 }
 
 /** Options of a graceful close (`HttpListener.close`, `McpApp.close`, `ServedConnection.close`). */

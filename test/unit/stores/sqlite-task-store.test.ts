@@ -6,6 +6,8 @@
  * - a file whose schema is newer than this code is refused with TaskStoreConfigError;
  * - a write that waits longer than busyTimeoutMs for another connection's transaction fails
  *   with TaskStoreUnavailableError (cause SQLITE_BUSY), not a raw driver error;
+ * - ping answers while another connection holds the write lock (reads need none), and rejects
+ *   with TaskStoreUnavailableError once the store is closed;
  * - the hot queries use the indexes (principal counts, lapsed leases, expiry, creation keys);
  * - several processes on one file: two child processes draining claimNext in parallel claim
  *   every lapsed task exactly once, and a watcher here sees another process's cancel;
@@ -172,6 +174,22 @@ describe("SqliteTaskStore", () => {
     }
     await expect(store.create(taskInput())).resolves.toBeDefined();
     await store.close();
+  });
+
+  it("pings while another connection holds the write lock, and refuses to once closed", async () => {
+    const file = path.join(folder, "tasks.sqlite");
+    const store = new SqliteTaskStore({ file, busyTimeoutMs: 50 });
+    await store.ping();
+    const holder = new Database(file);
+    holder.exec("BEGIN IMMEDIATE");
+    try {
+      await expect(store.ping()).resolves.toBeUndefined();
+    } finally {
+      holder.exec("ROLLBACK");
+      holder.close();
+    }
+    await store.close();
+    await expect(store.ping()).rejects.toBeInstanceOf(TaskStoreUnavailableError);
   });
 
   it("answers its hot queries from indexes", async () => {

@@ -27,6 +27,8 @@
  * - recovery: claim and claimNext take lapsed `rerun` tasks (next attempt, same idempotency key,
  *   answers kept), never `fail` ones, held ones, exhausted ones or terminal ones; failAbandoned
  *   ends the rest `failed` (-32603, reason worker-lost), in batches; nothing stays `working`;
+ * - ping: resolves on an open store, with tasks in it or none, and changes nothing (no task
+ *   appears, no revision moves);
  * - expiry: readable until createdAt + ttlMs, unknown from then on for every operation;
  *   reapExpired deletes in batches;
  * - watch: the current state first, then each later one, from this handle or another handle
@@ -146,6 +148,15 @@ export function describeTaskStoreContract(name: string, options: ContractOptions
     });
 
     const create = (overrides?: Partial<CreateTaskInput>) => store.create(taskInput(overrides));
+
+    describe("ping", () => {
+      it("resolves on an open store and changes nothing", async () => {
+        await expect(store.ping()).resolves.toBeUndefined();
+        const { task } = await create();
+        await expect(store.ping()).resolves.toBeUndefined();
+        expect(await store.get(task.id, task.principal)).toEqual(task);
+      });
+    });
 
     describe("create and get", () => {
       it("creates a working task born claimed by its creator", async () => {
