@@ -18,6 +18,7 @@ import { RequestDeadline } from "./request-deadline";
 import { checkRetryEnvelope, requestContextOf } from "./request-context-of";
 import { FlowRounds, NO_VALUES, type FlowEntry } from "./flow-rounds";
 import type { CarriedState } from "./round-planner";
+import type { RateLimiter } from "./rate-limiter";
 
 export interface DispatcherOptions {
   features: FeatureTable;
@@ -30,6 +31,8 @@ export interface DispatcherOptions {
   timeoutMs?: number;
   /** Development only: unexpected error messages reach the client. Default false. */
   exposeErrors?: boolean;
+  /** The app's rate limits, checked before every round of a component (tasks included). */
+  rateLimiter?: RateLimiter;
 }
 
 type ReadyEntry = Extract<FlowEntry, { kind: "ready" }>;
@@ -85,6 +88,10 @@ export class Dispatcher implements ComponentRunner {
     // right after it comes first, as it always has (the round below may otherwise be synchronous).
     await undefined;
     checkRetryEnvelope(request);
+    // Before anything of the component runs (middleware, rounds, a task's creation): a refused
+    // call costs one bucket lookup. The per-instance store answers synchronously (no promise).
+    const limited = this.options.rateLimiter?.admit(def, request.principal);
+    if (limited !== undefined) await limited;
     // The round's own signal: aborts on cancellation or at the time limit, never after it returned.
     // The transport's signal is read lazily: a transport may make it only when something reads it.
     const deadline = new RequestDeadline(

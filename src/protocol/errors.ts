@@ -8,6 +8,8 @@ export const ErrorCode = {
   HeaderMismatch: -32020,
   MissingRequiredClientCapability: -32021,
   UnsupportedProtocolVersion: -32022,
+  /** A call over its rate limit (`data`: `{ limit, windowMs, retryAfter, retryAfterMs }`). */
+  RateLimited: -32010,
 } as const;
 
 /**

@@ -1,5 +1,6 @@
 // What an app, and each connection it serves, is configured with (McpApp.create, serve, connect).
 import type { DependencyContainer } from "tsyringe";
+import type { RateLimitOptions } from "../dispatch/rate-limiter";
 import type { FeatureModule } from "../features/feature-module";
 import type { AppLogger } from "../protocol/app-logger";
 import type { Middleware, ResultValidator } from "../protocol/middleware";
@@ -66,6 +67,16 @@ export interface McpAppOptions {
    * paths, queries and secrets.
    */
   exposeErrors?: boolean;
+  /**
+   * Rate limits per principal and per component (token buckets), checked before every round of a
+   * tool, resource or prompt on every transport: `default` for every component, a component's own
+   * `rateLimit` option over it. A refused call is -32010 with `data` `{ limit, windowMs,
+   * retryAfter, retryAfterMs }`. Per instance by
+   * default; give `store` to share the budget. See docs/rate-limits.md.
+   *
+   * @example McpApp.create({ components, state, rateLimits: { default: { limit: 60, windowMs: 60_000 } } })
+   */
+  rateLimits?: RateLimitOptions;
 }
 
 /** Options of `serve`, `serveStdio` and `connect`. */

@@ -2,6 +2,7 @@ import { container as rootContainer, type DependencyContainer } from "tsyringe";
 import { createMcpHandler, InMemoryTransport, type McpHttpHandler, type ServerContext, type Transport } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { Dispatcher } from "../dispatch/dispatcher";
+import { RateLimiter } from "../dispatch/rate-limiter";
 import { BUILT_IN_FEATURES } from "../features/built-in-features";
 import { DEFAULT_APP_NAME, FeatureTable } from "../features/feature-table";
 import { APP_LOGGER, StderrLogger, type AppLogger } from "../protocol/app-logger";
@@ -95,6 +96,7 @@ export class McpApp {
       resultValidator: options.resultValidator,
       timeoutMs: positiveOption(options.timeoutMs, "timeoutMs"),
       exposeErrors: options.exposeErrors === true,
+      rateLimiter: new RateLimiter(options.rateLimits ?? {}, this.logger),
     });
     this.checks = new InboundChecks(this.features, resolveRequestLimits(options.limits));
     this.capabilities = { modern: capabilitiesFor(this.features, "modern"), legacy: capabilitiesFor(this.features, "legacy") };
