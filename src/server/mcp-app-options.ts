@@ -33,6 +33,13 @@ export interface McpAppOptions {
   resultValidator?: ResultValidator;
   /** Cache hints for list results. Default `{ ttlMs: 0, cacheScope: "private" }`. */
   listCache?: ListCacheHint;
+  /**
+   * Entries per page of `tools/list`, `resources/list`, `resources/templates/list` and
+   * `prompts/list` (default 100). A longer list answers its first page with a `nextCursor`: an
+   * opaque cursor sealed with the app's state keys, good for that list, that caller and that
+   * view of the list for 15 minutes. See docs/lists.md.
+   */
+  listPageSize?: number;
   /** Principal for requests arriving over stdio or in-process (no transport authentication). Default null. */
   localPrincipal?: string | null;
   /**

@@ -57,12 +57,6 @@ export class McpApp {
       options.logger ?? (this.container.isRegistered(APP_LOGGER) ? this.container.resolve<AppLogger>(APP_LOGGER) : new StderrLogger());
     if (!this.container.isRegistered(APP_LOGGER)) this.container.registerInstance(APP_LOGGER, this.logger);
     const components = options.components ?? [];
-    this.features = new FeatureTable([...BUILT_IN_FEATURES, ...(options.features ?? [])], {
-      components,
-      listCache: options.listCache,
-      logger: this.logger,
-      appName: options.name ?? DEFAULT_APP_NAME,
-    });
     if (!this.container.isRegistered(StateSealer, true)) {
       if (!options.state) {
         throw new TypeError(
@@ -74,6 +68,15 @@ export class McpApp {
     } else if (options.state) {
       throw new TypeError("McpApp.create: a StateSealer is already registered in the container; drop the state option");
     }
+    const sealer = this.container.resolve(StateSealer);
+    this.features = new FeatureTable([...BUILT_IN_FEATURES, ...(options.features ?? [])], {
+      components,
+      listCache: options.listCache,
+      listPageSize: options.listPageSize,
+      sealer: () => sealer,
+      logger: this.logger,
+      appName: options.name ?? DEFAULT_APP_NAME,
+    });
     // Components reach the notifier by injection; an app sharing a container shares it.
     if (!this.container.isRegistered(ChangeNotifier, false)) this.container.registerInstance(ChangeNotifier, new ChangeNotifier());
     this.changes = this.container.resolve(ChangeNotifier);
