@@ -80,7 +80,7 @@ export interface McpAppOptions {
    * Rate limits per principal and per component (token buckets), checked before every round of a
    * tool, resource or prompt on every transport: `default` for every component, a component's own
    * `rateLimit` option over it. A refused call is -32010 with `data` `{ limit, windowMs,
-   * retryAfter, retryAfterMs }`. Per instance by
+   * retryAfter, retryAfterMs }` (over HTTP, status 429 with `Retry-After`). Per instance by
    * default; give `store` to share the budget. See docs/rate-limits.md.
    *
    * @example McpApp.create({ components, state, rateLimits: { default: { limit: 60, windowMs: 60_000 } } })
