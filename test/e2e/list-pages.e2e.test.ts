@@ -4,7 +4,7 @@
 //   testing kit's client.listAll walks them to every entry exactly once, in-process and over HTTP;
 // - the official client (@modelcontextprotocol/client 2.4.0) walks the pages: its listTools()
 //   aggregates all 250 tools from 3 requests on the wire, and an explicit cursor walk gives the
-//   same entries;
+//   same entries; a 2025-era session of the official client walks them too;
 // - over HTTP, the fast lane and the SDK path give the same pages (byte-equal once the cursor is
 //   set aside, and either path's cursor opens on the other);
 // - a forged cursor, or one carried to another list, is -32602 over HTTP with the message naming
@@ -84,6 +84,11 @@ describe("the official client walks the pages", () => {
       cursor = page.nextCursor;
     } while (cursor !== undefined);
     expect(walked).toEqual(names("p"));
+  });
+
+  it("walks them for a 2025-era client too", async () => {
+    const { client } = await boundary.connect({ era: "2025" });
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(names("t"));
   });
 });
 
