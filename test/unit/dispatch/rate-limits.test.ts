@@ -8,6 +8,7 @@
  * - the app-wide default applies to a component without its own; `rateLimit: false` exempts one;
  *   a resource and a prompt are limited like a tool;
  * - a task-creating call is limited too (the strategy never runs);
+ * - the app's per-instance store keeps at most `maxBuckets` buckets (least recently used dropped);
  * - a limit that is not two positive integers is a RegistrationError at McpApp.create naming the
  *   component; an unknown rateLimits option a TypeError;
  * - a shared store that fails or does not answer in storeTimeoutMs does not refuse the call: the
@@ -120,6 +121,22 @@ describe("rate limits in the dispatcher", () => {
     expect((await call(erin, "background", TASKS)).result?.resultType).toBe("task");
     const refused = await call(erin, "background", TASKS);
     expect(refused.error?.code).toBe(ErrorCode.RateLimited);
+  });
+});
+
+describe("the per-instance buckets", () => {
+  it("hold at most rateLimits.maxBuckets: the least recently used caller's bucket is dropped", async () => {
+    const client = await createTestClient([Limited], { app: { rateLimits: { maxBuckets: 1 }, features: [tasks()] } });
+    try {
+      const [alice, bob] = [client.as("alice"), client.as("bob")];
+      for (let i = 0; i < 2; i++) expect((await call(alice, "scarce")).result).toBeDefined();
+      expect((await call(alice, "scarce")).error?.code).toBe(ErrorCode.RateLimited);
+      // bob's bucket takes the one place: alice's is dropped, and starts full again.
+      expect((await call(bob, "scarce")).result).toBeDefined();
+      expect((await call(alice, "scarce")).result).toBeDefined();
+    } finally {
+      await client.close();
+    }
   });
 });
 
