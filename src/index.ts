@@ -22,6 +22,11 @@ export { JSONSchema } from "class-validator-jsonschema";
 
 // Protocol: errors, request context, middleware, wire shapes
 export { McpError, ErrorCode, isMcpError } from "./protocol/errors";
+export type { RateLimit, RateDecision } from "./protocol/rate-limit";
+export { type RateLimitOptions, DEFAULT_RATE_STORE_TIMEOUT_MS } from "./dispatch/rate-limiter";
+export type { RateLimitStore } from "./stores/rate-limit-store";
+export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions, DEFAULT_MAX_BUCKETS } from "./stores/memory-rate-limit-store";
+export { PostgresRateLimitStore, type PostgresRateLimitStoreOptions } from "./stores/postgres-rate-limit-store";
 export type {
   RequestContext,
   ProgressReporter,

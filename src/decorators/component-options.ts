@@ -1,5 +1,6 @@
 import type { JsonObject } from "../protocol/wire-types";
 import type { Middleware } from "../protocol/middleware";
+import type { RateLimit } from "../protocol/rate-limit";
 
 export interface Icon {
   src: string;
@@ -24,6 +25,13 @@ export interface CommonComponentOptions {
    * signal aborts and the client gets -32603 "Request timed out". Default: the app's `timeoutMs`.
    */
   timeoutMs?: number;
+  /**
+   * This component's rate limit, per principal (a token bucket, checked before every round of
+   * it); `false` exempts it from the app's `rateLimits.default`. Default: the app's default.
+   *
+   * @example @Tool({ rateLimit: { limit: 5, windowMs: 60_000 } })
+   */
+  rateLimit?: RateLimit | false;
 }
 
 export interface ToolAnnotations {

@@ -20,6 +20,7 @@ import { checkRetryEnvelope, requestContextOf } from "./request-context-of";
 import { FlowRounds, NO_VALUES, type FlowEntry } from "./flow-rounds";
 import { traceIdOf } from "./trace-id-of";
 import type { CarriedState } from "./round-planner";
+import type { RateLimiter } from "./rate-limiter";
 
 export interface DispatcherOptions {
   features: FeatureTable;
@@ -34,6 +35,8 @@ export interface DispatcherOptions {
   exposeErrors?: boolean;
   /** Spans and metrics of every request (the app's `telemetry` option); none when absent. */
   telemetry?: RequestTelemetry;
+  /** The app's rate limits, checked before every round of a component (tasks included). */
+  rateLimiter?: RateLimiter;
 }
 
 type ReadyEntry = Extract<FlowEntry, { kind: "ready" }>;
@@ -107,6 +110,10 @@ export class Dispatcher implements ComponentRunner {
     // right after it comes first, as it always has (the round below may otherwise be synchronous).
     await undefined;
     checkRetryEnvelope(request);
+    // Before anything of the component runs (middleware, rounds, a task's creation): a refused
+    // call costs one bucket lookup. The per-instance store answers synchronously (no promise).
+    const limited = this.options.rateLimiter?.admit(def, request.principal);
+    if (limited !== undefined) await limited;
     // The round's own signal: aborts on cancellation or at the time limit, never after it returned.
     // The transport's signal is read lazily: a transport may make it only when something reads it.
     const deadline = new RequestDeadline(request.cancellation, def.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);

@@ -1,6 +1,7 @@
 import { paramDeclarations, type ComponentDeclaration, type ParamDeclaration } from "../decorators/component-declaration";
 import { declaredMiddleware } from "../decorators/use-middleware";
 import type { ComponentRef, Middleware } from "../protocol/middleware";
+import { checkRateLimit, type RateLimit } from "../protocol/rate-limit";
 import type { JsonObject } from "../protocol/wire-types";
 import { dtoToJsonSchema, SchemaGenerationError } from "../schema/dto-json-schema";
 import { UNDECORATED_DTO_FIX, type FieldViolation } from "../schema/dto-validator";
@@ -29,7 +30,7 @@ export interface DeclaredComponent {
 /** The fields of a `ComponentDefinition` that do not depend on its feature. */
 export type CommonFields = Pick<
   ComponentDefinition,
-  "ref" | "where" | "token" | "methodName" | "params" | "middleware" | "elicits" | "carriedFlow" | "descriptor" | "timeoutMs"
+  "ref" | "where" | "token" | "methodName" | "params" | "middleware" | "elicits" | "carriedFlow" | "descriptor" | "timeoutMs" | "rateLimit"
 >;
 
 /** What every kind of component shares, planned from its declaration. */
@@ -128,6 +129,14 @@ export class ComponentCompiler {
     if (timeoutMs !== undefined && (!Number.isSafeInteger(timeoutMs) || (timeoutMs as number) < 1)) {
       throw new RegistrationError(`${component.where}: timeoutMs must be a positive integer number of milliseconds`);
     }
+    const rateLimit = (component.declaration.options as { rateLimit?: unknown }).rateLimit;
+    let checkedLimit: RateLimit | false | undefined;
+    try {
+      checkedLimit =
+        rateLimit === undefined || rateLimit === false ? rateLimit : checkRateLimit(rateLimit, `${component.where}: rateLimit`);
+    } catch (error) {
+      throw new RegistrationError((error as Error).message);
+    }
     return {
       ref,
       where: component.where,
@@ -139,6 +148,7 @@ export class ComponentCompiler {
       carriedFlow,
       descriptor,
       ...(timeoutMs !== undefined && { timeoutMs: timeoutMs as number }),
+      ...(checkedLimit !== undefined && { rateLimit: checkedLimit }),
     };
   }
 

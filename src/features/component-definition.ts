@@ -7,6 +7,7 @@ import type { CompletionProvider } from "../decorators/complete";
 import type { ComputedQuestion, ElicitOptions, QuestionSource } from "../decorators/elicit";
 import type { DtoClass } from "../protocol/dto-class";
 import type { InputRequest } from "../protocol/input-request";
+import type { RateLimit } from "../protocol/rate-limit";
 
 /** How each handler parameter is filled, in positional order. */
 export type ParamPlan =
@@ -104,6 +105,8 @@ export interface ComponentDefinition {
   shape(value: unknown, ctx: RequestContext): MaybePromise<JsonObject>;
   /** Milliseconds the component may take per round (its `timeoutMs` option); the app's default when absent. */
   readonly timeoutMs?: number;
+  /** Its `rateLimit` option, checked: a limit, `false` (exempt), or absent (the app's default). */
+  readonly rateLimit?: RateLimit | false;
   /**
    * A thrown error that is not an `McpError`: the result to send instead, or undefined for -32603.
    * `failure` is what the client may be told about an unexpected one (generic, with its error id,

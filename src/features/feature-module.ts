@@ -4,6 +4,7 @@ import type { JsonObject, ListCacheHint } from "../protocol/wire-types";
 import type { ComponentCompiler, DeclaredComponent } from "./component-compiler";
 import type { ComponentDefinition } from "./component-definition";
 import type { ComponentRunner, ExecutionStrategy } from "./component-runner";
+import type { ListPaging } from "./list-result";
 
 /** The request param the HTTP `Mcp-Name` header mirrors. */
 export type McpNameParam = "name" | "uri" | "taskId";
@@ -48,6 +49,8 @@ export interface FeatureContext {
   readonly compiler: ComponentCompiler;
   /** Cache hints for list results (`McpAppOptions.listCache`). */
   readonly listCache: ListCacheHint;
+  /** How lists are paged (`McpAppOptions.listPageSize`, the cache hints, the cursors): give it to `listResult`. */
+  readonly lists: ListPaging;
   readonly logger: AppLogger;
   /** The app's name (`McpAppOptions.name`, "roundtrip-mcp-app" when it gives none): per-app defaults derive from it. */
   readonly appName: string;

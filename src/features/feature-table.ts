@@ -8,6 +8,9 @@ import type { ComponentDefinition } from "./component-definition";
 import type { ComponentRunner, ExecutionStrategy } from "./component-runner";
 import type { CompiledFeature, FeatureMethod, FeatureModule, ReadinessProbe, ServingFacts } from "./feature-module";
 import { RegistrationError } from "./registration-error";
+import { ListCursors } from "./list-cursor";
+import { DEFAULT_LIST_PAGE_SIZE, type ListPaging } from "./list-result";
+import type { StateSealer } from "../state/state-sealer";
 
 /** The name of an app that gives none (`McpAppOptions.name`). */
 export const DEFAULT_APP_NAME = "roundtrip-mcp-app";
@@ -19,6 +22,10 @@ export interface FeatureTableOptions {
   logger: AppLogger;
   /** The app's name (`McpAppOptions.name`), for defaults that must differ between apps. */
   appName?: string;
+  /** Entries per list page (`McpAppOptions.listPageSize`); default 100. */
+  listPageSize?: number;
+  /** Seals list cursors; without it every list is one page and any cursor is refused. */
+  sealer?: () => StateSealer;
 }
 
 /**
@@ -38,6 +45,14 @@ export class FeatureTable {
     const declarations = declaredComponents(options.components);
     const compiler = new ComponentCompiler();
     const listCache = options.listCache ?? { ttlMs: 0, cacheScope: "private" };
+    const pageSize = options.listPageSize ?? DEFAULT_LIST_PAGE_SIZE;
+    if (!Number.isSafeInteger(pageSize) || pageSize < 1)
+      throw new RangeError(`McpApp.create: listPageSize must be a positive integer, got ${String(pageSize)}`);
+    const lists: ListPaging = {
+      cache: listCache,
+      pageSize,
+      ...(options.sealer !== undefined && { cursors: new ListCursors(options.sealer) }),
+    };
     const features: CompiledFeature[] = [];
     const names = new Map<CompiledFeature, string>();
     const components: ComponentDefinition[] = [];
@@ -48,6 +63,7 @@ export class FeatureTable {
         components: [...components],
         compiler,
         listCache,
+        lists,
         logger: options.logger,
         appName: options.appName ?? DEFAULT_APP_NAME,
       });

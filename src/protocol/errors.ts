@@ -8,6 +8,8 @@ export const ErrorCode = {
   HeaderMismatch: -32020,
   MissingRequiredClientCapability: -32021,
   UnsupportedProtocolVersion: -32022,
+  /** A call over its rate limit (`data`: `{ limit, windowMs, retryAfter, retryAfterMs }`); HTTP 429 with `Retry-After`. */
+  RateLimited: -32010,
 } as const;
 
 /**
@@ -16,7 +18,8 @@ export const ErrorCode = {
  * (never put secrets in them) and `data` left out when undefined. The official SDK rewrites two
  * codes, in both protocol eras: -32002 (the old "resource not found", gone from 2026-07-28)
  * becomes -32602, and a code that is not a safe integer becomes -32603. Over HTTP the response
- * status is 200, except for -32021 (a missing client capability), which is 400.
+ * status is 200, except for -32021 (a missing client capability), which is 400, and -32010 (a
+ * rate limit), which is 429 with `Retry-After` from `data.retryAfter`.
  *
  * @example throw new McpError(ErrorCode.InvalidParams, "Unknown city", { city });
  */

@@ -1,5 +1,6 @@
 // What an app, and each connection it serves, is configured with (McpApp.create, serve, connect).
 import type { DependencyContainer } from "tsyringe";
+import type { RateLimitOptions } from "../dispatch/rate-limiter";
 import type { FeatureModule } from "../features/feature-module";
 import type { AppLogger } from "../protocol/app-logger";
 import type { Middleware, ResultValidator } from "../protocol/middleware";
@@ -33,6 +34,13 @@ export interface McpAppOptions {
   resultValidator?: ResultValidator;
   /** Cache hints for list results. Default `{ ttlMs: 0, cacheScope: "private" }`. */
   listCache?: ListCacheHint;
+  /**
+   * Entries per page of `tools/list`, `resources/list`, `resources/templates/list` and
+   * `prompts/list` (default 100). A longer list answers its first page with a `nextCursor`: an
+   * opaque cursor sealed with the app's state keys, good for that list, that caller and that
+   * view of the list for 15 minutes. See docs/lists.md.
+   */
+  listPageSize?: number;
   /** Principal for requests arriving over stdio or in-process (no transport authentication). Default null. */
   localPrincipal?: string | null;
   /**
@@ -78,6 +86,15 @@ export interface McpAppOptions {
    * @example McpApp.create({ components, state, telemetry: true })
    */
   telemetry?: boolean | TelemetryOptions;
+   * Rate limits per principal and per component (token buckets), checked before every round of a
+   * tool, resource or prompt on every transport: `default` for every component, a component's own
+   * `rateLimit` option over it. A refused call is -32010 with `data` `{ limit, windowMs,
+   * retryAfter, retryAfterMs }` (over HTTP, status 429 with `Retry-After`). Per instance by
+   * default; give `store` to share the budget. See docs/rate-limits.md.
+   *
+   * @example McpApp.create({ components, state, rateLimits: { default: { limit: 60, windowMs: 60_000 } } })
+   */
+  rateLimits?: RateLimitOptions;
 }
 
 /** Options of `serve`, `serveStdio` and `connect`. */

@@ -3,6 +3,7 @@ import { createMcpHandler, InMemoryTransport, type McpHttpHandler, type ServerCo
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { Dispatcher } from "../dispatch/dispatcher";
 import { telemetryFrom } from "../dispatch/telemetry/telemetry-from";
+import { RateLimiter } from "../dispatch/rate-limiter";
 import { BUILT_IN_FEATURES } from "../features/built-in-features";
 import { DEFAULT_APP_NAME, FeatureTable } from "../features/feature-table";
 import { APP_LOGGER, StderrLogger, type AppLogger } from "../protocol/app-logger";
@@ -63,12 +64,6 @@ export class McpApp {
       options.logger ?? (this.container.isRegistered(APP_LOGGER) ? this.container.resolve<AppLogger>(APP_LOGGER) : new StderrLogger());
     if (!this.container.isRegistered(APP_LOGGER)) this.container.registerInstance(APP_LOGGER, this.logger);
     const components = options.components ?? [];
-    this.features = new FeatureTable([...BUILT_IN_FEATURES, ...(options.features ?? [])], {
-      components,
-      listCache: options.listCache,
-      logger: this.logger,
-      appName: options.name ?? DEFAULT_APP_NAME,
-    });
     if (!this.container.isRegistered(StateSealer, true)) {
       if (!options.state) {
         throw new TypeError(
@@ -80,6 +75,15 @@ export class McpApp {
     } else if (options.state) {
       throw new TypeError("McpApp.create: a StateSealer is already registered in the container; drop the state option");
     }
+    const sealer = this.container.resolve(StateSealer);
+    this.features = new FeatureTable([...BUILT_IN_FEATURES, ...(options.features ?? [])], {
+      components,
+      listCache: options.listCache,
+      listPageSize: options.listPageSize,
+      sealer: () => sealer,
+      logger: this.logger,
+      appName: options.name ?? DEFAULT_APP_NAME,
+    });
     // Components reach the notifier by injection; an app sharing a container shares it.
     if (!this.container.isRegistered(ChangeNotifier, false)) this.container.registerInstance(ChangeNotifier, new ChangeNotifier());
     this.changes = this.container.resolve(ChangeNotifier);
@@ -103,6 +107,7 @@ export class McpApp {
       timeoutMs: positiveOption(options.timeoutMs, "timeoutMs"),
       exposeErrors: options.exposeErrors === true,
       telemetry: telemetryFrom(options.telemetry),
+      rateLimiter: new RateLimiter(options.rateLimits ?? {}, this.logger),
     });
     this.checks = new InboundChecks(this.features, resolveRequestLimits(options.limits));
     this.capabilities = { modern: capabilitiesFor(this.features, "modern"), legacy: capabilitiesFor(this.features, "legacy") };

@@ -38,3 +38,6 @@ export { PostgresTaskStore, type PostgresTaskStoreOptions } from "./postgres-tas
 export type { PgPool } from "./pg-client";
 export { openTaskStore, type OpenTaskStoreOptions, DEFAULT_TASK_STORE_URL, DEFAULT_SQLITE_FILE, defaultDataDir } from "./open-task-store";
 export { type MessageBus, type BusHandler, MemoryMessageBus } from "./message-bus";
+export type { RateLimitStore } from "./rate-limit-store";
+export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions, DEFAULT_MAX_BUCKETS } from "./memory-rate-limit-store";
+export { PostgresRateLimitStore, type PostgresRateLimitStoreOptions } from "./postgres-rate-limit-store";

@@ -128,7 +128,8 @@ export class HttpChannel implements Channel {
   private async discoverToolHeaders(timeoutMs: number): Promise<Map<string, ParamHeader[]>> {
     const found = new Map<string, ParamHeader[]>();
     let cursor: string | undefined;
-    for (let page = 0; page < 20; page++) {
+    // Pages follow until the last (bounded: a server whose cursors never end).
+    for (let page = 0; page < 1000; page++) {
       const list: JsonRpcRequest = {
         jsonrpc: "2.0",
         id: `roundtrip-testing-tools-list-${++this.discoveryId}`,

@@ -10,6 +10,7 @@ export { createStdioTestClient, type StdioTestClientOptions } from "./create-std
 export { createHttpTestClient, type HttpTestClientOptions } from "./create-http-test-client";
 export { TestClient, TEST_CLIENT_INFO, type TestClientOptions, type RawOptions } from "./test-client";
 export type { KitAppOptions } from "./kit-app";
+export type { ListAllOptions, ListedPages } from "./list-pages";
 export type { StdioServerCommand } from "./stdio-child-transport";
 export type { BoundaryName, HttpExchange } from "./channel";
 

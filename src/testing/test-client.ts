@@ -3,6 +3,7 @@ import { MemoryLogger } from "./loggers";
 import type { BoundaryName } from "./channel";
 import type { ClientHost, PrincipalChoice } from "./client-host";
 import { Flow } from "./flow";
+import { walkPages, type ListAllOptions, type ListedPages } from "./list-pages";
 import { mergeOptions, type CallOptions, type Round, type RoundSender, type RunOptions, type Script } from "./flow-options";
 import type { TestClock } from "./test-clock";
 import type { ClientCapabilities, JsonObject } from "../protocol/wire-types";
@@ -166,6 +167,17 @@ export class TestClient implements RoundSender {
    */
   getPrompt(name: string, args?: Record<string, string>, options: CallOptions = {}): Promise<Flow<GetPromptResult>> {
     return this.request<GetPromptResult>("prompts/get", { name, ...(args !== undefined && { arguments: args }) }, options);
+  }
+
+  /**
+   * Walks every page of a list (`tools/list`, `resources/list`, `resources/templates/list`,
+   * `prompts/list`), following `nextCursor`, and returns the entries of all pages in order and
+   * each page's result; throws on an error answer. A single `request("tools/list")` is one page.
+   *
+   * @example const { items } = await client.listAll("tools/list"); expect(items).toHaveLength(1000);
+   */
+  listAll(method: string, options: ListAllOptions = {}): Promise<ListedPages> {
+    return walkPages((params, callOptions) => this.raw(method, params, callOptions), method, options);
   }
 
   /**

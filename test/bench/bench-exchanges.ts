@@ -7,7 +7,7 @@
 //                requestState; the retry answers it (accept, {answer: "yes"}) with that state: complete
 //   state        tools/call `checkpoint_add`: input_required with a requestState and no question;
 //                the retry carries the state back: complete
-//   list         tools/list: every tool on one page, the same bytes every time
+//   list         tools/list: the first page (100 tools), the same bytes every time but the nextCursor
 import type { RecordedExchange, RecordedResponse } from "./servers/recorded-exchange";
 
 const PROTOCOL_VERSION = "2026-07-28";
@@ -158,22 +158,27 @@ export const SEALED_STATE = toolCall(
 );
 
 /**
- * tools/list of an app with `tools` tools: one page holding them all. Once `recorded` holds the
- * answer the pre-flight checked, every answer under load must be those very bytes.
+ * tools/list of an app with `tools` tools: its first page (the default page size, 100). Once
+ * `recorded` holds the answer the pre-flight checked, every answer under load must be those very
+ * bytes, but for the `nextCursor` (sealed per request: its issue time moves).
  */
-export function listExchange(tools: number): Exchange & { recorded?: string } {
+export function listExchange(tools: number, pageSize = 100): Exchange & { recorded?: string } {
+  const onPage = Math.min(tools, pageSize);
+  const uncursored = (body: string) => body.replace(/"nextCursor":"[^"]*"/, '"nextCursor":""');
   const exchange: Exchange & { recorded?: string } = {
-    label: `tools/list of ${tools.toLocaleString("en-US")} tools`,
+    label: `tools/list of ${tools.toLocaleString("en-US")} tools (first page)`,
     method: "tools/list",
     headers: headersFor("tools/list"),
     body: request(1, "tools/list", { _meta: envelope({}) }),
     final: {
-      accepts: (body) => (exchange.recorded === undefined ? isResult(body) && body.includes('"tools":[') : body === exchange.recorded),
+      accepts: (body) =>
+        exchange.recorded === undefined ? isResult(body) && body.includes('"tools":[') : uncursored(body) === uncursored(exchange.recorded),
       check: (result) => {
         const listed = result.tools as Array<{ name?: unknown }> | undefined;
         if (!Array.isArray(listed)) return "no tools array";
-        if (listed.length !== tools) return `${listed.length} tools listed, expected ${tools} on one page`;
-        if (result.nextCursor !== undefined) return "a nextCursor: the list is paged";
+        if (listed.length !== onPage) return `${listed.length} tools listed, expected ${onPage} on the first page`;
+        if ((typeof result.nextCursor === "string") !== tools > pageSize)
+          return `nextCursor ${String(result.nextCursor)} for ${tools} tools`;
         if (!listed.some((t) => t.name === PLAIN.tool)) return `${PLAIN.tool} is not listed`;
         return isComplete(result);
       },

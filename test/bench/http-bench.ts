@@ -11,7 +11,7 @@
 //   state        the same for a sealed-state round trip (a state-only round: input_required with
 //                requestState and no question; the retry carries it back and completes).
 //                Target: >= 0.5x the ceiling.
-//   list         tools/list on the app of 1,000 components. Target: server CPU < 1 ms per call;
+//   list         tools/list (its first page of 100) on the app of 1,000 components. Target: server CPU < 1 ms per call;
 //                the response size is printed.
 //   memory       on the app of 3 components: heap allocated per plain call (v8.GCProfiler inside
 //                the server, see servers/heap-allocation.ts), then plain calls until the app has

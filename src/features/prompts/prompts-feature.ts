@@ -8,7 +8,7 @@ import { compilePrompt } from "./prompt-definition";
 /** Prompts: `@Prompt` declarations, `prompts/list` and `prompts/get`. */
 export const promptsFeature: FeatureModule = {
   name: "prompts",
-  compile({ declarations, compiler, listCache }) {
+  compile({ declarations, compiler, lists }) {
     const prompts = compiler.byName(declarations, "prompt", (component) =>
       compilePrompt(component, component.declaration.options as PromptOptions, compiler),
     );
@@ -22,7 +22,7 @@ export const promptsFeature: FeatureModule = {
           inputRequired: false,
           capability: "prompts",
           paramsShape: PAGINATED_PARAMS,
-          handle: async (request) => listResult(request, "prompts", list, listCache),
+          handle: async (request) => listResult(request, "prompts", list, lists),
         },
         {
           method: "prompts/get",

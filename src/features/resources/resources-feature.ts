@@ -13,7 +13,7 @@ import { compileResource, type ResourceDefinition } from "./resource-definition"
  */
 export const resourcesFeature: FeatureModule = {
   name: "resources",
-  compile({ declarations, compiler, listCache }) {
+  compile({ declarations, compiler, lists }) {
     const fixed = new Map<string, ResourceDefinition>();
     const templates: ResourceDefinition[] = [];
     for (const component of declarations) {
@@ -50,14 +50,14 @@ export const resourcesFeature: FeatureModule = {
           inputRequired: false,
           capability: "resources",
           paramsShape: PAGINATED_PARAMS,
-          handle: async (request) => listResult(request, "resources", resourceList, listCache),
+          handle: async (request) => listResult(request, "resources", resourceList, lists),
         },
         {
           method: "resources/templates/list",
           inputRequired: false,
           capability: "resources",
           paramsShape: PAGINATED_PARAMS,
-          handle: async (request) => listResult(request, "resourceTemplates", templateList, listCache),
+          handle: async (request) => listResult(request, "resourceTemplates", templateList, lists),
         },
         {
           method: "resources/read",

@@ -10,7 +10,7 @@ import { compileTool } from "./tool-definition";
 /** Tools: `@Tool` declarations, `tools/list` and `tools/call` (with its `Mcp-Param-*` header check). */
 export const toolsFeature: FeatureModule = {
   name: "tools",
-  compile({ declarations, compiler, listCache }) {
+  compile({ declarations, compiler, lists }) {
     const tools = compiler.byName(declarations, "tool", (component) =>
       compileTool(component, component.declaration.options as ToolOptions, compiler),
     );
@@ -25,7 +25,7 @@ export const toolsFeature: FeatureModule = {
           inputRequired: false,
           capability: "tools",
           paramsShape: PAGINATED_PARAMS,
-          handle: async (request) => listResult(request, "tools", list, listCache),
+          handle: async (request) => listResult(request, "tools", list, lists),
         },
         {
           method: "tools/call",

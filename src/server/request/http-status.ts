@@ -1,4 +1,4 @@
-import { isMcpError } from "../../protocol/errors";
+import { ErrorCode, isMcpError } from "../../protocol/errors";
 
 /** The HTTP status of an answer, and headers it adds (`Retry-After`, `WWW-Authenticate`). */
 export interface HttpStatus {
@@ -13,11 +13,19 @@ const BAD_REQUEST: HttpStatus = Object.freeze({ status: 400 });
  * The HTTP status a JSON-RPC error the dispatcher threw is answered with: one table for the lane
  * (`FastLane`, which writes it) and the SDK path (the SDK bridge notes it in `HttpOutcome`, the
  * answerer applies it). Today the SDK's own (`httpStatusForErrorCode`, in-band): 200, and 400
- * for -32021. A new row (429 with `Retry-After` for a rate limit, 403 for a missing scope) goes
- * here, keyed on the error's code (and `data`).
+ * for -32021; and 429 with `Retry-After` for a rate limit (-32010). A new row (403 for a missing
+ * scope) goes here, keyed on the error's code (and `data`).
  */
-export function httpStatusOf(code: number, _data?: unknown): HttpStatus {
+export function httpStatusOf(code: number, data?: unknown): HttpStatus {
+  if (code === ErrorCode.RateLimited) return tooManyRequests(data);
   return code === -32021 ? BAD_REQUEST : IN_BAND;
+}
+
+/** 429 with `Retry-After` in whole seconds: the rate limiter's `data.retryAfter` (1 when absent or odd). */
+function tooManyRequests(data: unknown): HttpStatus {
+  const seconds = (data as { retryAfter?: unknown } | null | undefined)?.retryAfter;
+  const retryAfter = typeof seconds === "number" && Number.isSafeInteger(seconds) && seconds > 0 ? seconds : 1;
+  return { status: 429, headers: { "retry-after": String(retryAfter) } };
 }
 
 /** Whether the SDK path already answers this status itself (so the answerer changes nothing). */
