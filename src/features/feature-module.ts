@@ -28,6 +28,24 @@ export interface MethodSpec {
    * mismatch is -32602 with a one-line message naming the first problem.
    */
   readonly paramsShape?: JsonObject;
+  /**
+   * The method may be answered by the fast lane (server/lane/), which writes the bytes the SDK path
+   * would: declare it only for a method the SDK has a built-in dispatch schema for, accepting
+   * exactly what `paramsShape` accepts. Absent: every request takes the SDK path.
+   */
+  readonly direct?: DirectAnswer;
+}
+
+/** How the SDK path writes a method's results, as far as the fast lane writes them itself. */
+export interface DirectAnswer {
+  /** Complete results carry `ttlMs` and `cacheScope` (appended when absent), as the SDK writes them for cacheable methods. */
+  readonly cacheable: boolean;
+  /**
+   * The result schema the SDK applies: `"as-is"` (results pass unchanged), `"tool-result"` (a
+   * `CallToolResult`: text content only, keys in the schema's order), `"tool-list"` (a list whose
+   * tools carry no `execution`). Any other result is left to the SDK path to write.
+   */
+  readonly result: "as-is" | "tool-result" | "tool-list";
 }
 
 /** Reads one request header by its lower-case name. */

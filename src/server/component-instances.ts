@@ -12,99 +12,122 @@ export function buildComponents(container: DependencyContainer, classes: readonl
     try {
       container.resolve(cls as never);
     } catch (error) {
-      throw new RegistrationError(explainResolution(cls, error), { cause: error });
+      throw new RegistrationError(explainResolution(container, cls, error), { cause: error });
     }
   }
 }
 
-/** One step of tsyringe's error chain: the parameter at `position` of the class named `owner`. */
+/** One step of the way from a component to the parameter that cannot be built: the parameter at `position` of `owner`. */
 interface Link {
-  readonly owner: string;
+  readonly owner: Function;
   readonly position: number;
 }
 
-const LINK = /^\s*Cannot inject the dependency (?:"[^"]*" )?at position #(\d+) of "(.*)" constructor\. Reason:$/;
-const UNKNOWN_TYPE = /^TypeInfo not known for "(.*)"$/;
-const UNREGISTERED = /^Attempted to resolve unregistered dependency token: "(.*)"$/;
-const UNDEFINED_TYPE = /^Attempted to construct an undefined constructor/;
+/** Why the container cannot build a class, found by resolving its parameters one by one (never by reading tsyringe's messages). */
+type Problem =
+  | { readonly kind: "not-injectable"; readonly owner: Function }
+  | { readonly kind: "erased"; readonly type: Function }
+  | { readonly kind: "unregistered" }
+  | { readonly kind: "undefined-type" }
+  | { readonly kind: "threw"; readonly error: unknown };
+
 /** What an interface, a union or a primitive parameter type reflects as: nothing the container can build. */
-const ERASED = new Set(["Object", "String", "Number", "Boolean", "Array", "Function", "Promise", "Map", "Set", "Symbol", "BigInt"]);
+const ERASED = new Set<unknown>([Object, String, Number, Boolean, Array, Function, Promise, Map, Set, Symbol, BigInt]);
 const INJECT_FIX =
   "Give the parameter @inject(TOKEN) (from tsyringe) and register TOKEN in the container before McpApp.create(), " +
   "e.g. container.register(TOKEN, { useClass: Implementation })";
 
 /**
- * Turns what tsyringe threw while building `component` into a message naming the component, the
- * parameter (position, owner and type when known) and the fix. tsyringe nests one
- * "Cannot inject the dependency ... at position #i of "Owner" constructor. Reason:" line per
- * constructor it was inside, then its reason.
+ * Why `owner` cannot be built, and the way to the parameter at fault (`chain`, extended in
+ * place): each constructor parameter is resolved on its own, in order, and a class that fails is
+ * followed into. A class whose parameters all resolve failed itself: without the type information
+ * `@injectable()` records (no `design:paramtypes` for a class with parameters, or the class builds
+ * when called by hand), or its constructor threw.
  */
-function explainResolution(component: Function, error: unknown): string {
-  const lines = (error instanceof Error ? error.message : String(error)).split("\n");
-  const chain: Link[] = [];
-  let rest = 0;
-  for (const line of lines) {
-    const link = LINK.exec(line);
-    if (!link) break;
-    chain.push({ owner: link[2], position: Number(link[1]) });
-    rest++;
+function problemOf(container: DependencyContainer, owner: Function, error: unknown, chain: Link[]): Problem {
+  const types = Reflect.getMetadata("design:paramtypes", owner) as unknown[] | undefined;
+  if (owner.length > 0 && types === undefined) return { kind: "not-injectable", owner };
+  const args: unknown[] = [];
+  for (let position = 0; position < (types?.length ?? 0); position++) {
+    const param = parameterOf(owner, position);
+    const token = isTokenDescriptor(param) ? param.token : param;
+    if (token === undefined) return (chain.push({ owner, position }), { kind: "undefined-type" });
+    try {
+      args.push(container.resolve(token as never));
+      continue;
+    } catch (inner) {
+      chain.push({ owner, position });
+      if (typeof token !== "function")
+        return container.isRegistered(token as never, true) ? { kind: "threw", error: inner } : { kind: "unregistered" };
+      if (ERASED.has(token)) return { kind: "erased", type: token };
+      if (container.isRegistered(token as never, true)) return { kind: "threw", error: inner };
+      return problemOf(container, token, inner, chain);
+    }
   }
-  const reason = lines
-    .slice(rest)
-    .map((l) => l.trim())
-    .join(" ");
+  if (owner.length === 0) return { kind: "threw", error };
+  try {
+    Reflect.construct(owner, args);
+    return { kind: "not-injectable", owner };
+  } catch (thrown) {
+    return { kind: "threw", error: thrown };
+  }
+}
+
+function isTokenDescriptor(value: unknown): value is { readonly token: unknown } {
+  return typeof value === "object" && value !== null && "token" in value;
+}
+
+/** Turns why `component` cannot be built into a message naming the component, the parameter (position, owner and type when known) and the fix. */
+function explainResolution(container: DependencyContainer, component: Function, error: unknown): string {
+  const chain: Link[] = [];
+  const problem = problemOf(container, component, error, chain);
   const head = `${component.name}: the container cannot build this component (McpApp.create builds every component)`;
   const last = chain[chain.length - 1];
   if (last === undefined) {
-    const own = UNKNOWN_TYPE.exec(reason);
-    if (own && own[1] === component.name) {
+    if (problem.kind === "not-injectable") {
       return `${head}: its constructor takes ${component.length} parameter(s) but ${component.name} is not @injectable(). Add @injectable() (from tsyringe) to ${component.name}.`;
     }
-    return `${head}: its constructor threw: ${reason}`;
+    return `${head}: its constructor threw: ${messageOf(problem.kind === "threw" ? problem.error : error)}`;
   }
   const through =
     chain.length > 1
       ? ` (reached through ${chain
           .slice(0, -1)
-          .map((l) => `parameter ${l.position} of ${l.owner}`)
+          .map((l) => `parameter ${l.position} of ${l.owner.name}`)
           .join(", then ")})`
       : "";
-  const unknownType = UNKNOWN_TYPE.exec(reason);
-  if (unknownType && ERASED.has(unknownType[1])) {
+  if (problem.kind === "erased") {
     return (
-      `${head}: parameter ${last.position} of ${last.owner}${through} is typed with an interface, a union or a primitive ` +
-      `(it reflects as ${unknownType[1]} at run time), which the container cannot build. ${INJECT_FIX}.`
+      `${head}: parameter ${last.position} of ${last.owner.name}${through} is typed with an interface, a union or a primitive ` +
+      `(it reflects as ${problem.type.name} at run time), which the container cannot build. ${INJECT_FIX}.`
     );
   }
-  const param = describeParameter(component, chain);
-  const where = `parameter ${last.position} of ${last.owner}${param === undefined ? "" : ` (${param})`}${through}`;
-  if (unknownType) {
-    const type = unknownType[1];
-    return `${head}: ${where}: ${type} is not @injectable() and not registered in the container. Add @injectable() (from tsyringe) to ${type}, or register it in the container before McpApp.create().`;
+  const param = describeParameter(last);
+  const where = `parameter ${last.position} of ${last.owner.name}${param === undefined ? "" : ` (${param})`}${through}`;
+  switch (problem.kind) {
+    case "not-injectable": {
+      const type = problem.owner.name;
+      return `${head}: ${where}: ${type} is not @injectable() and not registered in the container. Add @injectable() (from tsyringe) to ${type}, or register it in the container before McpApp.create().`;
+    }
+    case "unregistered":
+      return `${head}: ${where}: that token is not registered in the container. Register it before McpApp.create() (container.register(token, { useValue | useClass | useFactory })).`;
+    case "undefined-type":
+      return `${head}: ${where}: its type is undefined when the class is defined (a circular import, or a class declared below the one that uses it). Declare it first, or use @inject(delay(() => Type)) from tsyringe.`;
+    case "threw":
+      return `${head}: building ${where} threw: ${messageOf(problem.error)}`;
   }
-  const unregistered = UNREGISTERED.exec(reason);
-  if (unregistered) {
-    return `${head}: ${where}: that token is not registered in the container. Register it before McpApp.create() (container.register(token, { useValue | useClass | useFactory })).`;
-  }
-  if (UNDEFINED_TYPE.test(reason)) {
-    return `${head}: ${where}: its type is undefined when the class is defined (a circular import, or a class declared below the one that uses it). Declare it first, or use @inject(delay(() => Type)) from tsyringe.`;
-  }
-  return `${head}: building ${where} threw: ${reason}`;
 }
 
-/** The type or token of the failing parameter, found by following the chain from the component; undefined when lost on the way. */
-function describeParameter(component: Function, chain: readonly Link[]): string | undefined {
-  let owner: unknown = component;
-  let param: unknown;
-  for (const link of chain) {
-    if (typeof owner !== "function" || owner.name !== link.owner) return undefined;
-    param = parameterOf(owner, link.position);
-    owner = typeof param === "function" ? param : undefined;
-  }
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The type or token of the parameter at fault. */
+function describeParameter({ owner, position }: Link): string {
+  const param = parameterOf(owner, position);
   if (param === undefined) return "type undefined";
   if (typeof param === "function") return `type ${param.name || "anonymous"}`;
-  if (typeof param === "object" && param !== null && "token" in param) return `@inject(${tokenName((param as { token: unknown }).token)})`;
-  return `@inject(${tokenName(param)})`;
+  return `@inject(${tokenName(isTokenDescriptor(param) ? param.token : param)})`;
 }
 
 /** What tsyringe injects at `position`: an @inject token, else the reflected type. */

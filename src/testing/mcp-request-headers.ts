@@ -1,4 +1,4 @@
-import { MCP_NAME_PARAMS } from "../protocol/mcp-name";
+import { MCP_NAME_PARAMS } from "./mcp-name-params";
 import type { JsonObject } from "../protocol/wire-types";
 import { META, PROTOCOL_VERSION, type JsonRpcNotification, type JsonRpcRequest } from "./wire-messages";
 

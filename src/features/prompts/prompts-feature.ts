@@ -21,6 +21,7 @@ export const promptsFeature: FeatureModule = {
           method: "prompts/list",
           inputRequired: false,
           capability: "prompts",
+          direct: { cacheable: true, result: "as-is" },
           paramsShape: PAGINATED_PARAMS,
           handle: async (request) => listResult(request, "prompts", list, lists),
         },
@@ -29,6 +30,7 @@ export const promptsFeature: FeatureModule = {
           inputRequired: true,
           nameParam: "name",
           capability: "prompts",
+          direct: { cacheable: false, result: "as-is" },
           paramsShape: {
             type: "object",
             required: ["name"],

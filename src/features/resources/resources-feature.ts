@@ -49,6 +49,7 @@ export const resourcesFeature: FeatureModule = {
           method: "resources/list",
           inputRequired: false,
           capability: "resources",
+          direct: { cacheable: true, result: "as-is" },
           paramsShape: PAGINATED_PARAMS,
           handle: async (request) => listResult(request, "resources", resourceList, lists),
         },
@@ -56,6 +57,7 @@ export const resourcesFeature: FeatureModule = {
           method: "resources/templates/list",
           inputRequired: false,
           capability: "resources",
+          direct: { cacheable: true, result: "as-is" },
           paramsShape: PAGINATED_PARAMS,
           handle: async (request) => listResult(request, "resourceTemplates", templateList, lists),
         },
@@ -64,6 +66,7 @@ export const resourcesFeature: FeatureModule = {
           inputRequired: true,
           nameParam: "uri",
           capability: "resources",
+          direct: { cacheable: true, result: "as-is" },
           paramsShape: { type: "object", required: ["uri"], properties: { uri: { type: "string" } } },
           async handle(request, runner) {
             const uri = request.params.uri;

@@ -24,6 +24,7 @@ export const toolsFeature: FeatureModule = {
           method: "tools/list",
           inputRequired: false,
           capability: "tools",
+          direct: { cacheable: true, result: "tool-list" },
           paramsShape: PAGINATED_PARAMS,
           handle: async (request) => listResult(request, "tools", list, lists),
         },
@@ -32,6 +33,7 @@ export const toolsFeature: FeatureModule = {
           inputRequired: true,
           nameParam: "name",
           capability: "tools",
+          direct: { cacheable: false, result: "tool-result" },
           paramsShape: { type: "object", required: ["name"], properties: { name: { type: "string" }, arguments: { type: "object" } } },
           handle(request, runner) {
             const tool = find(request.params);

@@ -12,12 +12,11 @@ import type { Cancellation } from "../../protocol/cancellation";
 import type { InboundRequest } from "../../protocol/inbound-request";
 import { isPlainObject } from "../../protocol/plain-object";
 import type { ClientCapabilities, JsonObject } from "../../protocol/wire-types";
-import { MCP_NAME_PARAMS } from "../../protocol/mcp-name";
 import { dispatchRequest } from "../request/dispatch-request";
 import { httpStatusOf } from "../request/http-status";
 import type { TransportFacts } from "../request/transport-facts";
 import type { InboundChecks } from "../checks/inbound-checks";
-import { encodeResult, responseHead, responseTail, responseText } from "./lane-encoding";
+import { encodeResult, responseHead, responseTail, responseText, type DirectMethod } from "./lane-encoding";
 import { MODERN_PROTOCOL_VERSION } from "../checks/inbound-checks";
 
 /**
@@ -77,6 +76,8 @@ export interface LaneRequest {
   readonly method: string;
   readonly params: JsonObject;
   readonly capabilities: ClientCapabilities;
+  /** The method's spec, which says how the SDK path writes its results. */
+  readonly spec: DirectMethod;
 }
 
 /**
@@ -103,7 +104,7 @@ export interface LaneBytes {
 
 /** A response head kept for a result object: its text and its bytes. */
 interface KeptEncoding {
-  readonly method: string;
+  readonly spec: DirectMethod;
   readonly text: string;
   readonly head: Buffer;
 }
@@ -116,28 +117,6 @@ const SDK_META_KEYS = new Set(["progressToken", "traceparent", "tracestate", "ba
 /** Longest `_meta` whose verdict is cached; a longer one takes the SDK path. */
 const MAX_META_KEY_CHARS = 2048;
 const MAX_CACHED_VERDICTS = 512;
-
-/**
- * The checks the SDK's dispatch schema makes on one method's params (2026-07-28, `dispatchRequest`):
- * true when it would accept them. Methods without one are not taken by the lane.
- */
-const SDK_PARAMS: Readonly<Record<string, (params: JsonObject) => boolean>> = {
-  "tools/call": (p) => typeof p.name === "string" && (p.arguments === undefined || isPlainObject(p.arguments)),
-  "prompts/get": (p) =>
-    typeof p.name === "string" &&
-    (p.arguments === undefined || (isPlainObject(p.arguments) && Object.values(p.arguments).every((v) => typeof v === "string"))),
-  "resources/read": (p) => typeof p.uri === "string",
-  "tools/list": (p) => p.cursor === undefined || typeof p.cursor === "string",
-  "prompts/list": (p) => p.cursor === undefined || typeof p.cursor === "string",
-  "resources/list": (p) => p.cursor === undefined || typeof p.cursor === "string",
-  "resources/templates/list": (p) => p.cursor === undefined || typeof p.cursor === "string",
-};
-
-interface LaneMethod {
-  readonly entry: FeatureMethod;
-  readonly nameParam?: string;
-  readonly sdkParams: (params: JsonObject) => boolean;
-}
 
 export interface FastLaneOptions {
   dispatcher: Dispatcher;
@@ -157,7 +136,7 @@ export interface FastLaneOptions {
  * envelope's verdict (the SDK's own classifier, run once per distinct `_meta`) cached.
  */
 export class FastLane {
-  private readonly methods = new Map<string, LaneMethod>();
+  private readonly methods = new Map<string, DirectMethod>();
   /** `_meta` JSON → whether the SDK accepts it as a valid 2026-07-28 envelope. */
   private readonly envelopes = new Map<string, boolean>();
   private readonly serverInfoMeta: string;
@@ -173,19 +152,17 @@ export class FastLane {
     for (const entry of dispatcher.features.methods) {
       if (entry.eras !== undefined && !entry.eras.includes("modern")) continue;
       if (entry.capability !== undefined && !(entry.capability in capabilities)) continue;
-      const sdkParams = SDK_PARAMS[entry.method];
-      // A method the SDK validates with a schema of ours (paramsSchema) or not at all is left to it.
-      if (sdkParams === undefined || entry.paramsSchema !== undefined) continue;
-      const sdkName = MCP_NAME_PARAMS[entry.method];
-      if (sdkName !== entry.nameParam) continue;
-      this.methods.set(entry.method, { entry, nameParam: sdkName, sdkParams });
+      // Only a method whose spec says how the SDK writes it, with the SDK's own params schema (not one of ours).
+      if (!isDirect(entry) || entry.paramsSchema !== undefined) continue;
+      this.methods.set(entry.method, entry);
     }
     this.serverInfoMeta = `{${JSON.stringify(SERVER_INFO_META_KEY)}:${JSON.stringify(options.serverInfo)}}`;
   }
 
   /**
-   * The request, checked, when the lane takes it; undefined hands it to the SDK path. `header`
-   * reads an HTTP request header (lower-case name); absent on stdio, where there are none.
+   * The request, checked, when the lane can take it; undefined hands it to the SDK path. `header`
+   * reads an HTTP request header (lower-case name); absent on stdio, where there are none. A pure
+   * check (a connection asks it to pin its era, too): a request counts as taken once `answer`ed.
    */
   admit(message: unknown, header?: HeaderLookup): LaneRequest | undefined {
     if (!isPlainObject(message)) return undefined;
@@ -207,10 +184,8 @@ export class FastLane {
     const { requestState, inputResponses } = params;
     if (requestState !== undefined && typeof requestState !== "string") return undefined;
     if (inputResponses !== undefined && !isPlainObject(inputResponses)) return undefined;
-    if (!spec.sdkParams(params)) return undefined;
     if (this.options.checks.params(method, params) !== undefined) return undefined;
-    this.counts.taken++;
-    return { id: id as string | number, method, params, capabilities: meta[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities };
+    return { id: id as string | number, method, params, capabilities: meta[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities, spec };
   }
 
   /**
@@ -219,6 +194,7 @@ export class FastLane {
    * for this request alone, so the dispatcher may freeze its params in place (see `InboundRequest`).
    */
   async answer(request: LaneRequest, facts: TransportFacts, cancellation: Cancellation): Promise<LaneAnswer> {
+    this.counts.taken++;
     const inbound = new LaneInbound(request, facts, cancellation);
     let result: JsonObject;
     try {
@@ -226,13 +202,12 @@ export class FastLane {
     } catch (error) {
       return this.failure(request, error);
     }
-    const method = request.method;
-    const kept = this.kept(method, result);
+    const kept = this.kept(request.spec, result);
     if (kept !== undefined) {
       const tail = responseTail(request.id);
       return { kind: "bytes", status: 200, text: kept.text + tail, kept: { head: kept.head, tail } };
     }
-    const encoded = encodeResult(method, request.capabilities, result, this.serverInfoMeta);
+    const encoded = encodeResult(request.spec, request.capabilities, result, this.serverInfoMeta);
     if (encoded !== undefined) return { kind: "bytes", status: 200, text: responseText(request.id, encoded) };
     this.counts.settled++;
     return { kind: "settled", settled: Promise.resolve(result) };
@@ -242,22 +217,22 @@ export class FastLane {
    * The kept response head of a frozen complete result (a list page: the same object for every
    * request until the list changes), encoded on its first request; undefined for anything else.
    */
-  private kept(method: string, result: JsonObject): KeptEncoding | undefined {
+  private kept(spec: DirectMethod, result: JsonObject): KeptEncoding | undefined {
     if (!Object.isFrozen(result) || result.resultType !== "complete") return undefined;
     let kept = this.encoded.get(result);
-    if (kept === undefined || kept.method !== method) {
+    if (kept === undefined || kept.spec !== spec) {
       // A complete result's encoding does not depend on the client's capabilities.
-      const encoded = encodeResult(method, {}, result, this.serverInfoMeta);
+      const encoded = encodeResult(spec, {}, result, this.serverInfoMeta);
       if (encoded === undefined) return undefined;
       const text = responseHead(encoded);
-      kept = { method, text, head: Buffer.from(text, "utf8") };
+      kept = { spec, text, head: Buffer.from(text, "utf8") };
       this.encoded.set(result, kept);
     }
     return kept;
   }
 
   /** Mcp-Protocol-Version, Mcp-Method and Mcp-Name as the SDK reads them (trimmed), agreeing with the body. */
-  private headersAgree(method: string, params: JsonObject, spec: LaneMethod, header: HeaderLookup): boolean {
+  private headersAgree(method: string, params: JsonObject, spec: DirectMethod, header: HeaderLookup): boolean {
     if (trimOws(header("mcp-protocol-version")) !== MODERN_PROTOCOL_VERSION) return false;
     if (trimOws(header("mcp-method")) !== method) return false;
     if (spec.nameParam === undefined) return true;
@@ -332,4 +307,8 @@ function trimOws(value: string | undefined): string | undefined {
   // Most headers have no surrounding whitespace: no regex for them.
   if (first !== 0x20 && first !== 0x09 && last !== 0x20 && last !== 0x09) return value;
   return value.replace(/^[ \t]+|[ \t]+$/g, "");
+}
+
+function isDirect(entry: FeatureMethod): entry is FeatureMethod & DirectMethod {
+  return entry.direct !== undefined;
 }

@@ -1,4 +1,7 @@
 import { SERVER_INFO_META_KEY } from "@modelcontextprotocol/server";
+import { isAllowedBy } from "../../elicitation/capabilities";
+import type { DirectAnswer, MethodSpec } from "../../features/feature-module";
+import type { InputRequest } from "../../protocol/input-request";
 import { isPlainObject } from "../../protocol/plain-object";
 import type { ClientCapabilities, JsonObject } from "../../protocol/wire-types";
 
@@ -6,17 +9,9 @@ import type { ClientCapabilities, JsonObject } from "../../protocol/wire-types";
 // \`encodeResult\` of the 2026-07-28 codec and the input-required seam of \`Server\`), for the results
 // it can encode without the SDK's schemas; the others are left to the SDK path (undefined).
 
-/** Methods whose results may be `input_required` (SDK `INPUT_REQUIRED_CAPABLE_METHODS`). */
-const INPUT_REQUIRED_METHODS = new Set(["tools/call", "prompts/get", "resources/read"]);
-/** Methods whose complete results carry `ttlMs` and `cacheScope` (SDK `CACHEABLE_RESULT_METHODS`). */
-const CACHEABLE_METHODS = new Set([
-  "tools/list",
-  "prompts/list",
-  "resources/list",
-  "resources/templates/list",
-  "resources/read",
-  "server/discover",
-]);
+/** A method the lane answers: its spec declares how the SDK path writes its results (`MethodSpec.direct`). */
+export type DirectMethod = MethodSpec & { readonly direct: DirectAnswer };
+
 /** Keys of a tools/call result in the order the SDK's result schema writes them. */
 const TOOL_RESULT_KEYS = ["_meta", "content", "structuredContent", "isError"];
 
@@ -28,29 +23,30 @@ const TOOL_RESULT_KEYS = ["_meta", "content", "structuredContent", "isError"];
  * on the method and the result alone, never on the client's capabilities.
  */
 export function encodeResult(
-  method: string,
+  spec: DirectMethod,
   capabilities: ClientCapabilities,
   result: JsonObject,
   serverInfoMeta: string,
 ): string | undefined {
   if (!isPlainObject(result)) return undefined;
   const resultType = result.resultType;
+  const { cacheable, result: schema } = spec.direct;
   let body: string;
   if (resultType === "input_required") {
-    if (!INPUT_REQUIRED_METHODS.has(method) || !inputRequestsCovered(result, capabilities)) return undefined;
+    if (!spec.inputRequired || !inputRequestsCovered(result, capabilities)) return undefined;
     body = JSON.stringify(result);
   } else if (resultType === undefined || resultType === "complete") {
-    if (method === "tools/call") {
+    if (schema === "tool-result") {
       const ordered = toolResultInSchemaOrder(result);
       if (ordered === undefined) return undefined;
       result = ordered;
     }
-    if (method === "tools/list" && Array.isArray(result.tools) && result.tools.some((t) => isPlainObject(t) && "execution" in t))
+    if (schema === "tool-list" && Array.isArray(result.tools) && result.tools.some((t) => isPlainObject(t) && "execution" in t))
       return undefined;
     if (isPlainObject(result.capabilities) && "tasks" in result.capabilities) return undefined;
     body = JSON.stringify(result);
     let tail = resultType === undefined ? ',"resultType":"complete"' : "";
-    if (CACHEABLE_METHODS.has(method)) {
+    if (cacheable) {
       if ("ttlMs" in result || "cacheScope" in result) {
         if (!validTtl(result.ttlMs) || !validScope(result.cacheScope)) return undefined;
       } else {
@@ -130,47 +126,24 @@ function toolResultInSchemaOrder(result: JsonObject): JsonObject | undefined {
 /**
  * The SDK's check of an `input_required` result (`_invokeInputRequiredCapableHandler`), on its
  * passing side only: at least one input request or a requestState, and every embedded request of
- * a kind 2026-07-28 defines, with its client capability (and mode) declared: explicitly, or for
- * form-mode elicitation by a bare `elicitation: {}` as the SDK reads it.
+ * a kind 2026-07-28 defines, allowed by the client's capabilities as `elicitation/capabilities.ts`
+ * reads them (never more lenient than the SDK: where the two differ, the SDK path writes it).
  */
 function inputRequestsCovered(result: JsonObject, declared: ClientCapabilities): boolean {
   const requests = result.inputRequests;
   if (requests === undefined || requests === null) return typeof result.requestState === "string";
   if (!isPlainObject(requests)) return false;
-  const caps = declared as Record<string, unknown>;
   let count = 0;
   for (const key in requests) {
     count++;
     const entry = requests[key];
-    if (!isPlainObject(entry)) return false;
-    const params = isPlainObject(entry.params) ? entry.params : undefined;
-    let capability: string;
-    let member: string | undefined;
-    switch (entry.method) {
-      case "elicitation/create":
-        capability = "elicitation";
-        member = params?.mode === "url" ? "url" : "form";
-        break;
-      case "sampling/createMessage":
-        capability = "sampling";
-        member = params !== undefined && (params.tools !== undefined || params.toolChoice !== undefined) ? "tools" : undefined;
-        break;
-      case "roots/list":
-        capability = "roots";
-        member = undefined;
-        break;
-      default:
-        return false;
-    }
-    const value = caps[capability];
-    if (value === undefined) return false;
-    if (member !== undefined && !(isPlainObject(value) && (value[member] !== undefined || impliedMember(capability, member, value))))
-      return false;
+    if (!isInputRequest(entry) || !isAllowedBy(entry, declared)) return false;
   }
   return count > 0 || typeof result.requestState === "string";
 }
 
-/** The SDK's one lenient reading (`isImpliedCapabilityMember`): a bare `elicitation: {}` declares form mode. */
-function impliedMember(capability: string, member: string, declared: JsonObject): boolean {
-  return capability === "elicitation" && member === "form" && declared.form === undefined && declared.url === undefined;
+/** An input request of a kind 2026-07-28 defines, its params an object when present. */
+function isInputRequest(entry: unknown): entry is InputRequest {
+  if (!isPlainObject(entry) || (entry.params !== undefined && !isPlainObject(entry.params))) return false;
+  return entry.method === "elicitation/create" || entry.method === "sampling/createMessage" || entry.method === "roots/list";
 }

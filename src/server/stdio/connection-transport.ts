@@ -15,11 +15,6 @@ function isCancellation(message: JSONRPCMessage): message is JSONRPCMessage & { 
   return m.method === "notifications/cancelled" && isPlainObject(m.params);
 }
 
-/** A transport that can write one pre-serialized JSON-RPC message as a line (stdio). */
-export interface LineWriter {
-  sendLine(json: string): Promise<void>;
-}
-
 /** What a connection knows of every request on it. */
 export interface ConnectionOptions {
   /** The principal of every request on this connection. */
@@ -141,7 +136,9 @@ export class ConnectionTransport implements Transport {
       this.onmessage?.(message);
       return;
     }
-    await (this.inner as unknown as LineWriter).sendLine(answer.text).catch((error: unknown) => this.onerror?.(error as Error));
+    // The lane runs only on a line transport (see the constructor's caller): it writes the bytes as one line.
+    const inner = this.inner;
+    if (inner instanceof StdioLineTransport) await inner.sendLine(answer.text).catch((error: unknown) => this.onerror?.(error as Error));
     this.settle(taken.id);
   }
 
