@@ -86,6 +86,7 @@ export interface McpAppOptions {
    * @example McpApp.create({ components, state, telemetry: true })
    */
   telemetry?: boolean | TelemetryOptions;
+  /**
    * Rate limits per principal and per component (token buckets), checked before every round of a
    * tool, resource or prompt on every transport: `default` for every component, a component's own
    * `rateLimit` option over it. A refused call is -32010 with `data` `{ limit, windowMs,
