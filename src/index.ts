@@ -131,6 +131,11 @@ export {
   TaskStoreConfigError,
 } from "./stores/task-store-errors";
 
+// The message bus: a client's answer and change notifications reach every instance
+export { type MessageBus, type BusHandler, MemoryMessageBus } from "./stores/message-bus";
+export { PostgresMessageBus, type PostgresMessageBusOptions, POSTGRES_MESSAGE_BUS_DEFAULTS } from "./stores/postgres-message-bus";
+export { openMessageBus, type OpenMessageBusOptions } from "./stores/open-message-bus";
+
 // State
 export { StateSealer } from "./state/state-sealer";
 export {
