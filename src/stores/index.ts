@@ -38,9 +38,5 @@ export { PostgresTaskStore, type PostgresTaskStoreOptions } from "./postgres-tas
 export type { PgPool } from "./pg-client";
 export { openTaskStore, type OpenTaskStoreOptions, DEFAULT_TASK_STORE_URL, DEFAULT_SQLITE_FILE, defaultDataDir } from "./open-task-store";
 export { type MessageBus, type BusHandler, MemoryMessageBus } from "./message-bus";
-export {
-  PostgresMessageBus,
-  type PostgresMessageBusOptions,
-  POSTGRES_MESSAGE_BUS_DEFAULTS,
-} from "./postgres-message-bus";
+export { PostgresMessageBus, type PostgresMessageBusOptions, POSTGRES_MESSAGE_BUS_DEFAULTS } from "./postgres-message-bus";
 export { openMessageBus, type OpenMessageBusOptions } from "./open-message-bus";

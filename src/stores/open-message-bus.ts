@@ -15,8 +15,11 @@ export type OpenMessageBusOptions = Omit<PostgresMessageBusOptions, "connectionS
 export async function openMessageBus(url: string, options: OpenMessageBusOptions = {}): Promise<MessageBus> {
   if (typeof url !== "string") throw new TaskStoreConfigError("A message bus URL must be a string");
   if (url === "memory:")
-    return new MemoryMessageBus((error) => options.logger?.warn("A message bus subscriber threw; the others still receive the message", { error: String(error) }));
-  if (url.startsWith("postgres://") || url.startsWith("postgresql://")) return PostgresMessageBus.open({ ...options, connectionString: url });
+    return new MemoryMessageBus((error) =>
+      options.logger?.warn("A message bus subscriber threw; the others still receive the message", { error: String(error) }),
+    );
+  if (url.startsWith("postgres://") || url.startsWith("postgresql://"))
+    return PostgresMessageBus.open({ ...options, connectionString: url });
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(url)?.[1];
   throw new TaskStoreConfigError(
     `${scheme === undefined ? "A message bus URL needs a scheme" : `Unknown message bus scheme "${scheme}:"`}; expected memory: or postgres://…`,

@@ -188,7 +188,8 @@ export class PostgresListener {
 }
 
 function plainChannel(channel: string): string {
-  if (!PLAIN_CHANNEL.test(channel)) throw new Error(`PostgresListener: a channel name must match ${PLAIN_CHANNEL.source}, got ${JSON.stringify(channel)}`);
+  if (!PLAIN_CHANNEL.test(channel))
+    throw new Error(`PostgresListener: a channel name must match ${PLAIN_CHANNEL.source}, got ${JSON.stringify(channel)}`);
   return channel;
 }
 

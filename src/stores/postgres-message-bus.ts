@@ -4,7 +4,7 @@ import type { BusHandler, MessageBus } from "./message-bus";
 import type { PgPool as Pool } from "./pg-client";
 import { type PostgresBounds, messageOf, translatePostgresError } from "./postgres-errors";
 import { PostgresListener, warnSafely } from "./postgres-listener";
-import { POSTGRES_TIMEOUT_DEFAULTS, PoolGuard, type PostgresPoolOptions, postgresPool } from "./postgres-pool";
+import { POSTGRES_TIMEOUT_DEFAULTS, PoolGuard, type PostgresPoolOptions, pgTransaction, postgresPool } from "./postgres-pool";
 import type { StoreLogger } from "./task-store";
 import { TaskStoreConfigError, TaskStoreError, TaskStoreUnavailableError } from "./task-store-errors";
 
@@ -95,7 +95,8 @@ export class PostgresMessageBus implements MessageBus {
   /** Connects, creates the table of large messages if missing, and listens. */
   static async open(options: PostgresMessageBusOptions): Promise<PostgresMessageBus> {
     const schema = options.schema ?? "public";
-    if (!SCHEMA_NAME.test(schema)) throw new TaskStoreConfigError(`The PostgreSQL message bus's schema name must match ${SCHEMA_NAME.source}`);
+    if (!SCHEMA_NAME.test(schema))
+      throw new TaskStoreConfigError(`The PostgreSQL message bus's schema name must match ${SCHEMA_NAME.source}`);
     if ((options.pool === undefined) === (options.connectionString === undefined))
       throw new TaskStoreConfigError("The PostgreSQL message bus needs exactly one of connectionString and pool");
     const maxMessageBytes = positive(options, "maxMessageBytes");
@@ -234,27 +235,20 @@ export class PostgresMessageBus implements MessageBus {
   }
 
   private async migrate(): Promise<void> {
-    const client = await this.pool.connect();
-    let failure: Error | undefined;
-    const onError = (error: Error) => (failure ??= error);
-    client.on("error", onError);
-    try {
-      await client.query("BEGIN");
-      // Serialized, so instances opening at once do not race on CREATE … IF NOT EXISTS.
-      await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`roundtrip_bus_schema/${this.schema}`]);
-      await client.query(`CREATE SCHEMA IF NOT EXISTS ${this.schema}`);
-      await client.query(
-        `CREATE TABLE IF NOT EXISTS ${this.table} (id bigserial PRIMARY KEY, body text NOT NULL, created_at timestamptz NOT NULL DEFAULT clock_timestamp())`,
-      );
-      await client.query(`CREATE INDEX IF NOT EXISTS roundtrip_bus_messages_created ON ${this.table} (created_at)`);
-      await client.query("COMMIT");
-    } catch (error) {
-      failure ??= error as Error;
-      throw error;
-    } finally {
-      client.release(failure);
-      client.off("error", onError);
-    }
+    await pgTransaction(
+      this.pool,
+      "message bus",
+      async (client) => {
+        // Serialized, so instances opening at once do not race on CREATE … IF NOT EXISTS.
+        await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`roundtrip_bus_schema/${this.schema}`]);
+        await client.query(`CREATE SCHEMA IF NOT EXISTS ${this.schema}`);
+        await client.query(
+          `CREATE TABLE IF NOT EXISTS ${this.table} (id bigserial PRIMARY KEY, body text NOT NULL, created_at timestamptz NOT NULL DEFAULT clock_timestamp())`,
+        );
+        await client.query(`CREATE INDEX IF NOT EXISTS roundtrip_bus_messages_created ON ${this.table} (created_at)`);
+      },
+      (message, fields) => this.warn(message, fields),
+    );
   }
 
   private warn(message: string, fields: Record<string, unknown>): void {
@@ -273,6 +267,8 @@ export class PostgresMessageBus implements MessageBus {
 function positive(options: PostgresMessageBusOptions, name: "maxMessageBytes" | "largeMessageTtlMs"): number {
   const value = options[name] ?? POSTGRES_MESSAGE_BUS_DEFAULTS[name];
   if (!Number.isSafeInteger(value) || value < 1 || value > 2 ** 31 - 1)
-    throw new TaskStoreConfigError(`The PostgreSQL message bus's ${name} must be a whole number from 1 to ${2 ** 31 - 1}, got ${String(value)}`);
+    throw new TaskStoreConfigError(
+      `The PostgreSQL message bus's ${name} must be a whole number from 1 to ${2 ** 31 - 1}, got ${String(value)}`,
+    );
   return value;
 }

@@ -1,7 +1,7 @@
 // The PostgreSQL store's pool and the time bounds on it.
 import type { PgPool as Pool, PgPoolClient as PoolClient } from "./pg-client";
 import { loadDriver } from "./load-driver";
-import { type PostgresBounds, messageOf } from "./postgres-errors";
+import { type PostgresBounds, isBrokenConnection, messageOf } from "./postgres-errors";
 import { TaskStoreConfigError } from "./task-store-errors";
 
 type Pg = typeof import("pg");
@@ -169,5 +169,43 @@ export class PoolGuard {
         (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
       this.connections.clear();
     }
+  }
+}
+
+/**
+ * Runs `work` in a transaction on a pooled connection. While the owner holds the connection the
+ * pool listens to it no more, so this does: a fatal error between two queries (the server
+ * shutting down, pg_terminate_backend, right after COMMIT) is logged, never thrown out of an
+ * event. A connection that failed or timed out goes back with `release(error)`, so the pool
+ * discards it and opens a fresh one when the database returns.
+ */
+export async function pgTransaction<T>(
+  pool: Pool,
+  noun: string,
+  work: (client: PoolClient) => Promise<T>,
+  warn: (message: string, fields: Record<string, unknown>) => void,
+): Promise<T> {
+  const client = await pool.connect();
+  let failure: Error | undefined;
+  const onError = (error: Error) => {
+    if (failure === undefined) warn(`A PostgreSQL connection of the ${noun} failed while in use`, { error: messageOf(error) });
+    failure ??= error;
+  };
+  client.on("error", onError);
+  try {
+    await client.query("BEGIN");
+    const result = await work(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    // The connection failed first: its error (say 57P01 or 25P03) says why, not the "not queryable" that followed.
+    if (failure !== undefined) throw failure;
+    if (isBrokenConnection(error)) failure = error as Error;
+    else await client.query("ROLLBACK").catch((rollback: Error) => (failure = rollback));
+    throw error;
+  } finally {
+    // Released first: the pool's own listener is back before ours goes, so no error falls between.
+    client.release(failure);
+    client.off("error", onError);
   }
 }

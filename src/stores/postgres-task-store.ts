@@ -1,8 +1,8 @@
 import type { PgPool as Pool, PgPoolClient as PoolClient } from "./pg-client";
 import { PostgresChangeFeed } from "./postgres-change-feed";
 import { warnSafely } from "./postgres-listener";
-import { type PostgresBounds, isBrokenConnection, messageOf, translatePostgresError } from "./postgres-errors";
-import { POSTGRES_TIMEOUT_DEFAULTS, PoolGuard, type PostgresPoolOptions, postgresPool } from "./postgres-pool";
+import { type PostgresBounds, translatePostgresError } from "./postgres-errors";
+import { POSTGRES_TIMEOUT_DEFAULTS, PoolGuard, type PostgresPoolOptions, pgTransaction, postgresPool } from "./postgres-pool";
 import { postgresMigrations } from "./postgres-schema";
 import { atRow, postgresStatements } from "./postgres-statements";
 import { RowTaskStore, type TaskStoreOptions } from "./row-task-store";
@@ -219,39 +219,9 @@ export class PostgresTaskStore extends RowTaskStore {
     for (const id of ids) this.watchers.deliver(id, found.get(id));
   }
 
-  /**
-   * Runs `work` in a transaction on a pooled connection. While the store holds the connection
-   * the pool listens to it no more, so the store does: a fatal error between two queries (the
-   * server shutting down, pg_terminate_backend, right after COMMIT) is logged, never thrown out
-   * of an event. A connection that failed or timed out goes back with `release(error)`, so the
-   * pool discards it and opens a fresh one when the database returns.
-   */
+  /** Runs `work` in a transaction on a pooled connection (see pgTransaction). */
   private async transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
-    return this.run(async () => {
-      const client = await this.pool.connect();
-      let failure: Error | undefined;
-      const onError = (error: Error) => {
-        if (failure === undefined) this.warn("A PostgreSQL connection of the task store failed while in use", { error: messageOf(error) });
-        failure ??= error;
-      };
-      client.on("error", onError);
-      try {
-        await client.query("BEGIN");
-        const result = await work(client);
-        await client.query("COMMIT");
-        return result;
-      } catch (error) {
-        // The connection failed first: its error (say 57P01 or 25P03) says why, not the "not queryable" that followed.
-        if (failure !== undefined) throw failure;
-        if (isBrokenConnection(error)) failure = error as Error;
-        else await client.query("ROLLBACK").catch((rollback: Error) => (failure = rollback));
-        throw error;
-      } finally {
-        // Released first: the pool's own listener is back before ours goes, so no error falls between.
-        client.release(failure);
-        client.off("error", onError);
-      }
-    });
+    return this.run(() => pgTransaction(this.pool, "task store", work, (message, fields) => this.warn(message, fields)));
   }
 
   /** Logs from inside an event: a logger that throws must not become an uncaught exception. */
