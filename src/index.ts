@@ -154,5 +154,6 @@ export { StateTooLargeError } from "./state/state-too-large-error";
 export { McpApp } from "./server/mcp-app";
 export type { McpAppOptions, ServeOptions, ServedConnection } from "./server/mcp-app-options";
 export type { ListenOptions, HttpListener, Authenticator, CloseOptions } from "./server/http-listener";
+export type { SessionOptions } from "./server/sessions/session-options";
 export { DEFAULT_REQUEST_LIMITS, type RequestLimits } from "./server/request-limits";
 export { ChangeNotifier } from "./server/change-notifier";

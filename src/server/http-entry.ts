@@ -10,6 +10,7 @@ import { isPlainObject } from "../protocol/plain-object";
 import { errorResponse } from "./error-response";
 import type { FastLane } from "./fast-lane";
 import { echoedId, type InboundChecks, type Rejection } from "./inbound-checks";
+import type { LegacySessions } from "./sessions/legacy-sessions";
 
 const ANONYMOUS: AuthInfo = { token: "", clientId: "anonymous", scopes: [] };
 
@@ -25,9 +26,11 @@ const ANONYMOUS: AuthInfo = { token: "", clientId: "anonymous", scopes: [] };
  * Content-Length over it is refused before reading); the SDK then receives it as `parsedBody` and
  * never reads the stream. A body that is not JSON goes to the SDK as text, for its own answer.
  */
-export function httpEntry(inner: McpHttpHandler, checks: InboundChecks, lane?: FastLane): McpHttpHandler {
+export function httpEntry(inner: McpHttpHandler, checks: InboundChecks, lane?: FastLane, sessions?: LegacySessions): McpHttpHandler {
   const fetch = async (request: Request, options: McpHandlerRequestOptions = {}): Promise<Response> => {
     let body: unknown;
+    const authInfo = options.authInfo ?? ANONYMOUS;
+    const principal = (authInfo.extra as { principal?: string | null } | undefined)?.principal ?? null;
     if (options.parsedBody !== undefined) {
       const rejection = checks.value(options.parsedBody);
       if (rejection) return reply(rejection, echoedId(options.parsedBody));
@@ -46,16 +49,21 @@ export function httpEntry(inner: McpHttpHandler, checks: InboundChecks, lane?: F
       if (checked?.kind !== "parsed") return inner.fetch(withBody(request, read.text), options);
       body = checked.value;
     } else {
+      // GET and DELETE of a 2025 session (its stream, its end).
+      if (sessions?.claims(request, undefined)) return sessions.fetch(request, undefined, principal, authInfo);
       return inner.fetch(request, options);
     }
     const header = (name: string) => request.headers.get(name) ?? undefined;
     // An object that is not a JSON-RPC message: answered here, as on a connection, so the answer
     // carries its id whenever it can be read (the SDK would write a null id). Arrays stay the
     // SDK's: it serves 2025-era batches over HTTP.
-    const rejection = checks.id(body) ?? (isPlainObject(body) ? checks.message(body) : undefined) ?? checks.http(body, header);
+    const rejection = checks.id(body) ?? (isPlainObject(body) ? checks.message(body) : undefined);
     if (rejection) return reply(rejection, echoedId(body));
+    // A 2025 client's initialize and everything of its session: the sessionful leg (no Mcp-Param-* in that era).
+    if (sessions?.claims(request, body)) return sessions.fetch(request, body, principal, authInfo);
+    const headerRejection = checks.http(body, header);
+    if (headerRejection) return reply(headerRejection, echoedId(body));
     const rawParams = (body as { params?: unknown } | null)?.params;
-    const authInfo = options.authInfo ?? ANONYMOUS;
     const extra = authInfo.extra as { principal?: string | null; laneDone?: boolean; precomputed?: unknown } | undefined;
     let precomputed = extra?.precomputed;
     if (

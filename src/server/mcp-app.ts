@@ -28,6 +28,10 @@ import { StdioLineTransport } from "./stdio-line-transport";
 import { FastLane, fastLaneEnabled } from "./fast-lane";
 import { buildSdkServer, capabilitiesFor, type FactsLookup, type RequestFacts } from "./sdk-bridge";
 import type { McpAppOptions, ServedConnection, ServeOptions } from "./mcp-app-options";
+import { MemoryMessageBus, type MessageBus } from "../stores/message-bus";
+import { LegacySessions } from "./sessions/legacy-sessions";
+import { sessionCapabilities, servesSubscriptions } from "./sessions/session-server";
+import { resolveSessionOptions, type ResolvedSessionOptions } from "./sessions/session-options";
 
 /**
  * A roundtrip-mcp application: components registered, metadata read, schemas built — once.
@@ -49,6 +53,11 @@ export class McpApp {
   private readonly handlers = new Map<McpHttpHandler, () => void>();
   private readonly serverInfo: { name: string; version: string; title?: string };
   private readonly lane: FastLane;
+  /** The bus every instance shares (2025 session answers); the app's own memory bus unless one is given. */
+  readonly bus: MessageBus;
+  private readonly sessionOptions: ResolvedSessionOptions | undefined;
+  /** The 2025 sessions of every HTTP entry of this app, made with the first entry. */
+  private legacySessions: LegacySessions | undefined;
 
   private constructor(private readonly options: McpAppOptions) {
     this.container = options.container ?? rootContainer.createChildContainer();
@@ -104,6 +113,8 @@ export class McpApp {
       serverInfo: this.serverInfo,
       capabilities: this.capabilities.modern,
     });
+    this.bus = options.bus ?? new MemoryMessageBus((error) => this.logger.warn("message bus handler failed", { error: String(error) }));
+    this.sessionOptions = options.sessions === false ? undefined : resolveSessionOptions(options.sessions);
     // Background work (the tasks feature's recovery) starts once everything above is in place.
     this.features.start(this.dispatcher);
   }
@@ -220,7 +231,12 @@ export class McpApp {
   }
 
   private entry(lane: FastLane | undefined): McpHttpHandler {
-    const handler = httpEntry(createMcpHandler(this.sdkServers(httpFacts), { onerror: (e) => this.reportError(e) }), this.checks, lane);
+    const handler = httpEntry(
+      createMcpHandler(this.sdkServers(httpFacts), { onerror: (e) => this.reportError(e) }),
+      this.checks,
+      lane,
+      this.sessions(),
+    );
     this.handlers.set(handler, this.changes.attach(handler.notify));
     return handler;
   }
@@ -235,6 +251,10 @@ export class McpApp {
     // Every transport drains at the same time: the close takes one deadline, not one per transport.
     await Promise.all([...[...this.listeners].map((l) => l.close(options)), ...[...this.connections].map((c) => c.close(options))]);
     await Promise.all([...this.handlers].map(([h, detach]) => (detach(), h.close())));
+    await this.legacySessions?.close();
+    this.legacySessions = undefined;
+    // A bus the app made is the app's to close; one it was given belongs to the caller.
+    if (this.options.bus === undefined) await this.bus.close();
     this.listeners.clear();
     this.connections.clear();
     this.handlers.clear();
@@ -254,6 +274,36 @@ export class McpApp {
         checkParams: (method, params) => this.checks.params(method, params),
         onerror: (e) => this.reportError(e),
       });
+  }
+
+  /** The 2025-11-25 sessions shared by every HTTP entry (undefined with `sessions: false`). */
+  private sessions(): LegacySessions | undefined {
+    const options = this.sessionOptions;
+    if (options === undefined || this.legacySessions !== undefined) return this.legacySessions;
+    const capabilities = sessionCapabilities(this.capabilities.legacy);
+    const sessions = new LegacySessions({
+      sealer: this.sealer,
+      logger: this.logger,
+      bus: this.bus,
+      options,
+      makeServer: ({ subscriptions }) =>
+        servesSubscriptions(
+          buildSdkServer({
+            serverInfo: this.serverInfo,
+            instructions: this.options.instructions,
+            era: "legacy",
+            capabilities,
+            dispatcher: this.dispatcher,
+            facts: httpFacts,
+            checkParams: (method, params) => this.checks.params(method, params),
+            onerror: (e) => this.reportError(e),
+            answerTimeoutMs: options.answerTimeoutMs,
+          }),
+          subscriptions,
+        ),
+    });
+    this.changes.attach(sessions);
+    return (this.legacySessions = sessions);
   }
 
   private reportError(error: Error): void {
