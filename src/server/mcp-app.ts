@@ -56,6 +56,8 @@ export class McpApp {
   /** The bus every instance shares (2025 session answers); the app's own memory bus unless one is given. */
   readonly bus: MessageBus;
   private readonly sessionOptions: ResolvedSessionOptions | undefined;
+  /** Ends the sharing of `changes` over the bus (see ChangeNotifier.share). */
+  private readonly stopSharingChanges: () => Promise<void>;
   /** The 2025 sessions of every HTTP entry of this app, made with the first entry. */
   private legacySessions: LegacySessions | undefined;
 
@@ -114,6 +116,7 @@ export class McpApp {
       capabilities: this.capabilities.modern,
     });
     this.bus = options.bus ?? new MemoryMessageBus((error) => this.logger.warn("message bus handler failed", { error: String(error) }));
+    this.stopSharingChanges = this.changes.share(this.bus, `roundtrip-mcp/changes/${this.serverInfo.name}`, this.logger);
     this.sessionOptions = options.sessions === false ? undefined : resolveSessionOptions(options.sessions);
     // Background work (the tasks feature's recovery) starts once everything above is in place.
     this.features.start(this.dispatcher);
@@ -253,6 +256,7 @@ export class McpApp {
     await Promise.all([...this.handlers].map(([h, detach]) => (detach(), h.close())));
     await this.legacySessions?.close();
     this.legacySessions = undefined;
+    await this.stopSharingChanges();
     // A bus the app made is the app's to close; one it was given belongs to the caller.
     if (this.options.bus === undefined) await this.bus.close();
     this.listeners.clear();
