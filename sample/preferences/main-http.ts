@@ -1,5 +1,12 @@
-// Serves the preferences sample over Streamable HTTP on 127.0.0.1: `npm start`.
-// PORT picks the port (default 3000; 0 takes a free one). The first stdout line is the URL.
+// Serves the preferences sample over Streamable HTTP on 127.0.0.1: `npm start`. The first stdout
+// line is the URL. Its environment:
+// - PORT: the port (default 3000; 0 takes a free one);
+// - STATE_KEYS: the key ring sealing requestState and 2025 session ids (`id:base64secret`,
+//   comma-separated, the first seals); unset, a random key of this process (one instance only);
+// - MCP_BUS: a `postgres://` URL; set, the answers of 2025 sessions and change notifications go
+//   through that database, so several instances with one STATE_KEYS behind a plain (round-robin)
+//   load balancer serve one session. It needs STATE_KEYS.
+import { type MessageBus, openMessageBus } from "roundtrip-mcp";
 import { createPreferencesApp } from "./preferences-app";
 import { closeOnSignal } from "../close-on-signal";
 
@@ -7,10 +14,18 @@ async function main(): Promise<void> {
   const port = Number(process.env.PORT || 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new RangeError(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(process.env.PORT)}`);
-  const app = createPreferencesApp();
+  const keys = Boolean(process.env.STATE_KEYS?.trim());
+  if (process.env.MCP_BUS && !keys)
+    throw new TypeError(
+      "MCP_BUS is set but STATE_KEYS is not: instances sharing a bus must share a key ring, or none can open another's session ids; set STATE_KEYS (id:base64secret, the same on every instance)",
+    );
+  let bus: MessageBus | undefined;
+  if (process.env.MCP_BUS) bus = await openMessageBus(process.env.MCP_BUS);
+  const app = createPreferencesApp({ state: keys ? { keysFromEnv: "STATE_KEYS" } : { ephemeral: true }, bus });
   const listener = await app.listen({ host: "127.0.0.1", port, path: "/mcp" });
   console.log(`preferences sample listening on ${listener.url}`);
-  closeOnSignal(app);
+  // The bus is ours, not the app's: closed after the app has drained.
+  closeOnSignal({ close: () => app.close().finally(() => bus?.close()) });
 }
 
 main().catch((error: unknown) => {
