@@ -40,6 +40,8 @@ export class PostgresListener {
   private reconnectTimer?: NodeJS.Timeout;
   private heartbeatTimer?: NodeJS.Timeout;
   private backoffMs = MIN_BACKOFF_MS;
+  /** The current connection's queries, one at a time (pg deprecates overlapping queries on one client). */
+  private queue: Promise<unknown> = Promise.resolve();
   private stopped = false;
   /** A failed reconnect was logged; stay quiet until one succeeds. */
   private reconnecting = false;
@@ -75,7 +77,7 @@ export class PostgresListener {
     const client = this.client;
     if (client === undefined) throw new Error("the LISTEN connection is down");
     if (this.listened.has(channel)) return;
-    await client.query(`LISTEN ${channel}`);
+    await this.query(client, `LISTEN ${channel}`);
     if (this.client === client) this.listened.add(channel);
   }
 
@@ -84,7 +86,7 @@ export class PostgresListener {
     this.channels.delete(channel);
     const client = this.client;
     if (client === undefined || !this.listened.delete(channel)) return;
-    await client.query(`UNLISTEN ${channel}`).catch(() => undefined);
+    await this.query(client, `UNLISTEN ${channel}`).catch(() => undefined);
   }
 
   stop(): void {
@@ -125,6 +127,7 @@ export class PostgresListener {
     }
     this.client = client;
     this.listened = listened;
+    this.queue = Promise.resolve();
     this.backoffMs = MIN_BACKOFF_MS;
     clearInterval(this.heartbeatTimer);
     this.heartbeatTimer = setInterval(() => this.heartbeat(client), this.heartbeatMs);
@@ -134,10 +137,16 @@ export class PostgresListener {
   private heartbeat(client: PoolClient): void {
     if (this.client !== client) return;
     // query_timeout per query is pg's (its types omit it): bounds the heartbeat on a pool the app gave too.
-    client.query({ text: "SELECT 1", query_timeout: this.heartbeatMs } as QueryConfig).then(
+    this.query(client, { text: "SELECT 1", query_timeout: this.heartbeatMs } as QueryConfig).then(
       () => undefined,
       (error: Error) => this.lost(client, error),
     );
+  }
+
+  private query(client: PoolClient, query: string | QueryConfig): Promise<unknown> {
+    const next = this.queue.then(() => (typeof query === "string" ? client.query(query) : client.query(query)));
+    this.queue = next.catch(() => undefined);
+    return next;
   }
 
   private lost(client: PoolClient, error?: Error): void {
