@@ -8,6 +8,7 @@ import { POSTGRES_TIMEOUT_DEFAULTS, PoolGuard, type PostgresPoolOptions, pgTrans
 import type { StoreLogger } from "./task-store";
 import { TaskStoreConfigError, TaskStoreError, TaskStoreUnavailableError } from "./task-store-errors";
 
+/** Where the PostgreSQL bus connects (the task store's pool options and bounds) and its own bounds. */
 export interface PostgresMessageBusOptions extends PostgresPoolOptions {
   /**
    * The schema of the table holding messages too large for a NOTIFY (created if missing), and the
@@ -27,7 +28,7 @@ export interface PostgresMessageBusOptions extends PostgresPoolOptions {
 }
 
 /** The defaults of the bus's own bounds. */
-export const POSTGRES_MESSAGE_BUS_DEFAULTS = Object.freeze({ poolSize: 4, maxMessageBytes: 1024 * 1024, largeMessageTtlMs: 60_000 });
+export const POSTGRES_MESSAGE_BUS_DEFAULTS = Object.freeze({ poolSize: 4, maxMessageBytes: 1_048_576, largeMessageTtlMs: 60_000 });
 
 /** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more; one byte of ours marks its kind. */
 const NOTIFY_PAYLOAD_LIMIT = 7999;
@@ -58,6 +59,7 @@ interface Channel {
  * itself (messages published in the gap are not delivered: the bus carries wake-ups).
  */
 export class PostgresMessageBus implements MessageBus {
+  /** The schema of the large messages' table, and the namespace of the channels. */
   readonly schema: string;
   private readonly listener: PostgresListener;
   private readonly guard: PoolGuard;
