@@ -7,6 +7,9 @@
  *   announces the change on B, and A's stream gets the notification;
  * - a 2025-era client (@modelcontextprotocol/sdk 1.32.2) with its GET stream open on A hears
  *   notifications/tools/list_changed announced on B;
+ * - the database stopped: a change announced on A still reaches A's own stream at once and the
+ *   failed relay is logged; once the database is back both buses are healthy again by themselves
+ *   and a change announced on B reaches the stream on A again, with no re-subscription;
  * - two processes of the preferences sample (`npm start`'s entry) with one STATE_KEYS and MCP_BUS
  *   set to the database, behind a strict round-robin proxy: the 2025-era client completes the
  *   two dependent questions of choose_preferences, each of its answers POSTed to the instance
@@ -25,7 +28,9 @@ import { type ListenStream, openListen } from "../support/listen-stream";
 import { meta, rpc } from "../support/raw-http";
 import { type RoundRobinProxy, roundRobinProxy } from "../support/round-robin-proxy";
 import { type TaskServer, startServerProcess } from "../support/task-server";
+import { PostgresCluster } from "./postgres-cluster";
 import { freshSchema, postgresUrl, sql } from "./postgres-database";
+import { eventually } from "./store-under-fault";
 
 jest.setTimeout(60_000);
 
@@ -129,6 +134,57 @@ describe("change notifications across two app instances on one PostgreSQL", () =
     } finally {
       await client.close();
     }
+  });
+});
+
+describe("change notifications across two instances while the database goes away and comes back", () => {
+  let cluster: PostgresCluster;
+  const apps: McpApp[] = [];
+  const buses: PostgresMessageBus[] = [];
+  const logs: MemoryLogger[] = [];
+  const listeners: HttpListener[] = [];
+  let stream: ListenStream | undefined;
+
+  beforeAll(async () => {
+    cluster = await PostgresCluster.create();
+    for (let i = 0; i < 2; i++) {
+      const bus = await PostgresMessageBus.open({ connectionString: cluster.url, connectTimeoutMs: 1000, queryTimeoutMs: 2000 });
+      const logger = new MemoryLogger();
+      const app = McpApp.create({ components: [Catalogue], state: { keys: [{ id: "k1", secret: SECRET }] }, logger, bus });
+      buses.push(bus);
+      logs.push(logger);
+      apps.push(app);
+      listeners.push(await app.listen({ host: "127.0.0.1", port: 0 }));
+    }
+  });
+  afterAll(async () => {
+    await stream?.close();
+    for (const app of apps) await app.close();
+    for (const bus of buses) await bus.close();
+    cluster?.destroy();
+  });
+
+  const announceOn = async (i: number) =>
+    expect((await rpc(listeners[i].url, "tools/call", { _meta: meta(), name: "enable_beta", arguments: {} })).body!.result).toMatchObject({
+      resultType: "complete",
+    });
+
+  it("keeps serving its own streams while the bus is down, and carries changes across again once it is back", async () => {
+    stream = await openListen(listeners[0].url, 9, { toolsListChanged: true });
+    expect((await stream.next()).method).toBe("notifications/subscriptions/acknowledged");
+
+    cluster.stop("fast");
+    await eventually("both buses unhealthy", async () => buses.every((b) => !b.healthy));
+    await announceOn(0);
+    expect(await stream.next()).toMatchObject({ method: "notifications/tools/list_changed" });
+    await eventually("the failed relay logged", async () =>
+      logs[0].entries.some((e) => e.message.startsWith("a change notification did not reach the other instances")),
+    );
+
+    cluster.start();
+    await eventually("both buses healthy again", async () => buses.every((b) => b.healthy));
+    await announceOn(1);
+    expect(await stream.next()).toMatchObject({ method: "notifications/tools/list_changed" });
   });
 });
 
