@@ -70,14 +70,22 @@ export class PostgresListener {
     return this.starting;
   }
 
-  /** Listens on `channel` too; resolves once it does (rejects if the connection is down or fails). */
+  /**
+   * Listens on `channel` too; resolves once it does, or at once while the connection is lost:
+   * like every channel added, it is listened on again as soon as the connection is back.
+   */
   async add(channel: string): Promise<void> {
     this.channels.add(plainChannel(channel));
     if (this.starting) await this.starting.catch(() => undefined);
     const client = this.client;
-    if (client === undefined) throw new Error("the LISTEN connection is down");
-    if (this.listened.has(channel)) return;
-    await this.query(client, `LISTEN ${channel}`);
+    if (client === undefined || this.listened.has(channel)) return;
+    try {
+      await this.query(client, `LISTEN ${channel}`);
+    } catch (error) {
+      // The connection failed under the LISTEN: the reconnect listens on every channel.
+      if (this.client !== client) return;
+      throw error;
+    }
     if (this.client === client) this.listened.add(channel);
   }
 

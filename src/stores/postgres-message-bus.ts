@@ -6,7 +6,7 @@ import { type PostgresBounds, messageOf, translatePostgresError } from "./postgr
 import { PostgresListener, warnSafely } from "./postgres-listener";
 import { POSTGRES_TIMEOUT_DEFAULTS, PoolGuard, type PostgresPoolOptions, pgTransaction, postgresPool } from "./postgres-pool";
 import type { StoreLogger } from "./task-store";
-import { TaskStoreConfigError, TaskStoreError, TaskStoreUnavailableError } from "./task-store-errors";
+import { TaskStoreConfigError, TaskStoreUnavailableError } from "./task-store-errors";
 
 /** Where the PostgreSQL bus connects (the task store's pool options and bounds) and its own bounds. */
 export interface PostgresMessageBusOptions extends PostgresPoolOptions {
@@ -54,9 +54,10 @@ interface Channel {
  * safe channel). A message of up to 7998 bytes travels in the NOTIFY payload; a larger one (up to
  * `maxMessageBytes`) is written to a row whose id the NOTIFY carries, read by each subscriber, and
  * deleted `largeMessageTtlMs` later. One dedicated connection listens (PostgresListener: reconnect
- * with backoff, heartbeat); while it is lost the bus is not `healthy`, `publish` and `subscribe`
- * reject with TaskStoreUnavailableError, and once it is back every subscription listens again by
- * itself (messages published in the gap are not delivered: the bus carries wake-ups).
+ * with backoff, heartbeat); while it is lost the bus is not `healthy` and `publish` rejects at once
+ * with TaskStoreUnavailableError; a `subscribe` then resolves at once, and once the connection is
+ * back every subscription listens again by itself, those made in the gap included (messages
+ * published in the gap are not delivered: the bus carries wake-ups).
  */
 export class PostgresMessageBus implements MessageBus {
   /** The schema of the large messages' table, and the namespace of the channels. */
@@ -85,7 +86,7 @@ export class PostgresMessageBus implements MessageBus {
       { notification: (name, payload) => this.notification(name, payload), lost: () => undefined, restored: () => undefined },
       logger,
       {
-        lost: "The PostgreSQL message bus lost its LISTEN connection; publish and subscribe fail until it is back",
+        lost: "The PostgreSQL message bus lost its LISTEN connection; publish fails until it is back",
         retrying: "The PostgreSQL message bus could not listen again yet; retrying with backoff",
         restored: "The PostgreSQL message bus is listening again",
       },
@@ -153,7 +154,6 @@ export class PostgresMessageBus implements MessageBus {
     if (this.closed) throw new Error("PostgresMessageBus.subscribe: the bus is closed");
     if (typeof channel !== "string") throw new TypeError("PostgresMessageBus.subscribe: the channel must be a string");
     if (typeof handler !== "function") throw new TypeError("PostgresMessageBus.subscribe: the handler must be a function");
-    this.checkListening();
     const name = this.channelName(channel);
     let entry = this.channels.get(name);
     if (entry === undefined) this.channels.set(name, (entry = { name, handlers: new Set(), tail: Promise.resolve() }));
@@ -170,8 +170,6 @@ export class PostgresMessageBus implements MessageBus {
       await this.run(() => this.listener.add(name));
     } catch (error) {
       await end();
-      // The connection went between the check above and the LISTEN.
-      if (!(error instanceof TaskStoreError) && !this.listener.listening) throw this.unavailable();
       throw error;
     }
     return end;

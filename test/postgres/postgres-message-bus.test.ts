@@ -16,8 +16,9 @@
  *   every channel by itself;
  * - in two child processes on a cluster of the test's own, the cluster stopped (fast) and started
  *   again: both buses turn unhealthy, publish rejects in bounded time with
- *   TaskStoreUnavailableError naming the bus, both turn healthy again by themselves, the
- *   subscriptions made before the stop receive what is published after the restart, neither
+ *   TaskStoreUnavailableError naming the bus while a subscribe resolves, both turn healthy again
+ *   by themselves, the subscriptions made before the stop and the one made while it was down
+ *   receive what is published after the restart, neither
  *   process crashed, and both close and exit 0.
  */
 import { randomBytes } from "node:crypto";
@@ -250,6 +251,7 @@ describe("PostgresMessageBus when the database goes away", () => {
     expect(refused).toMatchObject({ ok: false, name: "TaskStoreUnavailableError" });
     expect(refused.message).toMatch(/^The PostgreSQL message bus is unavailable/);
     expect(refused.ms).toBeLessThan(3000);
+    expect(await b.request("subscribe", { channel: "made while down" })).toEqual({});
 
     cluster.start();
     await eventually("both buses healthy again", async () =>
@@ -259,6 +261,8 @@ describe("PostgresMessageBus when the database goes away", () => {
     expect(await a.request("publish", { channel: "answers", message: "after" })).toMatchObject({ ok: true });
     for (const p of buses)
       expect((await p.request("until-received", { channel: "answers", count: 2 })).messages).toEqual(["before", "after"]);
+    expect(await a.request("publish", { channel: "made while down", message: "late" })).toMatchObject({ ok: true });
+    expect((await b.request("until-received", { channel: "made while down", count: 1 })).messages).toEqual(["late"]);
     expect(buses.map((p) => p.alive())).toEqual([true, true]);
     expect(await Promise.all(buses.map((p) => p.close()))).toEqual([0, 0]);
   });
