@@ -137,6 +137,11 @@ export {
   TaskStoreConfigError,
 } from "./stores/task-store-errors";
 
+// The message bus: a client's answer and change notifications reach every instance
+export { type MessageBus, type BusHandler, MemoryMessageBus } from "./stores/message-bus";
+export { PostgresMessageBus, type PostgresMessageBusOptions, POSTGRES_MESSAGE_BUS_DEFAULTS } from "./stores/postgres-message-bus";
+export { openMessageBus, type OpenMessageBusOptions } from "./stores/open-message-bus";
+
 // State
 export { StateSealer } from "./state/state-sealer";
 export {
@@ -164,4 +169,5 @@ export type { ListenOptions, HttpListener, Authenticator, CloseOptions } from ".
 export type { NodeHandler, NodeHandlerOptions } from "./server/http/node-mount";
 export type { HealthHandler, HealthOptions, HealthReport, ReadinessCheck } from "./server/http/health";
 export { DEFAULT_REQUEST_LIMITS, type RequestLimits } from "./server/checks/request-limits";
+export type { SessionOptions } from "./server/http/sessions/session-options";
 export { ChangeNotifier } from "./server/change-notifier";

@@ -1,6 +1,13 @@
-// Serves the preferences sample over Streamable HTTP on 127.0.0.1: `npm start`.
-// PORT picks the port (default 3000; 0 takes a free one). The first stdout line is the URL.
-// OTEL_EXPORTER_OTLP_ENDPOINT turns on OpenTelemetry (docs/telemetry.md).
+// Serves the preferences sample over Streamable HTTP on 127.0.0.1: `npm start`. The first stdout
+// line is the URL. Its environment:
+// - PORT: the port (default 3000; 0 takes a free one);
+// - STATE_KEYS: the key ring sealing requestState and 2025 session ids (`id:base64secret`,
+//   comma-separated, the first seals); unset, a random key of this process (one instance only);
+// - MCP_BUS: a `postgres://` URL; set, the answers of 2025 sessions and change notifications go
+//   through that database, so several instances with one STATE_KEYS behind a plain (round-robin)
+//   load balancer serve one session. It needs STATE_KEYS.
+// - OTEL_EXPORTER_OTLP_ENDPOINT turns on OpenTelemetry (docs/telemetry.md).
+import { type MessageBus, openMessageBus } from "roundtrip-mcp";
 import { createPreferencesApp } from "./preferences-app";
 import { closeOnSignal } from "../close-on-signal";
 import { startTelemetry } from "../start-telemetry";
@@ -9,13 +16,25 @@ async function main(): Promise<void> {
   const port = Number(process.env.PORT || 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new RangeError(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(process.env.PORT)}`);
+  const keys = Boolean(process.env.STATE_KEYS?.trim());
+  if (process.env.MCP_BUS && !keys)
+    throw new TypeError(
+      "MCP_BUS is set but STATE_KEYS is not: instances sharing a bus must share a key ring, or none can open another's session ids; set STATE_KEYS (id:base64secret, the same on every instance)",
+    );
+  let bus: MessageBus | undefined;
+  if (process.env.MCP_BUS) bus = await openMessageBus(process.env.MCP_BUS);
   // OpenTelemetry (traces and metrics over OTLP/HTTP) when OTEL_EXPORTER_OTLP_ENDPOINT is set.
   const otel = startTelemetry("roundtrip-mcp-preferences");
-  const app = createPreferencesApp(otel === undefined ? {} : { telemetry: otel.telemetry });
+  const app = createPreferencesApp({
+    state: keys ? { keysFromEnv: "STATE_KEYS" } : { ephemeral: true },
+    bus,
+    ...(otel === undefined ? {} : { telemetry: otel.telemetry }),
+  });
   const listener = await app.listen({ host: "127.0.0.1", port, path: "/mcp" });
   console.log(`preferences sample listening on ${listener.url}`);
-  // The SDK shuts down after the app drained: what the last requests recorded is exported.
-  closeOnSignal({ close: async () => (await app.close(), await otel?.shutdown()) });
+  // The bus is ours, not the app's: closed after the app has drained; the OpenTelemetry SDK shuts
+  // down last, so what the last requests recorded is exported.
+  closeOnSignal({ close: () => app.close().finally(async () => (await bus?.close(), await otel?.shutdown())) });
 }
 
 main().catch((error: unknown) => {

@@ -4,6 +4,7 @@ import { ErrorCode, McpError } from "../protocol/errors";
 import type { InboundRequest } from "../protocol/inbound-request";
 import type { ClientCapabilities, JsonObject } from "../protocol/wire-types";
 import type { InputRequest } from "../protocol/input-request";
+import { UNKNOWN_CAPABILITIES } from "./request-context-of";
 
 /**
  * Admission of an `input_required` outcome, with the ORIGINAL request's capabilities (a
@@ -30,23 +31,32 @@ export function admitInputRequired(result: JsonObject, request: InboundRequest, 
   return out;
 }
 
-/** What a 2025-era client is told when it cannot be asked (see docs/deployment.md, "2025-era clients"). */
-export const LEGACY_NO_INPUT =
-  "A 2025-era client over HTTP cannot be asked for input: this server's HTTP transport has no 2025 sessions yet; use stdio or a 2026-07-28 client. " +
-  "Over stdio, a 2025-era client is asked only for what it declared at initialize.";
+/** What a 2025-era request outside a session is told when it would have to be asked (see docs/transports.md, "2025-era clients"). */
+export const LEGACY_NO_SESSION =
+  "This 2025-era request came without a session, so what its client declared at initialize is not known here and it cannot be asked: " +
+  "over HTTP, initialize first and send the Mcp-Session-Id this server returns (unless the app turned sessions off); or use stdio or a 2026-07-28 client.";
 
 /**
  * -32021 with `data.requiredCapabilities` when the capabilities the client declared on this
- * request do not allow every one of `requests`.
+ * request do not allow every one of `requests`. `legacy` (a 2025-era request: capabilities from
+ * its initialize) makes the message name what is missing and what the client did declare.
  */
 export function requireCapabilities(requests: Iterable<InputRequest>, declared: ClientCapabilities, legacy: boolean): void {
   const missing = missingCapabilities(requests, declared);
   if (!missing) return;
-  // A 2025-era request over HTTP arrives with no session, so what its client declared at
-  // initialize is unknown here: the text must not claim the client left the capability out.
-  const message = legacy
-    ? `Missing required client capability: ${capabilityNames(missing).join(", ")}. ${LEGACY_NO_INPUT}`
-    : "Missing required client capability";
+  let message = "Missing required client capability";
+  if (legacy) {
+    const names = capabilityNames(missing).join(", ");
+    if (declared === UNKNOWN_CAPABILITIES) {
+      // Outside a session nothing says what the client declared: the text must not claim it left the capability out.
+      message = `Missing required client capability: ${names}. ${LEGACY_NO_SESSION}`;
+    } else {
+      const had = capabilityNames(declared as ClientCapabilities).join(", ");
+      message =
+        `Missing required client capability: ${names}. This client did not declare it at initialize ` +
+        `(it declared ${had === "" ? "no capabilities" : had}); a client that declares ${names} there is asked.`;
+    }
+  }
   throw new McpError(ErrorCode.MissingRequiredClientCapability, message, { requiredCapabilities: missing });
 }
 

@@ -6,6 +6,8 @@ import { isPlainObject } from "../protocol/plain-object";
 import { NO_LOG, NO_PROGRESS, type RequestContext } from "../protocol/request-context";
 
 const NO_CAPABILITIES = Object.freeze({});
+/** The capabilities of a request whose transport cannot know them (`InboundRequest.capabilitiesUnknown`): told apart by identity. */
+export const UNKNOWN_CAPABILITIES = Object.freeze({});
 
 /** Where a context's signal comes from: read only when the context's `signal` is. */
 export interface SignalSource {
@@ -43,7 +45,11 @@ export function requestContextOf(request: InboundRequest, source: SignalSource):
     requestMethod: request.method,
     requestParams: own(request.params),
     principal: request.principal,
-    clientCapabilities: request.clientCapabilities === undefined ? NO_CAPABILITIES : own(request.clientCapabilities),
+    clientCapabilities: request.capabilitiesUnknown
+      ? UNKNOWN_CAPABILITIES
+      : request.clientCapabilities === undefined
+        ? NO_CAPABILITIES
+        : own(request.clientCapabilities),
     protocolVersion: request.protocolVersion,
     inputResponses: request.inputResponses === undefined ? undefined : own(request.inputResponses as Record<string, unknown>),
     requestState: request.requestState as string | undefined,

@@ -25,6 +25,12 @@ export interface InboundRequest {
   protocolVersion?: string;
   /** "legacy" for a 2025-era request (capabilities from initialize, answers from the SDK's shim). */
   era?: Era;
+  /**
+   * True when the transport cannot know what the client declared: a 2025-era request over HTTP
+   * outside a session (its `initialize` was answered elsewhere, or sessions are off). A refusal
+   * then says so, instead of saying the client did not declare a capability.
+   */
+  capabilitiesUnknown?: boolean;
   /** Retry material as received; undefined when absent. */
   inputResponses?: unknown;
   requestState?: unknown;

@@ -9,6 +9,8 @@ import type { StateOptions } from "../state/state-options";
 import type { TelemetryOptions } from "../dispatch/telemetry/telemetry-options";
 import type { CloseOptions } from "./http/listen-options";
 import type { RequestLimits } from "./checks/request-limits";
+import type { MessageBus } from "../stores/message-bus";
+import type { SessionOptions } from "./http/sessions/session-options";
 
 export interface McpAppOptions {
   /** Decorated component classes. */
@@ -96,6 +98,21 @@ export interface McpAppOptions {
    * @example McpApp.create({ components, state, rateLimits: { default: { limit: 60, windowMs: 60_000 } } })
    */
   rateLimits?: RateLimitOptions;
+  /**
+   * 2025-11-25 sessions over HTTP (`listen()` and every `httpHandler()`): a 2025-era client's
+   * `initialize` gets an `Mcp-Session-Id`, and a round that must ask it something (elicitation,
+   * sampling, roots) asks on the request's SSE stream and resumes when the client POSTs its answer.
+   * Give bounds to change (see `SessionOptions` for each default), or `false` for the stateless
+   * 2025 serving of before (no session; such a client then cannot be asked anything). Default on.
+   */
+  sessions?: SessionOptions | false;
+  /**
+   * The bus shared by every instance serving this app: a 2025 client's answer POSTed to one
+   * instance reaches the round waiting on another. Default an in-memory bus (one process); give a
+   * shared one (PostgreSQL) to run several instances behind a plain load balancer. A bus given
+   * here is not closed by `app.close()`.
+   */
+  bus?: MessageBus;
 }
 
 /** Options of `serve`, `serveStdio` and `connect`. */

@@ -28,6 +28,10 @@ import { FastLane, fastLaneEnabled } from "./lane/fast-lane";
 import { carriedFacts, type TransportFacts } from "./request/transport-facts";
 import { buildSdkServer, capabilitiesFor, type FactsLookup } from "./sdk-bridge";
 import type { McpAppOptions, ServedConnection, ServeOptions } from "./mcp-app-options";
+import { MemoryMessageBus, type MessageBus } from "../stores/message-bus";
+import { LegacySessions } from "./http/sessions/legacy-sessions";
+import { sessionCapabilities, servesSubscriptions } from "./http/sessions/session-server";
+import { resolveSessionOptions, type ResolvedSessionOptions } from "./http/sessions/session-options";
 
 /**
  * A roundtrip-mcp application: components registered, metadata read, schemas built — once.
@@ -53,6 +57,13 @@ export class McpApp {
   private closing = false;
   private readonly serverInfo: { name: string; version: string; title?: string };
   private readonly lane: FastLane;
+  /** The bus every instance shares (2025 session answers); the app's own memory bus unless one is given. */
+  readonly bus: MessageBus;
+  private readonly sessionOptions: ResolvedSessionOptions | undefined;
+  /** Ends the sharing of `changes` over the bus (see ChangeNotifier.share). */
+  private readonly stopSharingChanges: () => Promise<void>;
+  /** The 2025 sessions of every HTTP entry of this app, made with the first entry. */
+  private legacySessions: LegacySessions | undefined;
   /** Routes of `listen()` beside the MCP path, by exact pathname (`http/http-routes.ts`). */
   private readonly routes = new Map<string, HttpRoute>();
   /** The app's `fastLane` switch, the environment's default applied once. */
@@ -118,6 +129,9 @@ export class McpApp {
       serverInfo: this.serverInfo,
       capabilities: this.capabilities.modern,
     });
+    this.bus = options.bus ?? new MemoryMessageBus((error) => this.logger.warn("message bus handler failed", { error: String(error) }));
+    this.stopSharingChanges = this.changes.share(this.bus, `roundtrip-mcp/changes/${this.serverInfo.name}`, this.logger);
+    this.sessionOptions = options.sessions === false ? undefined : resolveSessionOptions(options.sessions);
     // Background work (the tasks feature's recovery) starts once everything above is in place.
     this.features.start(this.dispatcher);
   }
@@ -287,7 +301,7 @@ export class McpApp {
   private answerer(laneOn: boolean): HttpAnswerer {
     const sdk = createMcpHandler(this.sdkServers(httpFacts), { onerror: (e) => this.reportError(e) });
     this.handlers.set(sdk, this.changes.attach(sdk.notify));
-    return new HttpAnswerer(sdk, this.checks, laneOn ? this.lane : undefined);
+    return new HttpAnswerer(sdk, this.checks, laneOn ? this.lane : undefined, this.sessions());
   }
 
   /**
@@ -307,6 +321,11 @@ export class McpApp {
     ]);
     this.mounts.clear();
     await Promise.all([...this.handlers].map(([h, detach]) => (detach(), h.close())));
+    await this.legacySessions?.close();
+    this.legacySessions = undefined;
+    await this.stopSharingChanges();
+    // A bus the app made is the app's to close; one it was given belongs to the caller.
+    if (this.options.bus === undefined) await this.bus.close();
     this.listeners.clear();
     this.connections.clear();
     this.handlers.clear();
@@ -326,6 +345,36 @@ export class McpApp {
         checkParams: (method, params) => this.checks.params(method, params),
         onerror: (e) => this.reportError(e),
       });
+  }
+
+  /** The 2025-11-25 sessions shared by every HTTP entry (undefined with `sessions: false`). */
+  private sessions(): LegacySessions | undefined {
+    const options = this.sessionOptions;
+    if (options === undefined || this.legacySessions !== undefined) return this.legacySessions;
+    const capabilities = sessionCapabilities(this.capabilities.legacy);
+    const sessions = new LegacySessions({
+      sealer: this.sealer,
+      logger: this.logger,
+      bus: this.bus,
+      options,
+      makeServer: ({ subscriptions }) =>
+        servesSubscriptions(
+          buildSdkServer({
+            serverInfo: this.serverInfo,
+            instructions: this.options.instructions,
+            era: "legacy",
+            capabilities,
+            dispatcher: this.dispatcher,
+            facts: httpFacts,
+            checkParams: (method, params) => this.checks.params(method, params),
+            onerror: (e) => this.reportError(e),
+            answerTimeoutMs: options.answerTimeoutMs,
+          }),
+          subscriptions,
+        ),
+    });
+    this.changes.attach(sessions);
+    return (this.legacySessions = sessions);
   }
 
   private reportError(error: Error): void {

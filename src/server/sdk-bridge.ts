@@ -38,6 +38,8 @@ export interface BridgeOptions {
   /** The params check of a routed request (`InboundChecks.params`). */
   checkParams: ParamsChecker;
   onerror: (error: Error) => void;
+  /** 2025 sessions over HTTP: how long the SDK's compatibility shim waits for each answer of the client. */
+  answerTimeoutMs?: number;
 }
 
 export type ParamsChecker = (method: string, params: unknown) => Rejection | undefined;
@@ -115,7 +117,11 @@ export function buildSdkServer(options: BridgeOptions): Server {
   const { capabilities, dispatcher, era } = options;
   const server = new BridgeServer(
     options.serverInfo,
-    { capabilities, ...(options.instructions !== undefined && { instructions: options.instructions }) },
+    {
+      capabilities,
+      ...(options.instructions !== undefined && { instructions: options.instructions }),
+      ...(options.answerTimeoutMs !== undefined && { inputRequired: { roundTimeoutMs: options.answerTimeoutMs } }),
+    },
     options.checkParams,
   );
   server.onerror = options.onerror;
@@ -169,10 +175,10 @@ function toInboundRequest(
     requestState = ctx.mcpReq.requestState();
     params = { ...lifted, ...(Object.keys(meta).length > 0 && { _meta: meta }) };
   }
-  const clientCapabilities =
-    (modern
-      ? (envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined)
-      : (server.getClientCapabilities() as ClientCapabilities | undefined)) ?? {};
+  const declared = modern
+    ? (envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined)
+    : (server.getClientCapabilities() as ClientCapabilities | undefined);
+  const clientCapabilities = declared ?? {};
   const level = envelope[LOG_LEVEL_META_KEY] as LogLevel | undefined;
   return {
     method,
@@ -183,10 +189,12 @@ function toInboundRequest(
     clientCapabilities,
     protocolVersion: envelope[PROTOCOL_VERSION_META_KEY] as string | undefined,
     era: modern ? "modern" : "legacy",
+    // A 2025 request on a connection or session has its initialize's; one served alone has none.
+    ...(!modern && declared === undefined && { capabilitiesUnknown: true }),
     inputResponses,
     requestState,
     progress: progressReporter(ctx),
-    log: requestLogger(ctx, modern ? level : undefined),
+    log: requestLogger(ctx, modern ? level : LEGACY_SESSION_LEVEL),
     cancellation: signalCancellation(ctx.mcpReq.signal),
   };
 }
@@ -204,6 +212,9 @@ function progressReporter(ctx: ServerContext): ProgressReporter {
     },
   };
 }
+
+// A 2025 client sets its level per session (logging/setLevel): the SDK's `log` filters by it.
+const LEGACY_SESSION_LEVEL: LogLevel = "debug";
 
 function requestLogger(ctx: ServerContext, level: LogLevel | undefined): RequestLogger {
   return {

@@ -142,6 +142,29 @@ export class StateSealer {
    */
   seal(data: unknown, ctx: StateBinding, options: StateSealOptions): string {
     const { principal, ttl } = callOptionsOf("seal", options, this.defaultTtl);
+    return this.sealFor(data, ctx, principal, ttl);
+  }
+
+  /**
+   * `seal` for a lifetime longer than a round's (up to `lifetimeSeconds`, unchecked against the
+   * 900 s cap): the framework's own tokens that outlive one request (a 2025 session id).
+   *
+   * @internal
+   */
+  sealLongLived(data: unknown, ctx: StateBinding, principal: string | null, lifetimeSeconds: number): string {
+    return this.sealFor(data, ctx, principal, lifetimeSeconds);
+  }
+
+  /**
+   * `open` for a token of `sealLongLived`; throws like `open`.
+   *
+   * @internal
+   */
+  openLongLived(token: unknown, ctx: StateBinding, principal: string | null, lifetimeSeconds: number): JsonValue {
+    return this.openFor(token, ctx, principal, lifetimeSeconds);
+  }
+
+  private sealFor(data: unknown, ctx: StateBinding, principal: string | null, ttl: number): string {
     checkBinding("seal", ctx);
     const body = strictJsonStringify(data);
     const key = this.ring.signing;
@@ -168,6 +191,10 @@ export class StateSealer {
    */
   open(token: unknown, ctx: StateBinding, options: StateSealOptions): JsonValue {
     const { principal, ttl } = callOptionsOf("open", options, this.defaultTtl);
+    return this.openFor(token, ctx, principal, ttl);
+  }
+
+  private openFor(token: unknown, ctx: StateBinding, principal: string | null, ttl: number): JsonValue {
     checkBinding("open", ctx);
     if (typeof token !== "string") throw this.reject("not-a-string", ctx);
     // A UTF-16 code unit is at most 3 UTF-8 bytes: count the bytes only when that could matter.

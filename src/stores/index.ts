@@ -41,3 +41,5 @@ export { type MessageBus, type BusHandler, MemoryMessageBus } from "./message-bu
 export type { RateLimitStore } from "./rate-limit-store";
 export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions, DEFAULT_MAX_BUCKETS } from "./memory-rate-limit-store";
 export { PostgresRateLimitStore, type PostgresRateLimitStoreOptions } from "./postgres-rate-limit-store";
+export { PostgresMessageBus, type PostgresMessageBusOptions, POSTGRES_MESSAGE_BUS_DEFAULTS } from "./postgres-message-bus";
+export { openMessageBus, type OpenMessageBusOptions } from "./open-message-bus";

@@ -60,8 +60,11 @@ export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** A pg error that means the database cannot be used now, as a TaskStoreUnavailableError naming what happened; any other error as is. */
-export function translatePostgresError(error: unknown, bounds: PostgresBounds): unknown {
+/**
+ * A pg error that means the database cannot be used now, as a TaskStoreUnavailableError naming
+ * what happened and whose (`noun`: "task store", "message bus"); any other error as is.
+ */
+export function translatePostgresError(error: unknown, bounds: PostgresBounds, noun = "task store"): unknown {
   if (error instanceof TaskStoreError || !isConnectionError(error)) return error;
   const { code, message } = error as { code?: unknown; message?: unknown };
   const what =
@@ -74,5 +77,5 @@ export function translatePostgresError(error: unknown, bounds: PostgresBounds): 
           : typeof message === "string" && message
             ? `: ${message}`
             : "";
-  return new TaskStoreUnavailableError(`The PostgreSQL task store is unavailable${what}`, { cause: error });
+  return new TaskStoreUnavailableError(`The PostgreSQL ${noun} is unavailable${what}`, { cause: error });
 }

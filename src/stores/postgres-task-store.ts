@@ -1,7 +1,8 @@
 import type { PgPool as Pool, PgPoolClient as PoolClient } from "./pg-client";
 import { PostgresChangeFeed } from "./postgres-change-feed";
-import { type PostgresBounds, isBrokenConnection, messageOf, translatePostgresError } from "./postgres-errors";
-import { POSTGRES_TIMEOUT_DEFAULTS, type PostgresPoolOptions, postgresPool } from "./postgres-pool";
+import { warnSafely } from "./postgres-listener";
+import { type PostgresBounds, translatePostgresError } from "./postgres-errors";
+import { POSTGRES_TIMEOUT_DEFAULTS, PoolGuard, type PostgresPoolOptions, pgTransaction, postgresPool } from "./postgres-pool";
 import { postgresMigrations } from "./postgres-schema";
 import { atRow, postgresStatements } from "./postgres-statements";
 import { RowTaskStore, type TaskStoreOptions } from "./row-task-store";
@@ -25,9 +26,6 @@ type Queryable = Pick<PoolClient, "query">;
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,39}$/;
 
-/** See onConnect: the failure surfaces, and is logged, where the connection is used. */
-const ignoreHere = (): void => undefined;
-
 /**
  * Tasks in PostgreSQL, shared by every instance of the app: rows are locked while they change
  * (`SELECT … FOR UPDATE`; `FOR UPDATE SKIP LOCKED` for claimNext and the batches), every time
@@ -43,31 +41,18 @@ export class PostgresTaskStore extends RowTaskStore {
   private readonly sql: ReturnType<typeof postgresStatements>;
   private readonly testClock?: () => number;
   private readonly bounds: PostgresBounds;
-  /** The connections of the store's own pool until the pool has removed them (for a bounded close()). */
-  private readonly connections = new Set<PoolClient>();
-  /**
-   * Every new connection gets a listener for its whole life. The pool drops its own the moment it
-   * hands a connection out, and an error parsed from the same packet as the connection's
-   * readiness is emitted before `await pool.connect()` resumes and the store attaches its own:
-   * with no listener at all, that ends the process. The error also fails the connection's next
-   * query, which is where it is handled.
-   */
-  private readonly onConnect = (client: PoolClient) => {
-    if (this.ownsPool) this.connections.add(client);
-    client.on("error", ignoreHere);
-  };
-  /** Logs an idle pooled connection's failure, which the pool emits and which would otherwise end the process. */
-  private readonly onPoolError = (error: Error) =>
-    this.warn("A pooled PostgreSQL connection of the task store failed; the pool replaces it", { error: messageOf(error) });
+  private readonly guard: PoolGuard;
 
   private constructor(
     private readonly pool: Pool,
-    private readonly ownsPool: boolean,
+    ownsPool: boolean,
     options: PostgresTaskStoreOptions,
     bounds: PostgresBounds,
   ) {
     super(options);
     this.bounds = bounds;
+    // Before any connection opens: see PoolGuard.
+    this.guard = new PoolGuard(pool, ownsPool, "task store", (message, fields) => this.warn(message, fields));
     this.schema = options.schema ?? "public";
     this.channel = this.schema === "public" ? "roundtrip_tasks" : `roundtrip_tasks_${this.schema}`;
     this.testClock = options.testClock;
@@ -101,10 +86,6 @@ export class PostgresTaskStore extends RowTaskStore {
       if (ownsPool) await pool.end();
       throw error;
     }
-    // An idle connection's error is emitted on the pool; unhandled, it would end the process.
-    pool.on("error", store.onPoolError);
-    pool.on("connect", store.onConnect);
-    if (ownsPool) pool.on("remove", (client) => store.connections.delete(client));
     try {
       await store.transaction((client) => store.migrate(client));
     } catch (error) {
@@ -182,38 +163,7 @@ export class PostgresTaskStore extends RowTaskStore {
 
   protected async closeStore(): Promise<void> {
     this.feed.stop();
-    if (!this.ownsPool) {
-      this.pool.off("error", this.onPoolError);
-      this.pool.off("connect", this.onConnect);
-      return;
-    }
-    if (this.pool.ended || this.pool.ending) return;
-    await this.pool.end();
-    // The pool is done once its connections are handed back; each then says goodbye. A frozen
-    // server never answers it, so wait at most queryTimeoutMs, then drop the rest.
-    let timer: NodeJS.Timeout | undefined;
-    let check = (): void => undefined;
-    const gone = new Promise<true>((resolve) => {
-      check = () => void (this.connections.size === 0 && resolve(true));
-      this.pool.on("remove", check);
-      check();
-    });
-    const closed = await Promise.race([
-      gone,
-      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), this.bounds.queryTimeoutMs))),
-    ]);
-    clearTimeout(timer);
-    this.pool.off("remove", check);
-    if (!closed) {
-      this.warn("The PostgreSQL task store's connections did not close in time; dropping them", {
-        waitedMs: this.bounds.queryTimeoutMs,
-        connections: this.connections.size,
-      });
-      // pg has no public way to drop a connection whose goodbye is never answered: end its socket.
-      for (const client of this.connections)
-        (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
-      this.connections.clear();
-    }
+    await this.guard.close(this.bounds.queryTimeoutMs);
   }
 
   private async migrate(client: Queryable): Promise<void> {
@@ -269,48 +219,14 @@ export class PostgresTaskStore extends RowTaskStore {
     for (const id of ids) this.watchers.deliver(id, found.get(id));
   }
 
-  /**
-   * Runs `work` in a transaction on a pooled connection. While the store holds the connection
-   * the pool listens to it no more, so the store does: a fatal error between two queries (the
-   * server shutting down, pg_terminate_backend, right after COMMIT) is logged, never thrown out
-   * of an event. A connection that failed or timed out goes back with `release(error)`, so the
-   * pool discards it and opens a fresh one when the database returns.
-   */
+  /** Runs `work` in a transaction on a pooled connection (see pgTransaction). */
   private async transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
-    return this.run(async () => {
-      const client = await this.pool.connect();
-      let failure: Error | undefined;
-      const onError = (error: Error) => {
-        if (failure === undefined) this.warn("A PostgreSQL connection of the task store failed while in use", { error: messageOf(error) });
-        failure ??= error;
-      };
-      client.on("error", onError);
-      try {
-        await client.query("BEGIN");
-        const result = await work(client);
-        await client.query("COMMIT");
-        return result;
-      } catch (error) {
-        // The connection failed first: its error (say 57P01 or 25P03) says why, not the "not queryable" that followed.
-        if (failure !== undefined) throw failure;
-        if (isBrokenConnection(error)) failure = error as Error;
-        else await client.query("ROLLBACK").catch((rollback: Error) => (failure = rollback));
-        throw error;
-      } finally {
-        // Released first: the pool's own listener is back before ours goes, so no error falls between.
-        client.release(failure);
-        client.off("error", onError);
-      }
-    });
+    return this.run(() => pgTransaction(this.pool, "task store", work, (message, fields) => this.warn(message, fields)));
   }
 
   /** Logs from inside an event: a logger that throws must not become an uncaught exception. */
   private warn(message: string, fields: Record<string, unknown>): void {
-    try {
-      this.logger.warn(message, fields);
-    } catch {
-      // Nothing better to do with a broken logger inside an event.
-    }
+    warnSafely(this.logger, message, fields);
   }
 
   private async run<T>(work: () => Promise<T>): Promise<T> {

@@ -541,8 +541,8 @@ describe("2025-era clients", () => {
     await app.close();
   });
 
-  it("get a clear error, never a hang, on stateless HTTP", async () => {
-    const app = createInteractiveApp();
+  it("get a clear error, never a hang, on HTTP with sessions off", async () => {
+    const app = createInteractiveApp({ sessions: false });
     const listener = await app.listen();
     const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
     const client = new Client({ name: "old", version: "1" }, { capabilities: { elicitation: { form: {} } } });
@@ -556,8 +556,8 @@ describe("2025-era clients", () => {
       expect(outcome.e.code).toBe(-32021);
       // It declared elicitation: the text says why it cannot be asked, not that it did not declare it.
       expect(outcome.e.message).toContain(
-        "Missing required client capability: elicitation. A 2025-era client over HTTP cannot be asked for input: " +
-          "this server's HTTP transport has no 2025 sessions yet; use stdio or a 2026-07-28 client.",
+        "Missing required client capability: elicitation. This 2025-era request came without a session, so what its client " +
+          "declared at initialize is not known here and it cannot be asked",
       );
       expect(outcome.e.message).not.toContain("did not declare");
     }

@@ -6,7 +6,7 @@
 import { type ChildProcess, fork } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
-import type { PostgresTaskStoreOptions } from "../../src/stores";
+import type { PostgresMessageBusOptions, PostgresTaskStoreOptions } from "../../src/stores";
 import { sql } from "./postgres-database";
 
 const FIXTURE = path.join(__dirname, "fixtures", "store-process.ts");
@@ -61,9 +61,9 @@ export function named(url: string, name: string): string {
   return u.toString();
 }
 
-/** Starts a store process; resolves once the store opened. */
-export async function startStore(options: PostgresTaskStoreOptions): Promise<StoreProcess> {
-  const child: ChildProcess = fork(FIXTURE, [JSON.stringify(options)], {
+/** Starts a store process (or another fixture of the same protocol, such as fixtures/bus-process.ts); resolves once it opened. */
+export async function startStore(options: PostgresTaskStoreOptions | PostgresMessageBusOptions, fixture = FIXTURE): Promise<StoreProcess> {
+  const child: ChildProcess = fork(fixture, [JSON.stringify(options)], {
     execArgv: ["-r", "ts-node/register/transpile-only"],
     stdio: ["ignore", "inherit", "pipe", "ipc"],
   });

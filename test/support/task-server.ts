@@ -21,15 +21,23 @@ export interface TaskServer {
 }
 
 /** Starts a task server with these TASK_* variables; resolves once it printed its URL. */
-export async function startTaskServer(env: Record<string, string>): Promise<TaskServer> {
-  if (!fs.existsSync(SERVE)) throw new Error(`${SERVE} is missing: run \`npm run build\` first`);
-  const child: ChildProcess = spawn(process.execPath, [SERVE], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+export function startTaskServer(env: Record<string, string>): Promise<TaskServer> {
+  return startServerProcess(SERVE, env);
+}
+
+/**
+ * Starts a compiled server script (`node <script>`) with `env` added; resolves once its first
+ * stdout line is out, with the URL at the end of that line.
+ */
+export async function startServerProcess(script: string, env: Record<string, string>): Promise<TaskServer> {
+  if (!fs.existsSync(script)) throw new Error(`${script} is missing: run \`npm run build\` first`);
+  const child: ChildProcess = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
-    readline.createInterface({ input: child.stdout! }).once("line", resolve);
-    void exited.then(() => reject(new Error(`the task server exited before it served:\n${stderr}`)));
+    readline.createInterface({ input: child.stdout! }).once("line", (line) => resolve(line.split(" ").at(-1)!));
+    void exited.then(() => reject(new Error(`${path.basename(script)} exited before it served:\n${stderr}`)));
   });
   return {
     url,

@@ -125,7 +125,7 @@ export class TaskRuntime {
     invocation: Invocation,
   ): Promise<{ kind: "inline"; value: unknown } | { kind: "handover"; result: JsonObject }> {
     if (!receivesTasks({ clientCapabilities: invocation.clientCapabilities, protocolVersion: invocation.ctx.protocolVersion })) {
-      if (tool.support === "required") throw tasksCapabilityMissing();
+      if (tool.support === "required") throw tasksCapabilityMissing(invocation.ctx);
       return { kind: "inline", value: await invocation.run(inlineTaskContext(invocation.ctx)) };
     }
     if (this.closed) throw new McpError(ErrorCode.InternalError, "Internal error");

@@ -22,9 +22,20 @@ export function receivesTasks(request: {
   return request.protocolVersion !== undefined && declaresTasks(request.clientCapabilities);
 }
 
-/** -32021 naming the tasks extension in `data.requiredCapabilities`. */
-export function tasksCapabilityMissing(): McpError {
-  return new McpError(ErrorCode.MissingRequiredClientCapability, "Missing required client capability", {
-    requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
-  });
+/** What a 2025-era client is told about a tool that runs only as a task. */
+export const LEGACY_TASK_TOOL =
+  "Missing required client capability: extensions.io.modelcontextprotocol/tasks. This tool runs only as a task, and a 2025-era " +
+  "client cannot receive one: call it from a 2026-07-28 client that declares the tasks extension (io.modelcontextprotocol/tasks).";
+
+/**
+ * -32021 naming the tasks extension in `data.requiredCapabilities`. To a request of the 2025 era
+ * (no protocol version in its `_meta`), whose client can never declare the extension, the
+ * message says a 2026-07-28 client is needed.
+ */
+export function tasksCapabilityMissing(request: { readonly protocolVersion: string | undefined } = { protocolVersion: "" }): McpError {
+  return new McpError(
+    ErrorCode.MissingRequiredClientCapability,
+    request.protocolVersion === undefined ? LEGACY_TASK_TOOL : "Missing required client capability",
+    { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+  );
 }

@@ -34,7 +34,7 @@ export function tasks(options: TasksOptions = {}): FeatureModule {
           claims: (component) => tools.has(component),
           admit(component, ctx) {
             // Before any round: a client that cannot receive a task is told at once.
-            if (tools.get(component)?.support === "required" && !receivesTasks(ctx)) throw tasksCapabilityMissing();
+            if (tools.get(component)?.support === "required" && !receivesTasks(ctx)) throw tasksCapabilityMissing(ctx);
           },
           execute: (invocation) => runtime.execute(tools.get(invocation.component)!, invocation),
         },

@@ -6,6 +6,7 @@ import { echoedId, type InboundChecks, type Rejection } from "../checks/inbound-
 import type { FastLane, LaneBytes } from "../lane/fast-lane";
 import type { HttpOutcome, HttpStatus } from "../request/http-status";
 import { carryFacts, type TransportFacts } from "../request/transport-facts";
+import type { LegacySessions } from "./sessions/legacy-sessions";
 
 /** One HTTP request as its reader made it: `listen()`'s listener or a mounted `httpHandler()`. */
 export interface HttpReceived {
@@ -41,6 +42,8 @@ export class HttpAnswerer {
     readonly sdk: McpHttpHandler,
     readonly checks: InboundChecks,
     private readonly lane: FastLane | undefined,
+    /** The 2025-11-25 sessions (`McpAppOptions.sessions`): a 2025 `initialize` and what carries its session id. */
+    private readonly sessions?: LegacySessions,
   ) {}
 
   async answer(received: HttpReceived): Promise<HttpAnswer> {
@@ -48,6 +51,10 @@ export class HttpAnswerer {
     let facts = received.facts;
     const rejection = this.checks.run("http", { message: body, facts, header });
     if (rejection !== undefined) return { kind: "refused", rejection, id: echoedId(body) };
+    if (this.sessions?.claims(received.method, header, body)) {
+      const request = received.webRequest();
+      return { kind: "sdk", response: await this.sessions.fetch(request, body, facts.principal, carryFacts(facts, received.authInfo)) };
+    }
     if (body !== undefined) {
       const params = isPlainObject(body) && isPlainObject(body.params) ? body.params : undefined;
       if (params !== undefined) facts = { ...facts, rawParams: params };

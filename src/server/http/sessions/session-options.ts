@@ -1,0 +1,55 @@
+/**
+ * Bounds of the 2025-11-25 sessions every HTTP entry serves (`McpAppOptions.sessions`). A 2025-era
+ * client that must be asked something (elicitation, sampling, roots) needs a session: it opens one
+ * with `initialize`, and its answers come back as POSTs of its own.
+ */
+export interface SessionOptions {
+  /** Milliseconds a session may go unused before this instance ends it (its id then answers 404). Default 1,800,000 (30 min). */
+  idleTimeoutMs?: number;
+  /** Longest a session id is accepted after its `initialize`, on any instance sharing the key ring. Default 86,400,000 (24 h). */
+  maxLifetimeMs?: number;
+  /** Sessions one instance holds at once; an `initialize` over it is answered 503 with `Retry-After`. Default 10,000. */
+  maxSessions?: number;
+  /**
+   * Sessions one principal holds on one instance; opening one more ends that principal's least
+   * recently used session that waits for no answer (else the `initialize` is answered 429). Default 32.
+   */
+  maxSessionsPerPrincipal?: number;
+  /** Server-to-client requests of one session waiting for the client's answer; one more fails its round. Default 16. */
+  maxPendingRequests?: number;
+  /** How long a round waits for the client's answer to one question; then the call ends with an error naming the wait. Default 600,000 (10 min). */
+  answerTimeoutMs?: number;
+  /** Events kept per session so a client that lost its stream can resume with `Last-Event-ID`. Default 512. */
+  maxReplayEvents?: number;
+  /** Milliseconds a client waits before it reconnects a dropped stream (the SSE `retry` field). Default 1,000. */
+  retryMs?: number;
+}
+
+export type ResolvedSessionOptions = Required<SessionOptions>;
+
+export const SESSION_DEFAULTS: ResolvedSessionOptions = Object.freeze({
+  idleTimeoutMs: 1_800_000,
+  maxLifetimeMs: 86_400_000,
+  maxSessions: 10_000,
+  maxSessionsPerPrincipal: 32,
+  maxPendingRequests: 16,
+  answerTimeoutMs: 600_000,
+  maxReplayEvents: 512,
+  retryMs: 1_000,
+});
+
+/** The options with defaults applied; a RangeError naming the option for anything not a positive integer. */
+export function resolveSessionOptions(options: SessionOptions = {}): ResolvedSessionOptions {
+  const resolved = { ...SESSION_DEFAULTS };
+  for (const [name, value] of Object.entries(options)) {
+    if (!(name in SESSION_DEFAULTS)) {
+      throw new TypeError(`McpApp.create: unknown option sessions.${name}; expected one of ${Object.keys(SESSION_DEFAULTS).join(", ")}`);
+    }
+    if (value === undefined) continue;
+    if (!Number.isSafeInteger(value) || (value as number) < 1) {
+      throw new RangeError(`McpApp.create: sessions.${name} must be a positive integer, got ${String(value)}`);
+    }
+    (resolved as Record<string, number>)[name] = value as number;
+  }
+  return resolved;
+}
