@@ -1,7 +1,7 @@
 import { missingCapabilities } from "../elicitation/capabilities";
 import type { AppLogger } from "../protocol/app-logger";
 import { ErrorCode, McpError } from "../protocol/errors";
-import type { InboundRequest } from "../protocol/inbound-request";
+import type { Era, InboundRequest } from "../protocol/inbound-request";
 import type { ClientCapabilities, JsonObject } from "../protocol/wire-types";
 import type { InputRequest } from "../protocol/input-request";
 
@@ -23,7 +23,7 @@ export function admitInputRequired(result: JsonObject, request: InboundRequest, 
     logger.error("input_required with neither inputRequests nor requestState", { method: request.method });
     throw new McpError(ErrorCode.InternalError, "Internal error");
   }
-  if (hasRequests) requireCapabilities(Object.values(inputRequests), request.clientCapabilities, request.era === "legacy");
+  if (hasRequests) requireCapabilities(Object.values(inputRequests), request);
   const out: JsonObject = { resultType: "input_required" };
   if (hasRequests) out.inputRequests = inputRequests;
   if (typeof result.requestState === "string") out.requestState = result.requestState;
@@ -36,15 +36,30 @@ export const LEGACY_NO_INPUT =
   "Over stdio, a 2025-era client is asked only for what it declared at initialize.";
 
 /**
+ * What the client declared on the request itself (a middleware's replacement context cannot
+ * change it): the capabilities its input requests are admitted against, and its era as the
+ * transport decided it (an `InboundRequest` is one).
+ */
+export interface Declared {
+  readonly clientCapabilities: ClientCapabilities;
+  readonly era?: Era | undefined;
+}
+
+/** The one test of "is this a 2025-era request": the era its transport gave it (2026-07-28 when it gave none). */
+export function isLegacy(declared: Declared): boolean {
+  return declared.era === "legacy";
+}
+
+/**
  * -32021 with `data.requiredCapabilities` when the capabilities the client declared on this
  * request do not allow every one of `requests`.
  */
-export function requireCapabilities(requests: Iterable<InputRequest>, declared: ClientCapabilities, legacy: boolean): void {
-  const missing = missingCapabilities(requests, declared);
+export function requireCapabilities(requests: Iterable<InputRequest>, declared: Declared): void {
+  const missing = missingCapabilities(requests, declared.clientCapabilities);
   if (!missing) return;
   // A 2025-era request over HTTP arrives with no session, so what its client declared at
   // initialize is unknown here: the text must not claim the client left the capability out.
-  const message = legacy
+  const message = isLegacy(declared)
     ? `Missing required client capability: ${capabilityNames(missing).join(", ")}. ${LEGACY_NO_INPUT}`
     : "Missing required client capability";
   throw new McpError(ErrorCode.MissingRequiredClientCapability, message, { requiredCapabilities: missing });
