@@ -17,7 +17,7 @@ export {
 } from "./decorators/elicit";
 export { Complete, type CompletionProvider, type CompletionRequest } from "./decorators/complete";
 export { UseMiddleware } from "./decorators/use-middleware";
-export type { Icon, ToolAnnotations } from "./decorators/component-options";
+export type { Icon, ToolAnnotations, CommonComponentOptions } from "./decorators/component-options";
 export { JSONSchema } from "class-validator-jsonschema";
 
 // Protocol: errors, request context, middleware, wire shapes
@@ -88,48 +88,17 @@ export { ElicitationSchemaError, type ElicitationSchemaErrorDetails } from "./sc
 export { Result, type ReaskResult } from "./features/result";
 export { ToolError } from "./features/tool-error";
 export { RegistrationError } from "./features/registration-error";
+// What a feature author needs is the roundtrip-mcp/features entry point; an app only lists modules.
 export type { FeatureModule } from "./features/feature-module";
 
-// Tasks (SEP-2663): the feature, what a task tool's method receives, the stores
+// Tasks (SEP-2663): the feature and what a task tool's method receives. The stores, and what a
+// store author needs, are the roundtrip-mcp/stores entry point.
 export { tasks } from "./features/tasks/tasks-feature";
 export type { TasksOptions } from "./features/tasks/tasks-options";
+export type { PendingOutcomeLimits } from "./features/tasks/pending-outcomes";
 export { IDEMPOTENCY_KEY_META } from "./features/tasks/task-runtime";
 export { TASK_EFFECT_META, type IgnoredAnswer } from "./features/tasks/task-methods";
 export type { TaskContext, TaskAnswers } from "./features/tasks/task-context";
-export { openTaskStore, type OpenTaskStoreOptions, DEFAULT_TASK_STORE_URL, defaultDataDir } from "./stores/open-task-store";
-export { MemoryTaskStore, type MemoryTaskStoreOptions } from "./stores/memory-task-store";
-export { SqliteTaskStore, type SqliteTaskStoreOptions } from "./stores/sqlite-task-store";
-export { PostgresTaskStore, type PostgresTaskStoreOptions } from "./stores/postgres-task-store";
-export type { PgPool } from "./stores/pg-client";
-export type { TaskStoreOptions } from "./stores/row-task-store";
-export { type TaskStore, type TaskLimits, type StoreLogger, DEFAULT_TASK_LIMITS } from "./stores/task-store";
-export type {
-  TaskStatus,
-  RetryPolicy,
-  TaskError,
-  TaskProgress,
-  TaskLease,
-  LeaseRef,
-  TaskRecord,
-  ClaimedTask,
-  CreateTaskInput,
-  ProgressUpdate,
-  TaskListener,
-  TaskWatch,
-} from "./stores/task-record";
-export {
-  TaskStoreError,
-  type TaskStoreErrorCode,
-  TaskNotFoundError,
-  StaleLeaseError,
-  TaskFinishedError,
-  InputKeyReusedError,
-  TaskLimitError,
-  TaskExistsError,
-  type TaskLimitName,
-  TaskStoreUnavailableError,
-  TaskStoreConfigError,
-} from "./stores/task-store-errors";
 
 // State
 export { StateSealer } from "./state/state-sealer";
@@ -139,6 +108,7 @@ export {
   STATE_TTL_MAX_SECONDS,
   STATE_TOKEN_MAX_BYTES,
   type StateOptions,
+  type CommonStateOptions,
   type StateSealOptions,
   type StateRejectReason,
 } from "./state/state-options";
@@ -150,4 +120,4 @@ export { McpApp } from "./server/mcp-app";
 export type { McpAppOptions, ServeOptions, ServedConnection } from "./server/mcp-app-options";
 export type { ListenOptions, HttpListener, Authenticator, CloseOptions } from "./server/http-listener";
 export { DEFAULT_REQUEST_LIMITS, type RequestLimits } from "./server/request-limits";
-export { ChangeNotifier } from "./server/change-notifier";
+export { ChangeNotifier, type ChangeTarget } from "./server/change-notifier";

@@ -39,7 +39,8 @@ export interface Selection {
   readonly matched?: Readonly<Record<string, string>>;
 }
 
-interface MethodHooks extends MethodSpec {
+/** What every method may add to its spec. */
+export interface MethodHooks extends MethodSpec {
   /** HTTP only: checks headers that mirror params (`Mcp-Param-*`); returns the mismatch, or undefined. */
   checkHeaders?(params: JsonObject, header: HeaderLookup): string | undefined;
 }

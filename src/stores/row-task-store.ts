@@ -61,6 +61,7 @@ export abstract class RowTaskStore implements TaskStore {
   abstract readonly kind: TaskStore["kind"];
   readonly limits: TaskLimits;
   protected readonly logger: StoreLogger;
+  /** @internal */
   protected readonly watchers: TaskWatchers;
 
   constructor(options: TaskStoreOptions = {}) {

@@ -29,8 +29,8 @@ const DEFAULT_MAX_ROUNDS = 10;
  * @example const round2 = await round1.answer({ color: accept({ color: "green" }) });
  */
 export class Flow<R extends WireResult = WireResult> {
-  /** @internal Use `client.callTool`, `readResource`, `getPrompt` or `request`. */
-  constructor(
+  // Private, with an internal factory: the declarations then show no constructor a user could call.
+  private constructor(
     private readonly client: RoundSender,
     /** The method called. */
     readonly method: string,
@@ -41,6 +41,17 @@ export class Flow<R extends WireResult = WireResult> {
     readonly history: readonly Round[],
     private readonly stateOverride?: { readonly state: string | undefined },
   ) {}
+
+  /** @internal Use `client.callTool`, `readResource`, `getPrompt` or `request`. */
+  static first<R extends WireResult = WireResult>(
+    client: RoundSender,
+    method: string,
+    params: Readonly<JsonObject>,
+    options: CallOptions,
+    round: Round,
+  ): Flow<R> {
+    return new Flow<R>(client, method, params, options, [round]);
+  }
 
   /** How many requests this flow has taken so far. */
   get rounds(): number {

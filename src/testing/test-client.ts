@@ -3,7 +3,7 @@ import { MemoryLogger } from "./loggers";
 import type { BoundaryName } from "./channel";
 import type { ClientHost, PrincipalChoice } from "./client-host";
 import { Flow } from "./flow";
-import { mergeOptions, type CallOptions, type Round, type RoundSender, type RunOptions, type Script } from "./flow-options";
+import { mergeOptions, type CallOptions, type Round, type RunOptions, type Script } from "./flow-options";
 import type { TestClock } from "./test-clock";
 import type { ClientCapabilities, JsonObject } from "../protocol/wire-types";
 import {
@@ -60,13 +60,18 @@ export interface RawOptions extends CallOptions {
  *
  * @example const round1 = await client.callTool("choose_preferences");
  */
-export class TestClient implements RoundSender {
-  /** @internal Use `createTestClient`, `createStdioTestClient` or `createHttpTestClient`. */
-  constructor(
+export class TestClient {
+  // Private, with an internal factory: the declarations then show no constructor a user could call.
+  private constructor(
     private readonly host: ClientHost,
     private readonly defaults: TestClientOptions,
     private readonly principalChoice: PrincipalChoice = undefined,
   ) {}
+
+  /** @internal Use `createTestClient`, `createStdioTestClient` or `createHttpTestClient`. */
+  static fromHost(host: ClientHost, defaults: TestClientOptions): TestClient {
+    return new TestClient(host, defaults);
+  }
 
   /** Which boundary requests cross. */
   get boundary(): BoundaryName {
@@ -180,7 +185,7 @@ export class TestClient implements RoundSender {
     const callOptions = meta === undefined ? options : { ...options, meta: { ...(meta as JsonObject), ...options.meta } };
     const retryFields = { ...(inputResponses !== undefined && { inputResponses }), ...(requestState !== undefined && { requestState }) };
     const round = await this.exchange(method, { ...base, _meta: this.meta(callOptions), ...retryFields }, callOptions);
-    return new Flow<R>(this, method, base, callOptions, [round]);
+    return Flow.first<R>(this, method, base, callOptions, round);
   }
 
   /**
