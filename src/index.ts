@@ -71,15 +71,10 @@ export type { ListRootsRequest, ListRootsResult, Root } from "./protocol/roots-r
 
 // Elicitation (the imperative core)
 export { Elicitation } from "./elicitation/elicitation";
-export { Sampling, INVALID_SAMPLING_RESPONSE, type SamplingResponse } from "./elicitation/sampling";
-export { Roots, INVALID_ROOTS_RESPONSE, type RootsResponse } from "./elicitation/roots";
-export {
-  INVALID_ELICITATION_RESPONSE,
-  type ElicitationResponse,
-  type FormElicitationResponse,
-  type UrlElicitationResponse,
-} from "./elicitation/response";
-export type { InputMissing } from "./elicitation/input-response-entry";
+export { Sampling, INVALID_SAMPLING_RESPONSE } from "./elicitation/sampling";
+export { Roots, INVALID_ROOTS_RESPONSE } from "./elicitation/roots";
+export { INVALID_ELICITATION_RESPONSE } from "./elicitation/response";
+export type { InputAnswer } from "./elicitation/input-response-entry";
 export { InputRequestError } from "./elicitation/input-request-error";
 export { requiredCapabilities, missingCapabilities, isAllowedBy } from "./elicitation/capabilities";
 export { ElicitationSchemaError, type ElicitationSchemaErrorDetails } from "./schema/elicitation-schema-error";

@@ -30,6 +30,7 @@ export type {
 } from "./component-definition";
 export type { ComponentCompiler, DeclaredComponent, DtoUse, CommonFields, CommonPlan } from "./component-compiler";
 export type { Era, InboundRequest } from "../protocol/inbound-request";
+export type { Cancellation } from "../protocol/cancellation";
 export type { ComponentDeclaration, ParamDeclaration } from "../decorators/component-declaration";
 export type { ProgressReporter, RequestLogger, RequestContext } from "../protocol/request-context";
 export type { ClientCapabilities, JsonObject, ListCacheHint } from "../protocol/wire-types";

@@ -1,5 +1,6 @@
 // The durable task stores: one contract (TaskStore), three stores, a URL factory.
-export type { JsonValue, JsonMap } from "./json-value";
+export type { JsonValue } from "./json-value";
+export type { JsonObject } from "../protocol/wire-types";
 export {
   type TaskStatus,
   type RetryPolicy,

@@ -1,5 +1,6 @@
 import { AskedInput } from "./asked-input";
-import type { Answer, Answers, CallOptions, FlowStatus, Round, RoundSender, RunOptions, Script } from "./flow-options";
+import type { Answer, Answers, CallOptions, FlowStatus, RoundSender, RunOptions, Script } from "./flow-options";
+import type { Round } from "./channel";
 import { mergeOptions } from "./flow-options";
 import type { JsonObject } from "../protocol/wire-types";
 import type { InputRequiredResult } from "../protocol/input-request";

@@ -3,15 +3,15 @@ import { MemoryLogger } from "./loggers";
 import type { BoundaryName } from "./channel";
 import type { ClientHost, PrincipalChoice } from "./client-host";
 import { Flow } from "./flow";
-import { mergeOptions, type CallOptions, type Round, type RunOptions, type Script } from "./flow-options";
+import { mergeOptions, type CallOptions, type RunOptions, type Script } from "./flow-options";
+import type { Round } from "./channel";
 import type { TestClock } from "./test-clock";
 import type { ClientCapabilities, JsonObject } from "../protocol/wire-types";
+import type { PromptResult, ToolResult } from "../protocol/content";
 import {
   META,
   PROTOCOL_VERSION,
-  type CallToolResult,
   type ClientInfo,
-  type GetPromptResult,
   type JsonRpcId,
   type JsonRpcNotification,
   type JsonRpcRequest,
@@ -151,8 +151,8 @@ export class TestClient {
    *
    * @example const flow = await client.callTool("book_trip", { destination: "Oslo" }, { capabilities: { elicitation: {} } });
    */
-  callTool(name: string, args: JsonObject = {}, options: CallOptions = {}): Promise<Flow<CallToolResult>> {
-    return this.request<CallToolResult>("tools/call", { name, arguments: args }, options);
+  callTool(name: string, args: JsonObject = {}, options: CallOptions = {}): Promise<Flow<WireResult & ToolResult>> {
+    return this.request<WireResult & ToolResult>("tools/call", { name, arguments: args }, options);
   }
 
   /**
@@ -169,8 +169,8 @@ export class TestClient {
    *
    * @example const flow = await client.getPrompt("interview", { topic: "tea" });
    */
-  getPrompt(name: string, args?: Record<string, string>, options: CallOptions = {}): Promise<Flow<GetPromptResult>> {
-    return this.request<GetPromptResult>("prompts/get", { name, ...(args !== undefined && { arguments: args }) }, options);
+  getPrompt(name: string, args?: Record<string, string>, options: CallOptions = {}): Promise<Flow<WireResult & PromptResult>> {
+    return this.request<WireResult & PromptResult>("prompts/get", { name, ...(args !== undefined && { arguments: args }) }, options);
   }
 
   /**

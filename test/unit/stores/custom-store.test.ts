@@ -11,7 +11,7 @@ import {
   TaskStoreError,
   type ClaimedTask,
   type CreateTaskInput,
-  type JsonMap,
+  type JsonObject,
   type JsonValue,
   type LeaseRef,
   type ProgressUpdate,
@@ -46,7 +46,7 @@ class AuditedStore implements TaskStore {
     this.note("get");
     return this.inner.get(taskId, principal);
   }
-  recordAnswers(taskId: string, principal: string | null, responses: JsonMap): Promise<TaskRecord | undefined> {
+  recordAnswers(taskId: string, principal: string | null, responses: JsonObject): Promise<TaskRecord | undefined> {
     this.note("recordAnswers");
     return this.inner.recordAnswers(taskId, principal, responses);
   }
@@ -58,7 +58,7 @@ class AuditedStore implements TaskStore {
     this.note("reportProgress");
     return this.inner.reportProgress(taskId, lease, update);
   }
-  requestInput(taskId: string, lease: LeaseRef, requests: JsonMap, options?: { statusMessage?: string }): Promise<TaskRecord> {
+  requestInput(taskId: string, lease: LeaseRef, requests: JsonObject, options?: { statusMessage?: string }): Promise<TaskRecord> {
     this.note("requestInput");
     return this.inner.requestInput(taskId, lease, requests, options);
   }
