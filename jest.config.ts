@@ -13,6 +13,8 @@ const config: Config = {
   moduleNameMapper: {
     "^roundtrip-mcp$": "<rootDir>/src/index.ts",
     "^roundtrip-mcp/testing$": "<rootDir>/src/testing/index.ts",
+    "^roundtrip-mcp/stores$": "<rootDir>/src/stores/index.ts",
+    "^roundtrip-mcp/features$": "<rootDir>/src/features/index.ts",
   },
   testTimeout: 30000,
   // Most suites wait on child processes and sockets, not the CPU: one worker per core (jest's

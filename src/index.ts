@@ -17,16 +17,13 @@ export {
 } from "./decorators/elicit";
 export { Complete, type CompletionProvider, type CompletionRequest } from "./decorators/complete";
 export { UseMiddleware } from "./decorators/use-middleware";
-export type { Icon, ToolAnnotations } from "./decorators/component-options";
+export type { Icon, ToolAnnotations, CommonComponentOptions } from "./decorators/component-options";
 export { JSONSchema } from "class-validator-jsonschema";
 
 // Protocol: errors, request context, middleware, wire shapes
 export { McpError, ErrorCode, isMcpError } from "./protocol/errors";
 export type { RateLimit, RateDecision } from "./protocol/rate-limit";
 export { type RateLimitOptions, DEFAULT_RATE_STORE_TIMEOUT_MS } from "./dispatch/rate-limiter";
-export type { RateLimitStore } from "./stores/rate-limit-store";
-export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions, DEFAULT_MAX_BUCKETS } from "./stores/memory-rate-limit-store";
-export { PostgresRateLimitStore, type PostgresRateLimitStoreOptions } from "./stores/postgres-rate-limit-store";
 export type {
   RequestContext,
   ProgressReporter,
@@ -77,15 +74,10 @@ export type { ListRootsRequest, ListRootsResult, Root } from "./protocol/roots-r
 
 // Elicitation (the imperative core)
 export { Elicitation } from "./elicitation/elicitation";
-export { Sampling, INVALID_SAMPLING_RESPONSE, type SamplingResponse } from "./elicitation/sampling";
-export { Roots, INVALID_ROOTS_RESPONSE, type RootsResponse } from "./elicitation/roots";
-export {
-  INVALID_ELICITATION_RESPONSE,
-  type ElicitationResponse,
-  type FormElicitationResponse,
-  type UrlElicitationResponse,
-} from "./elicitation/response";
-export type { InputMissing } from "./elicitation/input-response-entry";
+export { Sampling, INVALID_SAMPLING_RESPONSE } from "./elicitation/sampling";
+export { Roots, INVALID_ROOTS_RESPONSE } from "./elicitation/roots";
+export { INVALID_ELICITATION_RESPONSE } from "./elicitation/response";
+export type { InputAnswer } from "./elicitation/input-response-entry";
 export { InputRequestError } from "./elicitation/input-request-error";
 export { requiredCapabilities, missingCapabilities, isAllowedBy } from "./elicitation/capabilities";
 export { ElicitationSchemaError, type ElicitationSchemaErrorDetails } from "./schema/elicitation-schema-error";
@@ -94,53 +86,17 @@ export { ElicitationSchemaError, type ElicitationSchemaErrorDetails } from "./sc
 export { Result, type ReaskResult } from "./features/result";
 export { ToolError } from "./features/tool-error";
 export { RegistrationError } from "./features/registration-error";
+// What a feature author needs is the roundtrip-mcp/features entry point; an app only lists modules.
 export type { FeatureModule } from "./features/feature-module";
 
-// Tasks (SEP-2663): the feature, what a task tool's method receives, the stores
+// Tasks (SEP-2663): the feature and what a task tool's method receives. The stores, and what a
+// store author needs, are the roundtrip-mcp/stores entry point.
 export { tasks } from "./features/tasks/tasks-feature";
 export type { TasksOptions } from "./features/tasks/tasks-options";
+export type { PendingOutcomeLimits } from "./features/tasks/pending-outcomes";
 export { IDEMPOTENCY_KEY_META } from "./features/tasks/task-runtime";
 export { TASK_EFFECT_META, type IgnoredAnswer } from "./features/tasks/task-methods";
 export type { TaskContext, TaskAnswers } from "./features/tasks/task-context";
-export { openTaskStore, type OpenTaskStoreOptions, DEFAULT_TASK_STORE_URL, defaultDataDir } from "./stores/open-task-store";
-export { MemoryTaskStore, type MemoryTaskStoreOptions } from "./stores/memory-task-store";
-export { SqliteTaskStore, type SqliteTaskStoreOptions } from "./stores/sqlite-task-store";
-export { PostgresTaskStore, type PostgresTaskStoreOptions } from "./stores/postgres-task-store";
-export type { PgPool } from "./stores/pg-client";
-export type { TaskStoreOptions } from "./stores/row-task-store";
-export { type TaskStore, type TaskLimits, type StoreLogger, DEFAULT_TASK_LIMITS } from "./stores/task-store";
-export type {
-  TaskStatus,
-  RetryPolicy,
-  TaskError,
-  TaskProgress,
-  TaskLease,
-  LeaseRef,
-  TaskRecord,
-  ClaimedTask,
-  CreateTaskInput,
-  ProgressUpdate,
-  TaskListener,
-  TaskWatch,
-} from "./stores/task-record";
-export {
-  TaskStoreError,
-  type TaskStoreErrorCode,
-  TaskNotFoundError,
-  StaleLeaseError,
-  TaskFinishedError,
-  InputKeyReusedError,
-  TaskLimitError,
-  TaskExistsError,
-  type TaskLimitName,
-  TaskStoreUnavailableError,
-  TaskStoreConfigError,
-} from "./stores/task-store-errors";
-
-// The message bus: a client's answer and change notifications reach every instance
-export { type MessageBus, type BusHandler, MemoryMessageBus } from "./stores/message-bus";
-export { PostgresMessageBus, type PostgresMessageBusOptions, POSTGRES_MESSAGE_BUS_DEFAULTS } from "./stores/postgres-message-bus";
-export { openMessageBus, type OpenMessageBusOptions } from "./stores/open-message-bus";
 
 // State
 export { StateSealer } from "./state/state-sealer";
@@ -150,6 +106,7 @@ export {
   STATE_TTL_MAX_SECONDS,
   STATE_TOKEN_MAX_BYTES,
   type StateOptions,
+  type CommonStateOptions,
   type StateSealOptions,
   type StateRejectReason,
 } from "./state/state-options";
@@ -170,4 +127,4 @@ export type { NodeHandler, NodeHandlerOptions } from "./server/http/node-mount";
 export type { HealthHandler, HealthOptions, HealthReport, ReadinessCheck } from "./server/http/health";
 export { DEFAULT_REQUEST_LIMITS, type RequestLimits } from "./server/checks/request-limits";
 export type { SessionOptions } from "./server/http/sessions/session-options";
-export { ChangeNotifier } from "./server/change-notifier";
+export { ChangeNotifier, type ChangeTarget } from "./server/change-notifier";

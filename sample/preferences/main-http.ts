@@ -7,7 +7,7 @@
 //   through that database, so several instances with one STATE_KEYS behind a plain (round-robin)
 //   load balancer serve one session. It needs STATE_KEYS.
 // - OTEL_EXPORTER_OTLP_ENDPOINT turns on OpenTelemetry (docs/telemetry.md).
-import { type MessageBus, openMessageBus } from "roundtrip-mcp";
+import { type MessageBus, openMessageBus } from "roundtrip-mcp/stores";
 import { createPreferencesApp } from "./preferences-app";
 import { closeOnSignal } from "../close-on-signal";
 import { startTelemetry } from "../start-telemetry";

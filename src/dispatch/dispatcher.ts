@@ -12,14 +12,15 @@ import type { Middleware, ResultValidator } from "../protocol/middleware";
 import type { RequestContext } from "../protocol/request-context";
 import type { JsonObject } from "../protocol/wire-types";
 import type { StateSealer } from "../state/state-sealer";
-import type { RequestTelemetry } from "./request-telemetry";
-import { admitInputRequired, isInputRequired } from "./admission";
+import { admitInputRequired, isInputRequired, type Declared } from "./admission";
+import type { CarriedState } from "./carried-state";
 import { settleFailure } from "./component-failures";
 import { RequestDeadline } from "./request-deadline";
 import { checkRetryEnvelope, requestContextOf } from "./request-context-of";
-import { FlowRounds, NO_VALUES, type FlowEntry } from "./flow-rounds";
+import { FlowRounds, NO_VALUES } from "./flow-rounds";
+import type { ReadyRound } from "./round-planner";
+import type { RequestTelemetry } from "./request-telemetry";
 import { traceIdOf } from "./trace-id-of";
-import type { CarriedState } from "./round-planner";
 import type { RateLimiter } from "./rate-limiter";
 
 export interface DispatcherOptions {
@@ -39,14 +40,17 @@ export interface DispatcherOptions {
   rateLimiter?: RateLimiter;
 }
 
-type ReadyEntry = Extract<FlowEntry, { kind: "ready" }>;
-
-/** What one round's invocation needs besides the context the middleware passed on. */
-interface Round {
+/**
+ * What one run of a component carries through its middleware to the invocation, besides the
+ * context the middleware passed on (its round is planned after the middleware, see `PlannedRound`).
+ */
+interface ComponentRun {
   readonly def: ComponentDefinition;
   readonly request: InboundRequest;
-  /** The request's own context (its capabilities are the ones admission reads). */
+  /** The request's own context. */
   readonly original: RequestContext;
+  /** What the client declared on the request: what every question and input request is admitted against. */
+  readonly declared: Declared;
   readonly matched: Readonly<Record<string, string>>;
   readonly strategy: ExecutionStrategy | undefined;
   readonly handOver: ((result: JsonObject) => void) | undefined;
@@ -60,7 +64,7 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** The answers a resolved round carried, as the client gave them. */
 function answersOf(state: CarriedState | undefined): RecordedInvocation["answers"] {
-  return state === undefined ? {} : Object.fromEntries(Object.entries(state.a).map(([key, pinned]) => [key, pinned.o]));
+  return state === undefined ? {} : Object.fromEntries(Object.entries(state.answers).map(([key, pinned]) => [key, pinned.outcome]));
 }
 
 /**
@@ -84,7 +88,8 @@ export class Dispatcher implements ComponentRunner {
   /**
    * The request's result; every refusal is a rejection (never a synchronous throw). The one place
    * every transport's requests pass: telemetry and the logger's request scope wrap it here, and
-   * only when the app has them.
+   * only when the app has them. A method that selects a component
+   * has it run here; one that answers by itself answers.
    */
   handle(request: InboundRequest): Promise<JsonObject> {
     const telemetry = this.options.telemetry;
@@ -102,7 +107,13 @@ export class Dispatcher implements ComponentRunner {
   private answer(request: InboundRequest): Promise<JsonObject> {
     const method = this.options.features.method(request.method);
     if (!method) return Promise.reject(new McpError(ErrorCode.MethodNotFound, "Method not found"));
-    return Promise.resolve(throwsAsRejection(() => method.handle(request, this)));
+    return Promise.resolve(
+      throwsAsRejection(() => {
+        if (method.select === undefined) return method.handle(request);
+        const selected = method.select(request);
+        return this.run(selected.component, request, selected.matched);
+      }),
+    );
   }
 
   async run(def: ComponentDefinition, request: InboundRequest, matched: Readonly<Record<string, string>> = NO_MATCH): Promise<JsonObject> {
@@ -123,7 +134,8 @@ export class Dispatcher implements ComponentRunner {
     let handedOver: JsonObject | undefined;
     const handOver = strategy && ((result: JsonObject) => (handedOver = result));
     const chain = this.chainOf(def);
-    const round: Round = { def, request, original: ctx, matched, strategy, handOver };
+    const declared: Declared = { clientCapabilities: ctx.clientCapabilities, era: request.era };
+    const round: ComponentRun = { def, request, original: ctx, declared, matched, strategy, handOver };
     let outcome: unknown;
     try {
       // A round that settled synchronously (a binding the fast path accepted, a handler that
@@ -146,7 +158,7 @@ export class Dispatcher implements ComponentRunner {
   }
 
   /** Runs the middleware from `index` on, then the component; a middleware's `next()` always gets a promise. */
-  private through(chain: readonly Middleware[], index: number, round: Round, current: RequestContext): Promise<unknown> {
+  private through(chain: readonly Middleware[], index: number, round: ComponentRun, current: RequestContext): Promise<unknown> {
     if (index === chain.length) return Promise.resolve(throwsAsRejection(() => this.invoke(round, current)));
     let called = false;
     const next = (replacement?: RequestContext) => {
@@ -169,62 +181,63 @@ export class Dispatcher implements ComponentRunner {
    * is what the middleware passed on. Synchronous as long as every step is (see `maybe-async`):
    * a plain call of a method that returns its value makes no promise here.
    */
-  private invoke(round: Round, ctx: RequestContext): MaybePromise<unknown> {
-    const { def, original, matched } = round;
+  private invoke(round: ComponentRun, ctx: RequestContext): MaybePromise<unknown> {
+    const { def, original, declared, matched } = round;
     return andThen(def.bind(ctx, matched), (bound) => {
       if (!bound.ok) return bound.outcome;
       if (!def.carriedFlow) return this.proceed(round, ctx, bound, { kind: "ready", values: NO_VALUES, ctx });
-      return andThen(this.flows.enter(def, ctx, original), (entered) => {
+      return andThen(this.flows.enter(def, ctx, declared), (planned) => {
         const telemetry = this.options.telemetry;
-        const number = entered.kind === "ready" ? entered.state?.r : entered.round;
+        const number = planned.kind === "ready" ? planned.state?.round : planned.round;
         if (telemetry !== undefined && number !== undefined) telemetry.round(round.request, number, original.requestState !== undefined);
-        return entered.kind === "outcome" ? entered.outcome : this.proceed(round, ctx, bound, entered);
+        return planned.kind === "ready" ? this.proceed(round, ctx, bound, planned) : this.flows.unready(def, planned);
       });
     });
   }
 
   /** Calls the bound method (or hands it to a strategy), then ends the round of a carried flow. */
   private proceed(
-    round: Round,
+    round: ComponentRun,
     ctx: RequestContext,
     bound: Extract<BoundArguments, { ok: true }>,
-    entry: ReadyEntry,
+    planned: ReadyRound,
   ): MaybePromise<unknown> {
     const { def, strategy } = round;
-    if (strategy) return this.delegate(round, ctx, bound, entry);
-    return andThen(this.call(def, this.instanceOf(def), bound, entry.values, entry.operationId, entry.ctx), (returned) =>
-      this.leave(round, ctx, entry, returned),
+    if (strategy) return this.delegate(round, ctx, bound, planned);
+    return andThen(this.call(def, this.instanceOf(def), bound, planned.values, planned.state?.operationId, planned.ctx), (returned) =>
+      this.leave(round, ctx, planned, returned),
     );
   }
 
   /** What the method returned, carried on when its flow needs it. */
-  private leave(round: Round, ctx: RequestContext, entry: ReadyEntry, returned: unknown): MaybePromise<unknown> {
-    const { def, original } = round;
+  private leave(round: ComponentRun, ctx: RequestContext, planned: ReadyRound, returned: unknown): MaybePromise<unknown> {
+    const { def, declared } = round;
     // A method without a carried flow has nothing to carry, but may still misuse Result.reask().
-    return def.carriedFlow || isReask(returned) ? this.flows.leave(def, ctx, entry, returned, original) : returned;
+    return def.carriedFlow || isReask(returned) ? this.flows.leave(def, ctx, planned, returned, declared) : returned;
   }
 
   /** The round run by the component's strategy (a task, say): recorded, executed, maybe handed over. */
   private async delegate(
-    round: Round,
+    round: ComponentRun,
     ctx: RequestContext,
     bound: Extract<BoundArguments, { ok: true }>,
-    entry: ReadyEntry,
+    planned: ReadyRound,
   ): Promise<unknown> {
     const { def, request, original, strategy, handOver } = round;
+    const operationId = planned.state?.operationId;
     const recorded: RecordedInvocation = {
       arguments: ctx.requestParams.arguments,
-      answers: answersOf(entry.state),
-      ...(entry.operationId !== undefined && { operationId: entry.operationId }),
+      answers: answersOf(planned.state),
+      ...(operationId !== undefined && { operationId }),
     };
     const outcome = await strategy!.execute(
-      this.invocation(def, bound, entry.values, entry.operationId, entry.ctx, original, recorded, request),
+      this.invocation(def, bound, planned.values, operationId, planned.ctx, original, recorded, request),
     );
     if (outcome.kind === "handover") {
       handOver!(outcome.result);
       return outcome.result;
     }
-    return this.leave(round, ctx, entry, outcome.value);
+    return this.leave(round, ctx, planned, outcome.value);
   }
 
   async restore(def: ComponentDefinition, recorded: RecordedInvocation, ctx: RequestContext): Promise<Invocation> {
@@ -237,10 +250,10 @@ export class Dispatcher implements ComponentRunner {
     };
     const bound = await def.bind(round, {});
     if (!bound.ok) throw new Error(`${def.where}: the recorded arguments no longer bind`);
-    const entry = await this.flows.enter(def, round);
-    if (entry.kind !== "ready") throw new Error(`${def.where}: the recorded answers no longer resolve its @Elicit parameters`);
+    const planned = await this.flows.enter(def, round);
+    if (planned.kind !== "ready") throw new Error(`${def.where}: the recorded answers no longer resolve its @Elicit parameters`);
     // A re-run keeps the flow's operation id, so its one-time effects stay keyed as the first run's.
-    return this.invocation(def, bound, entry.values, recorded.operationId ?? entry.operationId, ctx, ctx, recorded);
+    return this.invocation(def, bound, planned.values, recorded.operationId ?? planned.state?.operationId, ctx, ctx, recorded);
   }
 
   /** The method with its parameters filled: what a strategy receives, or what is called inline. */

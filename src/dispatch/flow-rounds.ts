@@ -2,35 +2,15 @@ import type { ComponentDefinition } from "../features/component-definition";
 import { isReask, Result } from "../features/result";
 import type { AppLogger } from "../protocol/app-logger";
 import { ErrorCode, McpError } from "../protocol/errors";
-import { andThen, type MaybePromise } from "../protocol/maybe-async";
+import type { MaybePromise } from "../protocol/maybe-async";
 import { isPlainObject } from "../protocol/plain-object";
 import type { RequestContext } from "../protocol/request-context";
 import type { StateSealer } from "../state/state-sealer";
-import { isInputRequired } from "./admission";
-import { withRequestState } from "./request-context-of";
-import { RoundPlanner, type CarriedState } from "./round-planner";
+import { isInputRequired, type Declared } from "./admission";
+import { RoundPlanner, type PlannedRound, type ReadyRound } from "./round-planner";
 
 /** The `@Elicit` values of a component without any. */
 export const NO_VALUES: ReadonlyMap<string, unknown> = new Map();
-
-/** How a round begins: an outcome that ends it before the method runs, or the method's inputs. */
-export type FlowEntry =
-  | {
-      kind: "outcome";
-      outcome: unknown;
-      /** The round the plan asked or ended on (carried flows only), for telemetry. */
-      round?: number;
-    }
-  | {
-      kind: "ready";
-      /** `@Elicit` values by key. */
-      values: ReadonlyMap<string, unknown>;
-      /** The context the method sees: `requestState` is its own (or undefined), never the framework's. */
-      ctx: RequestContext;
-      /** The flow's operation id (carried flows only). */
-      operationId?: string;
-      state?: CarriedState;
-    };
 
 /**
  * The rounds of a carried flow (a component with `@Elicit` or `@OperationId` parameters): before
@@ -55,30 +35,27 @@ export class FlowRounds {
    * every question the round reaches is admitted against it. Synchronous when the plan is (see
    * `RoundPlanner.planNow`); a refusal may be thrown at once.
    */
-  enter(def: ComponentDefinition, ctx: RequestContext, declared: RequestContext = ctx): MaybePromise<FlowEntry> {
+  enter(def: ComponentDefinition, ctx: RequestContext, declared: Declared = ctx): MaybePromise<PlannedRound> {
     if (!def.carriedFlow) return { kind: "ready", values: NO_VALUES, ctx };
-    return andThen(this.planner.planNow(def.elicits, ctx, declared), (plan): FlowEntry => {
-      if (plan.kind === "ask")
-        return {
-          kind: "outcome",
-          outcome: Result.inputRequired({ inputRequests: plan.inputRequests, requestState: plan.requestState }),
-          round: plan.round,
-        };
-      if (plan.kind === "ended") return { kind: "outcome", outcome: def.declined(plan.key, plan.action), round: plan.round };
-      return { kind: "ready", values: plan.values, ctx: withRequestState(ctx, plan.state.m), operationId: plan.state.o, state: plan.state };
-    });
+    return this.planner.planNow(def.elicits, ctx, declared);
+  }
+
+  /** What a round that ends before the method runs answers: its questions, or the declined question's outcome. */
+  unready(def: ComponentDefinition, round: Exclude<PlannedRound, ReadyRound>): unknown {
+    if (round.kind === "ask") return Result.inputRequired({ inputRequests: round.inputRequests, requestState: round.requestState });
+    return def.declined(round.key, round.action);
   }
 
   /** What the round answers, given what the method returned. Synchronous except for a re-ask; a refusal may be thrown at once. */
   leave(
     def: ComponentDefinition,
     ctx: RequestContext,
-    entry: FlowEntry & { kind: "ready" },
+    round: ReadyRound,
     returned: unknown,
-    declared: RequestContext = ctx,
+    declared: Declared = ctx,
   ): MaybePromise<unknown> {
-    if (isReask(returned)) return this.reask(def, ctx, entry, returned.reask, declared);
-    if (!entry.state || !isInputRequired(returned)) return returned;
+    if (isReask(returned)) return this.reask(def, ctx, round, returned.reask, declared);
+    if (!round.state || !isInputRequired(returned)) return returned;
     const { inputRequests, requestState } = returned;
     if (requestState !== undefined && typeof requestState !== "string")
       throw this.violation(def, "returned input_required with a requestState that is not a string");
@@ -89,16 +66,16 @@ export class FlowRounds {
     if (clash !== undefined) {
       throw this.violation(def, `its input request key "${clash}" is also the key of @Elicit("${clash}"); give one of them another key`);
     }
-    return { ...returned, requestState: this.planner.carry(entry.state, ctx, requestState) };
+    return { ...returned, requestState: this.planner.carry(round.state, ctx, requestState) };
   }
 
   /** The round after a method returned `Result.reask(keys)`: those questions (and their dependents) asked again. */
   private async reask(
     def: ComponentDefinition,
     ctx: RequestContext,
-    entry: FlowEntry & { kind: "ready" },
+    round: ReadyRound,
     keys: readonly string[],
-    declared: RequestContext,
+    declared: Declared,
   ): Promise<unknown> {
     if (def.elicits.length === 0) throw this.violation(def, "returned Result.reask() but has no @Elicit parameters");
     const unknown = keys.filter((key) => !def.elicits.some((s) => s.key === key));
@@ -107,7 +84,7 @@ export class FlowRounds {
         def,
         `Result.reask() names ${unknown.map((k) => `"${k}"`).join(", ")}, which is not an @Elicit key of this method`,
       );
-    const plan = await this.planner.reask(def.elicits, ctx, keys, entry.state!, declared);
+    const plan = await this.planner.reask(def.elicits, ctx, keys, round.state!, declared);
     if (plan.kind !== "ask") throw this.violation(def, "Result.reask() left nothing to ask");
     return Result.inputRequired({ inputRequests: plan.inputRequests, requestState: plan.requestState });
   }

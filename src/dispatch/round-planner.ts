@@ -8,27 +8,45 @@ import { firstViolations, validateDto, type DtoValidation } from "../schema/dto-
 import { buildQuestion } from "../features/question-builder";
 import { ErrorCode, McpError } from "../protocol/errors";
 import type { RequestContext } from "../protocol/request-context";
-import type { JsonObject } from "../protocol/wire-types";
 import type { InputRequest } from "../protocol/input-request";
 import { drive, type MaybePromise } from "../protocol/maybe-async";
-import { requireCapabilities } from "./admission";
+import { requireCapabilities, type Declared } from "./admission";
+import { decodeCarriedState, encodeCarriedState, type CarriedAnswer, type CarriedState } from "./carried-state";
+import { withRequestState } from "./request-context-of";
 
-/** What travels in sealed requestState between rounds of a carried flow. */
-interface CarriedState {
-  /** Round counter, so the state changes every round even when no answer did. */
-  r: number;
-  /** `@Elicit` answers, pinned to their question's digest. */
-  a: Record<string, { d: string; o: ElicitResult }>;
-  /** The flow's operation id: random on its first round, then carried. */
-  o: string;
-  /** The requestState the method itself returned last, handed back to it when it is next called. */
-  m?: string;
-}
+/**
+ * One round of a component once planned, the one shape the planner, the flow and the dispatcher
+ * share: ready (the method is called with `values`, seeing `ctx`), ask (the questions still
+ * missing, with the sealed state of the next round), or ended (a question declined or cancelled
+ * under `onDecline: "end"`).
+ */
+export type PlannedRound =
+  | {
+      readonly kind: "ready";
+      /** `@Elicit` values by key. */
+      readonly values: ReadonlyMap<string, unknown>;
+      /** The context the method sees: `requestState` is its own (or undefined), never the framework's. */
+      readonly ctx: RequestContext;
+      /** The flow's state (carried flows only): its answers, its operation id. */
+      readonly state?: CarriedState;
+    }
+  | {
+      readonly kind: "ask";
+      readonly inputRequests: Record<string, InputRequest>;
+      readonly requestState: string;
+      /** The round the plan asks on, for telemetry. */
+      readonly round: number;
+    }
+  | {
+      readonly kind: "ended";
+      readonly key: string;
+      readonly action: "decline" | "cancel";
+      /** The round the plan ended on, for telemetry. */
+      readonly round: number;
+    };
 
-export type RoundPlan =
-  | { kind: "ready"; values: ReadonlyMap<string, unknown>; state: CarriedState }
-  | { kind: "ask"; inputRequests: Record<string, InputRequest>; requestState: string; round: number }
-  | { kind: "ended"; key: string; action: "decline" | "cancel"; round: number };
+/** A planned round the method is called in. */
+export type ReadyRound = Extract<PlannedRound, { kind: "ready" }>;
 
 const INVALID_ANSWER = "Invalid elicitation response";
 
@@ -61,7 +79,7 @@ export class RoundPlanner {
    * question this round reaches, asked or answered (up front, or carried), must be allowed by the
    * capabilities it declared, else -32021.
    */
-  async plan(specs: readonly ElicitSpec[], ctx: RequestContext, declared: RequestContext = ctx): Promise<RoundPlan> {
+  async plan(specs: readonly ElicitSpec[], ctx: RequestContext, declared: Declared = ctx): Promise<PlannedRound> {
     return this.planNow(specs, ctx, declared);
   }
 
@@ -70,7 +88,7 @@ export class RoundPlanner {
    * class-validator): the dispatcher's round then makes no promise for it. A refusal may be thrown
    * at once.
    */
-  planNow(specs: readonly ElicitSpec[], ctx: RequestContext, declared: RequestContext = ctx): MaybePromise<RoundPlan> {
+  planNow(specs: readonly ElicitSpec[], ctx: RequestContext, declared: Declared = ctx): MaybePromise<PlannedRound> {
     return drive(this.resolve(specs, ctx, this.openState(ctx), ctx.inputResponses ?? {}, declared));
   }
 
@@ -80,8 +98,8 @@ export class RoundPlanner {
     ctx: RequestContext,
     keys: readonly string[],
     resolvedState: CarriedState,
-    declared: RequestContext = ctx,
-  ): Promise<RoundPlan> {
+    declared: Declared = ctx,
+  ): Promise<PlannedRound> {
     for (const key of keys) {
       if (!specs.some((s) => s.key === key)) throw new McpError(ErrorCode.InternalError, "Internal error", undefined);
     }
@@ -96,8 +114,9 @@ export class RoundPlanner {
         }
     }
     // The method answered with a re-ask, not with state of its own: none is kept.
-    const kept: CarriedState = { r: resolvedState.r, a: {}, o: resolvedState.o };
-    for (const [k, v] of Object.entries(resolvedState.a)) if (!dropped.has(k)) kept.a[k] = v;
+    const answers: Record<string, CarriedAnswer> = {};
+    for (const [k, v] of Object.entries(resolvedState.answers)) if (!dropped.has(k)) answers[k] = v;
+    const kept: CarriedState = { round: resolvedState.round, answers, operationId: resolvedState.operationId };
     return drive(this.resolve(specs, ctx, kept, {}, declared, keys));
   }
 
@@ -106,26 +125,21 @@ export class RoundPlanner {
    * answers and operation id, with the method's own requestState (if any) to hand back next round.
    */
   carry(state: CarriedState, ctx: RequestContext, methodState: string | undefined): string {
-    const carried: CarriedState = { r: state.r, a: state.a, o: state.o, ...(methodState !== undefined && { m: methodState }) };
-    return this.sealer.seal(carried as unknown as JsonObject, ctx, { principal: ctx.principal });
+    const carried: CarriedState = {
+      round: state.round,
+      answers: state.answers,
+      operationId: state.operationId,
+      ...(methodState !== undefined && { methodState }),
+    };
+    return this.sealer.seal(encodeCarriedState(carried), ctx, { principal: ctx.principal });
   }
 
   private openState(ctx: RequestContext): CarriedState {
-    if (ctx.requestState === undefined) return { r: 0, a: {}, o: newOperationId() };
-    const data = this.sealer.open(ctx.requestState, ctx, { principal: ctx.principal }) as unknown as CarriedState;
-    if (
-      !data ||
-      typeof data !== "object" ||
-      typeof data.r !== "number" ||
-      typeof data.a !== "object" ||
-      data.a === null ||
-      typeof data.o !== "string" ||
-      (data.m !== undefined && typeof data.m !== "string")
-    ) {
-      // Signed by us but not ours (another component's state): the same generic refusal.
-      throw new McpError(ErrorCode.InvalidParams, "Invalid or expired request state");
-    }
-    return data;
+    if (ctx.requestState === undefined) return { round: 0, answers: {}, operationId: newOperationId() };
+    const state = decodeCarriedState(this.sealer.open(ctx.requestState, ctx, { principal: ctx.principal }));
+    // Signed by us but not ours (another component's state): the same generic refusal.
+    if (state === undefined) throw new McpError(ErrorCode.InvalidParams, "Invalid or expired request state");
+    return state;
   }
 
   /** The round's plan, as steps for `drive`: each answer's validation is yielded, not awaited. */
@@ -134,17 +148,23 @@ export class RoundPlanner {
     ctx: RequestContext,
     carried: CarriedState,
     responses: Readonly<Record<string, unknown>>,
-    declared: RequestContext,
+    declared: Declared,
     reasked?: readonly string[],
-  ): Generator<unknown, RoundPlan, unknown> {
+  ): Generator<unknown, PlannedRound, unknown> {
     const answers: Record<string, unknown> = {};
     const values = new Map<string, unknown>();
-    const next: CarriedState = { r: carried.r + 1, a: {}, o: carried.o, ...(carried.m !== undefined && { m: carried.m }) };
+    const pinnedNow: Record<string, CarriedAnswer> = {};
+    const next: CarriedState = {
+      round: carried.round + 1,
+      answers: pinnedNow,
+      operationId: carried.operationId,
+      ...(carried.methodState !== undefined && { methodState: carried.methodState }),
+    };
     const ask: Record<string, InputRequest> = {};
     const resolved = new Set<string>();
     // Every question this round reaches: its capability is needed whether it is asked or answered.
     const reached: InputRequest[] = [];
-    const admit = () => requireCapabilities(reached, declared.clientCapabilities, declared.protocolVersion === undefined);
+    const admit = () => requireCapabilities(reached, declared);
     for (const spec of specs) {
       if (!spec.after.every((d) => resolved.has(d))) continue;
       // A static question was built and digested at bootstrap; a computed one is built every round.
@@ -152,8 +172,8 @@ export class RoundPlanner {
       reached.push(question.request);
       const digest = spec.digest ?? questionDigest(spec.key, question.request);
       let outcome: ElicitResult | undefined;
-      const pinned = carried.a[spec.key];
-      if (pinned && pinned.d === digest) outcome = pinned.o;
+      const pinned = carried.answers[spec.key];
+      if (pinned && pinned.digest === digest) outcome = pinned.outcome;
       else if (!reasked?.includes(spec.key) && Object.prototype.hasOwnProperty.call(responses, spec.key)) {
         // An answer the client could not have been asked for is refused before it is read.
         admit();
@@ -182,12 +202,12 @@ export class RoundPlanner {
         accepted = checked.value;
       }
       if (question.mode === "url" && outcome.action === "accept") accepted = { action: "accept" };
-      next.a[spec.key] = { d: digest, o: outcome };
+      pinnedNow[spec.key] = { digest, outcome };
       resolved.add(spec.key);
       const policy = spec.options.onDecline ?? "end";
       if (outcome.action !== "accept" && policy === "end") {
         admit();
-        return { kind: "ended", key: spec.key, action: outcome.action, round: next.r };
+        return { kind: "ended", key: spec.key, action: outcome.action, round: next.round };
       }
       const value =
         policy === "outcome"
@@ -200,11 +220,9 @@ export class RoundPlanner {
     }
     admit();
     if (Object.keys(ask).length > 0) {
-      const requestState = this.sealer.seal(next as unknown as JsonObject, ctx, { principal: ctx.principal });
-      return { kind: "ask", inputRequests: ask, requestState, round: next.r };
+      const requestState = this.sealer.seal(encodeCarriedState(next), ctx, { principal: ctx.principal });
+      return { kind: "ask", inputRequests: ask, requestState, round: next.round };
     }
-    return { kind: "ready", values, state: next };
+    return { kind: "ready", values, ctx: withRequestState(ctx, next.methodState), state: next };
   }
 }
-
-export type { CarriedState };

@@ -2,8 +2,14 @@ import { McpError, ErrorCode } from "../protocol/errors";
 import type { InputResponseSource } from "../protocol/request-context";
 import { isPlainObject } from "../protocol/plain-object";
 
-/** The one shape every "no answer yet" inspection returns. */
-export type InputMissing = { status: "missing" };
+/**
+ * This round's answer to one input request, read: `{ status: "missing" }` when the round carries
+ * none, else `{ status: "answered" }` with what was answered (`A`). The one shape that
+ * `Elicitation.response`, `Sampling.response` and `Roots.response` return.
+ *
+ * @example const answer: InputAnswer<{ result: ListRootsResult }> = Roots.response(ctx, "roots");
+ */
+export type InputAnswer<A> = { status: "missing" } | ({ status: "answered" } & A);
 
 /**
  * The raw entry this round carries under `key`, or undefined when there is none (no

@@ -2,38 +2,43 @@ import type { InputResponseSource } from "../protocol/request-context";
 import type { ElicitationContent, FormPropertySchema } from "../protocol/form-schema";
 import { formValueViolation } from "../schema/form-value-check";
 import { assertInputRequest } from "./input-request-shape";
-import { inputResponseEntry, invalidInputResponse, type InputMissing } from "./input-response-entry";
+import { inputResponseEntry, invalidInputResponse, type InputAnswer } from "./input-response-entry";
 import { isPlainObject, setOwn } from "../protocol/plain-object";
 import type { ElicitRequest, FormElicitRequest, UrlElicitRequest } from "../protocol/elicit-request";
 
 /** The -32602 message for any invalid elicitation answer. */
 export const INVALID_ELICITATION_RESPONSE = "Invalid elicitation response";
 
-/** This round's answer, read: the user's `ElicitResult` with `status: "answered"`. */
-type Answered<R> = { status: "answered" } & R;
-/** An explicit "no", or dismissed without a choice. */
-type Refused = Answered<{ action: "decline" } | { action: "cancel" }>;
-
-/**
- * A form's answer: missing, refused, or accepted with `content` validated against the schema
- * (holding only the schema's properties).
- */
-export type FormElicitationResponse = InputMissing | Answered<{ action: "accept"; content: ElicitationContent }> | Refused;
-/** A URL's answer: missing, refused, or accepted. Consent only: whether the outside step finished is for you to check. */
-export type UrlElicitationResponse = InputMissing | Answered<{ action: "accept" }> | Refused;
-export type ElicitationResponse = FormElicitationResponse | UrlElicitationResponse;
-
 const ACTIONS = ["accept", "decline", "cancel"];
 
 /**
- * Reads this round's answer to `request` under `key` (see `Elicitation.response`).
+ * Reads this round's answer to `request` under `key` (see `Elicitation.response`): missing,
+ * refused (declined, or dismissed without a choice), or accepted. A form's accepted answer has
+ * `content` validated against the schema (holding only the schema's properties); a URL's has none:
+ * consent only, whether the outside step finished is for you to check.
  *
  * @example const answer = elicitationResponse(ctx, "contact", request);
  */
-export function elicitationResponse(source: InputResponseSource, key: string, request: FormElicitRequest): FormElicitationResponse;
-export function elicitationResponse(source: InputResponseSource, key: string, request: UrlElicitRequest): UrlElicitationResponse;
-export function elicitationResponse(source: InputResponseSource, key: string, request: ElicitRequest): ElicitationResponse;
-export function elicitationResponse(source: InputResponseSource, key: string, request: ElicitRequest): ElicitationResponse {
+export function elicitationResponse(
+  source: InputResponseSource,
+  key: string,
+  request: FormElicitRequest,
+): InputAnswer<{ action: "accept"; content: ElicitationContent } | { action: "decline" } | { action: "cancel" }>;
+export function elicitationResponse(
+  source: InputResponseSource,
+  key: string,
+  request: UrlElicitRequest,
+): InputAnswer<{ action: "accept" } | { action: "decline" } | { action: "cancel" }>;
+export function elicitationResponse(
+  source: InputResponseSource,
+  key: string,
+  request: ElicitRequest,
+): InputAnswer<{ action: "accept"; content: ElicitationContent } | { action: "accept" } | { action: "decline" } | { action: "cancel" }>;
+export function elicitationResponse(
+  source: InputResponseSource,
+  key: string,
+  request: ElicitRequest,
+): InputAnswer<{ action: "accept"; content: ElicitationContent } | { action: "accept" } | { action: "decline" } | { action: "cancel" }> {
   assertInputRequest(request, "elicitation request");
   if (request.method !== "elicitation/create") {
     throw new TypeError(`Elicitation.response reads elicitation/create answers, not ${request.method}`);

@@ -2,16 +2,12 @@ import type { InputResponseSource } from "../protocol/request-context";
 import type { ListRootsRequest, ListRootsResult, Root } from "../protocol/roots-request";
 import { frozenCopy } from "../protocol/frozen-copy";
 import { assertInputRequest } from "./input-request-shape";
-import { inputResponseEntry, invalidInputResponse, type InputMissing } from "./input-response-entry";
+import { inputResponseEntry, invalidInputResponse, type InputAnswer } from "./input-response-entry";
 import { isPlainObject } from "../protocol/plain-object";
 import { ValidatedRequests } from "./validated-requests";
 
 /** The -32602 message for any invalid roots answer. */
 export const INVALID_ROOTS_RESPONSE = "Invalid roots response";
-
-type RootsAnswered = { status: "answered"; result: ListRootsResult };
-/** Missing, or the client's roots. A client that gives up on roots never retries. */
-export type RootsResponse = InputMissing | RootsAnswered;
 
 /**
  * Roots input requests (deprecated by SEP-2577 but still part of 2026-07-28). Same pattern as
@@ -35,7 +31,7 @@ export const Roots = {
    *
    * @example const answer = Roots.response(ctx, "client_roots", Roots.list());
    */
-  response(source: InputResponseSource, key: string, request: ListRootsRequest = Roots.list()): RootsResponse {
+  response(source: InputResponseSource, key: string, request: ListRootsRequest = Roots.list()): InputAnswer<{ result: ListRootsResult }> {
     assertInputRequest(request, "roots request");
     if (request.method !== "roots/list") {
       throw new TypeError(`Roots.response reads roots/list answers, not ${String(request.method)}`);

@@ -3,16 +3,12 @@ import type { CreateMessageParams, CreateMessageRequest, CreateMessageResult, Sa
 import { frozenCopy } from "../protocol/frozen-copy";
 import { InputRequestError } from "./input-request-error";
 import { assertInputRequest, isContent, samplingParamsProblem } from "./input-request-shape";
-import { inputResponseEntry, invalidInputResponse, type InputMissing } from "./input-response-entry";
+import { inputResponseEntry, invalidInputResponse, type InputAnswer } from "./input-response-entry";
 import { isPlainObject } from "../protocol/plain-object";
 import { ValidatedRequests } from "./validated-requests";
 
 /** The -32602 message for any invalid sampling answer. */
 export const INVALID_SAMPLING_RESPONSE = "Invalid sampling response";
-
-type SamplingAnswered = { status: "answered"; result: CreateMessageResult };
-/** Missing, or the client's sampled message. A client that gives up on sampling never retries. */
-export type SamplingResponse = InputMissing | SamplingAnswered;
 
 /**
  * Sampling input requests (deprecated by SEP-2577 but still part of 2026-07-28; prefer
@@ -40,7 +36,8 @@ export const Sampling = {
    *
    * @example const answer = Sampling.response(ctx, "summary", ask);
    */
-  response(source: InputResponseSource, key: string, request: CreateMessageRequest): SamplingResponse {
+  /** Missing, or the client's sampled message. A client that gives up on sampling never retries. */
+  response(source: InputResponseSource, key: string, request: CreateMessageRequest): InputAnswer<{ result: CreateMessageResult }> {
     assertInputRequest(request, "sampling request");
     if (request.method !== "sampling/createMessage") {
       throw new TypeError(`Sampling.response reads sampling/createMessage answers, not ${String(request.method)}`);

@@ -1,18 +1,15 @@
 import type { ElicitResult } from "../protocol/elicit-request";
-import type { InboundRequest } from "../protocol/inbound-request";
 import type { RequestContext } from "../protocol/request-context";
 import type { ClientCapabilities, JsonObject } from "../protocol/wire-types";
 import type { ComponentDefinition } from "./component-definition";
 
 /**
- * Runs one component for one request: the retry-envelope check, the middleware chain, the
- * `@Elicit` rounds, the invocation, admission of `input_required` and result shaping. Declared
- * here, where the features that call it live; implemented by the dispatcher one floor up
- * (dependency inversion: a feature never imports the round planner).
+ * What a feature's background work (`CompiledFeature.start`) may ask of the components outside any
+ * request. Declared here, where the features that call it live; implemented by the dispatcher one
+ * floor up (dependency inversion: a feature never imports the round planner). Within a request a
+ * feature never calls the dispatcher: its method selects the component and the dispatcher runs it.
  */
 export interface ComponentRunner {
-  /** `matched` is handed back to the definition's `bind` (a resource template's variables). */
-  run(component: ComponentDefinition, request: InboundRequest, matched?: Readonly<Record<string, string>>): Promise<JsonObject>;
   /**
    * Rebuilds the ready invocation a first run recorded (`Invocation.recorded`), for work that
    * outlives its request (a task run again after the process running it died): the arguments

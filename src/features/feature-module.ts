@@ -51,12 +51,37 @@ export interface DirectAnswer {
 /** Reads one request header by its lower-case name. */
 export type HeaderLookup = (name: string) => string | undefined;
 
-/** A method and its handler. */
-export interface FeatureMethod extends MethodSpec {
-  handle(request: InboundRequest, runner: ComponentRunner): Promise<JsonObject>;
+/** The component a request's name or URI selects, and what the selection matched (a resource template's variables). */
+export interface Selection {
+  readonly component: ComponentDefinition;
+  /** Handed back to the component's `bind`; none when absent. */
+  readonly matched?: Readonly<Record<string, string>>;
+}
+
+/** What every method may add to its spec. */
+export interface MethodHooks extends MethodSpec {
   /** HTTP only: checks headers that mirror params (`Mcp-Param-*`); returns the mismatch, or undefined. */
   checkHeaders?(params: JsonObject, header: HeaderLookup): string | undefined;
 }
+
+/** A method that answers by itself (a list, `tasks/get`): the dispatcher returns what `handle` gives. */
+export interface AnsweringMethod extends MethodHooks {
+  handle(request: InboundRequest): Promise<JsonObject>;
+  readonly select?: never;
+}
+
+/**
+ * A method that runs one component (`tools/call`, `prompts/get`, `resources/read`): `select`
+ * finds it (or throws the refusal, for example -32602 for an unknown name) and the dispatcher
+ * runs it, with middleware, rounds and admission.
+ */
+export interface SelectingMethod extends MethodHooks {
+  select(request: InboundRequest): Selection;
+  readonly handle?: never;
+}
+
+/** A method and how it is answered. */
+export type FeatureMethod = AnsweringMethod | SelectingMethod;
 
 /** What a feature compiles from, once, when the app is built. */
 export interface FeatureContext {

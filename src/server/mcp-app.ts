@@ -141,11 +141,6 @@ export class McpApp {
     return new McpApp(options);
   }
 
-  /** How many requests the fast lane took, and how many of those it left to the SDK path to encode (diagnostics, tests). */
-  get fastLaneCounts(): { readonly taken: number; readonly settled: number } {
-    return { ...this.lane.counts };
-  }
-
   /** The sealer the dispatcher uses (also injectable as `StateSealer`). */
   get sealer(): StateSealer {
     return this.container.resolve(StateSealer);
@@ -391,4 +386,14 @@ function positiveOption(value: number | undefined, name: string): number | undef
 /** An HTTP request's facts, as the answerer carried them through the SDK's handler. */
 function httpFacts(ctx: ServerContext): TransportFacts {
   return carriedFacts(ctx.http?.authInfo) ?? { transport: "http", principal: null, ownBytes: false };
+}
+
+/**
+ * How many requests `app`'s fast lane took, and how many of those it left to the SDK path to
+ * encode: diagnostics for the differential run. Not exported by the package, so not a member of
+ * the public `McpApp` type.
+ */
+export function fastLaneCountsOf(app: McpApp): { readonly taken: number; readonly settled: number } {
+  // Element access reaches the private field from this module only; nothing outside src/server/ should call this.
+  return { ...app["lane"].counts };
 }

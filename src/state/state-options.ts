@@ -38,7 +38,7 @@ export type StateRejectReason =
   /** Sealed for another principal (or anonymous vs named). */
   | "other-principal";
 
-interface CommonStateOptions {
+export interface CommonStateOptions {
   /** Default lifetime in seconds for seal and open: an integer from 1 to 900; 300 if unset. */
   readonly ttl?: number;
   /**

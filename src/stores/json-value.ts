@@ -7,6 +7,3 @@ import type { JsonValue } from "../protocol/canonical-json";
  * is refused with a TypeError.
  */
 export type { JsonValue };
-
-/** A JSON object whose keys name values: input requests and the answers to them. */
-export type JsonMap = Readonly<Record<string, JsonValue>>;

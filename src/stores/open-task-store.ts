@@ -29,7 +29,7 @@ export function defaultDataDir(appName?: string): string {
 }
 
 /** How a `postgres://` URL's pool is sized and bounded (PostgresPoolOptions says the defaults). */
-type PostgresUrlOptions = Pick<
+export type PostgresUrlOptions = Pick<
   PostgresPoolOptions,
   "poolSize" | "connectTimeoutMs" | "statementTimeoutMs" | "queryTimeoutMs" | "idleInTransactionTimeoutMs"
 >;

@@ -1,4 +1,5 @@
-import type { JsonMap, JsonValue } from "./json-value";
+import type { JsonValue } from "./json-value";
+import type { JsonObject } from "../protocol/wire-types";
 import { randomId } from "./random-id";
 import type {
   ClaimedTask,
@@ -61,6 +62,7 @@ export abstract class RowTaskStore implements TaskStore {
   abstract readonly kind: TaskStore["kind"];
   readonly limits: TaskLimits;
   protected readonly logger: StoreLogger;
+  /** @internal */
   protected readonly watchers: TaskWatchers;
 
   constructor(options: TaskStoreOptions = {}) {
@@ -100,7 +102,7 @@ export abstract class RowTaskStore implements TaskStore {
     return read && visibleTo(read.row, principal, read.now) ? rowToRecord(read.row) : undefined;
   }
 
-  async recordAnswers(taskId: string, principal: string | null, responses: JsonMap): Promise<TaskRecord | undefined> {
+  async recordAnswers(taskId: string, principal: string | null, responses: JsonObject): Promise<TaskRecord | undefined> {
     return this.clientChange(taskId, principal, answerChange(responses, this.limits));
   }
 
@@ -112,7 +114,7 @@ export abstract class RowTaskStore implements TaskStore {
     return rowToRecord(await this.workerChange(taskId, progressChange(lease, update)));
   }
 
-  async requestInput(taskId: string, lease: LeaseRef, requests: JsonMap, options?: { statusMessage?: string }): Promise<TaskRecord> {
+  async requestInput(taskId: string, lease: LeaseRef, requests: JsonObject, options?: { statusMessage?: string }): Promise<TaskRecord> {
     return rowToRecord(await this.workerChange(taskId, requestInputChange(lease, requests, options?.statusMessage)));
   }
 

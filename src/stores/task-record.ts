@@ -1,4 +1,5 @@
-import type { JsonMap, JsonValue } from "./json-value";
+import type { JsonValue } from "./json-value";
+import type { JsonObject } from "../protocol/wire-types";
 
 /** The five statuses of the tasks extension; the last three are terminal. */
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
@@ -76,9 +77,9 @@ export interface TaskRecord {
   /** Set on `failed` only. */
   readonly error?: TaskError;
   /** Outstanding input requests by key: a snapshot of everything not yet answered. */
-  readonly inputRequests: JsonMap;
+  readonly inputRequests: JsonObject;
   /** Every answer accepted so far, by key, kept across attempts. */
-  readonly inputResponses: JsonMap;
+  readonly inputResponses: JsonObject;
   /** Every input key this task ever used; a key is never asked twice. */
   readonly inputKeys: readonly string[];
   readonly retryPolicy: RetryPolicy;

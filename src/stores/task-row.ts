@@ -1,4 +1,5 @@
-import type { JsonMap, JsonValue } from "./json-value";
+import type { JsonValue } from "./json-value";
+import type { JsonObject } from "../protocol/wire-types";
 import type { RetryPolicy, TaskError, TaskProgress, TaskRecord, TaskStatus } from "./task-record";
 
 /**
@@ -102,8 +103,8 @@ export function rowToRecord(row: TaskRow): TaskRecord {
     ...(row.poll_interval_ms !== null && { pollIntervalMs: row.poll_interval_ms }),
     ...(row.result !== null && { result: JSON.parse(row.result) as JsonValue }),
     ...(row.error !== null && { error: JSON.parse(row.error) as TaskError }),
-    inputRequests: JSON.parse(row.input_requests) as JsonMap,
-    inputResponses: JSON.parse(row.input_responses) as JsonMap,
+    inputRequests: JSON.parse(row.input_requests) as JsonObject,
+    inputResponses: JSON.parse(row.input_responses) as JsonObject,
     inputKeys: JSON.parse(row.input_keys) as string[],
     retryPolicy: row.retry_policy,
     maxAttempts: row.max_attempts,

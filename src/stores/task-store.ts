@@ -1,4 +1,5 @@
-import type { JsonMap, JsonValue } from "./json-value";
+import type { JsonValue } from "./json-value";
+import type { JsonObject } from "../protocol/wire-types";
 import type {
   ClaimedTask,
   CreateTaskInput,
@@ -77,7 +78,7 @@ export interface TaskStore {
    * A terminal task is left as it is. Throws `TaskLimitError` when the answers together would
    * exceed `maxInputBytes`.
    */
-  recordAnswers(taskId: string, principal: string | null, responses: JsonMap): Promise<TaskRecord | undefined>;
+  recordAnswers(taskId: string, principal: string | null, responses: JsonObject): Promise<TaskRecord | undefined>;
 
   /**
    * Ends an unfinished task `cancelled` at once (its worker learns it through `watch`, and its
@@ -93,7 +94,7 @@ export interface TaskStore {
    * task to `input_required`. Throws `InputKeyReusedError` if any key was ever used before.
    * `statusMessage`, when given, replaces the message until the last answer arrives.
    */
-  requestInput(taskId: string, lease: LeaseRef, requests: JsonMap, options?: { statusMessage?: string }): Promise<TaskRecord>;
+  requestInput(taskId: string, lease: LeaseRef, requests: JsonObject, options?: { statusMessage?: string }): Promise<TaskRecord>;
 
   /** Ends the task `completed` with its result; the lease ends with it. */
   complete(taskId: string, lease: LeaseRef, result: JsonValue): Promise<TaskRecord>;

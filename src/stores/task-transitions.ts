@@ -4,7 +4,8 @@
  * to refuse. Each store runs them inside its own atomic step (a Map update, an IMMEDIATE
  * transaction, a locked PostgreSQL row), so the three stores cannot drift apart.
  */
-import type { JsonMap, JsonValue } from "./json-value";
+import type { JsonValue } from "./json-value";
+import type { JsonObject } from "../protocol/wire-types";
 import type { CreateTaskInput, LeaseRef, ProgressUpdate, TaskError } from "./task-record";
 import { isTerminal } from "./task-record";
 import { TaskRow, isAbandoned, isClaimable, isExpired, rowToRecord, scopedCreationKey } from "./task-row";
@@ -229,7 +230,7 @@ export function progressChange(lease: LeaseRef, update: ProgressUpdate): RowChan
   };
 }
 
-export function requestInputChange(lease: LeaseRef, requests: JsonMap, statusMessage: string | undefined): RowChange {
+export function requestInputChange(lease: LeaseRef, requests: JsonObject, statusMessage: string | undefined): RowChange {
   const asked = jsonMapText(requests, "requests");
   const keys = Object.keys(asked);
   if (keys.length === 0) throw new RangeError("requestInput needs at least one request");
@@ -286,7 +287,7 @@ export function failChange(lease: LeaseRef, error: TaskError): RowChange {
 export const cancelChange: RowChange = (row, now) =>
   isTerminal(row.status) ? undefined : finished(row, now, { status: "cancelled", status_message: null });
 
-export function answerChange(responses: JsonMap, limits: TaskLimits): RowChange {
+export function answerChange(responses: JsonObject, limits: TaskLimits): RowChange {
   const given = jsonMapText(responses, "responses");
   return (row, now) => {
     if (row.status !== "input_required") return undefined;

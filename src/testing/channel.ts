@@ -3,8 +3,8 @@ import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "./wir
 /** Which boundary a test client crosses. */
 export type BoundaryName = "in-process" | "stdio" | "http";
 
-/** HTTP facts of one exchange (HTTP boundary only). */
-export interface HttpExchange {
+/** HTTP facts of one round (HTTP boundary only). */
+export interface HttpRound {
   status: number;
   /** Response headers, names lower-cased. */
   headers: Record<string, string>;
@@ -12,13 +12,20 @@ export interface HttpExchange {
   requestHeaders: Record<string, string>;
 }
 
-/** One request and everything that came back for it. */
-export interface Exchange {
-  response: JsonRpcResponse;
-  /** Notifications received while the request was in flight (over HTTP: on its response stream). */
-  notifications: JsonRpcNotification[];
-  http?: HttpExchange;
+/** One request of a flow and everything that came back for it. */
+export interface Round {
+  /** The exact JSON-RPC request sent. */
+  readonly request: JsonRpcRequest;
+  /** The exact JSON-RPC response received. */
+  readonly response: JsonRpcResponse;
+  /** Notifications received while it was in flight (progress, log messages; over HTTP: on its response stream). */
+  readonly notifications: readonly JsonRpcNotification[];
+  /** Status and headers, over HTTP. */
+  readonly http?: HttpRound;
 }
+
+/** What a channel brings back for one request: its round, but for the request the caller already holds. */
+export type RoundReply = Omit<Round, "request">;
 
 export interface ChannelRequestOptions {
   timeoutMs: number;
@@ -32,7 +39,7 @@ export interface ChannelRequestOptions {
  */
 export interface Channel {
   readonly boundary: BoundaryName;
-  request(message: JsonRpcRequest, options: ChannelRequestOptions): Promise<Exchange>;
+  request(message: JsonRpcRequest, options: ChannelRequestOptions): Promise<RoundReply>;
   /** Sends a notification (no response is awaited). */
   notify(message: JsonRpcNotification, options: ChannelRequestOptions): Promise<void>;
   close(): Promise<void>;

@@ -77,7 +77,7 @@ export async function createHttpTestClient(
       if (built?.owned) await built.app.close();
     },
   });
-  return new TestClient(host, defaults);
+  return TestClient.fromHost(host, defaults);
 }
 
 function constant(principal: string): () => string {

@@ -44,5 +44,5 @@ export async function createStdioTestClient(server: StdioServerCommand, options:
     dispose: async () => undefined,
   });
   await host.channel(undefined);
-  return new TestClient(host, defaults);
+  return TestClient.fromHost(host, defaults);
 }

@@ -34,5 +34,5 @@ export async function createTestClient(target: McpApp | readonly Function[], opt
   });
   // Connect now, so a broken app fails here rather than in the first test.
   await host.channel(undefined);
-  return new TestClient(host, defaults);
+  return TestClient.fromHost(host, defaults);
 }

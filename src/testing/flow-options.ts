@@ -1,8 +1,8 @@
 import type { AskedInput } from "./asked-input";
-import type { HttpExchange } from "./channel";
+import type { Round } from "./channel";
 import type { LogLevel } from "../protocol/request-context";
 import type { ClientCapabilities, JsonObject } from "../protocol/wire-types";
-import type { InputResponse, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "./wire-messages";
+import type { InputResponse } from "./wire-messages";
 
 /**
  * Per-request choices. On a call they apply to every round of the flow; on `answer`/`retry` they
@@ -21,18 +21,6 @@ export interface CallOptions {
   headers?: Record<string, string | undefined>;
   /** How long to wait for the response (default: the client's). */
   timeoutMs?: number;
-}
-
-/** One request of a flow and everything that came back for it. */
-export interface Round {
-  /** The exact JSON-RPC request sent. */
-  readonly request: JsonRpcRequest;
-  /** The exact JSON-RPC response received. */
-  readonly response: JsonRpcResponse;
-  /** Notifications received while it was in flight (progress, log messages). */
-  readonly notifications: readonly JsonRpcNotification[];
-  /** Status and headers, over HTTP. */
-  readonly http?: HttpExchange;
 }
 
 /**

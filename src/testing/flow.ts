@@ -1,5 +1,6 @@
 import { AskedInput } from "./asked-input";
-import type { Answer, Answers, CallOptions, FlowStatus, Round, RoundSender, RunOptions, Script } from "./flow-options";
+import type { Answer, Answers, CallOptions, FlowStatus, RoundSender, RunOptions, Script } from "./flow-options";
+import type { Round } from "./channel";
 import { mergeOptions } from "./flow-options";
 import type { JsonObject } from "../protocol/wire-types";
 import type { InputRequiredResult } from "../protocol/input-request";
@@ -29,8 +30,8 @@ const DEFAULT_MAX_ROUNDS = 10;
  * @example const round2 = await round1.answer({ color: accept({ color: "green" }) });
  */
 export class Flow<R extends WireResult = WireResult> {
-  /** @internal Use `client.callTool`, `readResource`, `getPrompt` or `request`. */
-  constructor(
+  // Private, with an internal factory: the declarations then show no constructor a user could call.
+  private constructor(
     private readonly client: RoundSender,
     /** The method called. */
     readonly method: string,
@@ -41,6 +42,17 @@ export class Flow<R extends WireResult = WireResult> {
     readonly history: readonly Round[],
     private readonly stateOverride?: { readonly state: string | undefined },
   ) {}
+
+  /** @internal Use `client.callTool`, `readResource`, `getPrompt` or `request`. */
+  static first<R extends WireResult = WireResult>(
+    client: RoundSender,
+    method: string,
+    params: Readonly<JsonObject>,
+    options: CallOptions,
+    round: Round,
+  ): Flow<R> {
+    return new Flow<R>(client, method, params, options, [round]);
+  }
 
   /** How many requests this flow has taken so far. */
   get rounds(): number {

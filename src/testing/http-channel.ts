@@ -1,4 +1,4 @@
-import type { Channel, ChannelRequestOptions, Exchange, HttpExchange, NotificationListener, StrayListener } from "./channel";
+import type { Channel, ChannelRequestOptions, RoundReply, HttpRound, NotificationListener, StrayListener } from "./channel";
 import { mcpRequestHeaders, paramHeadersOf, type ParamHeader } from "./mcp-request-headers";
 import type { JsonObject } from "../protocol/wire-types";
 import { META, PROTOCOL_VERSION, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "./wire-messages";
@@ -30,7 +30,7 @@ export class HttpChannel implements Channel {
     return this.options.url;
   }
 
-  async request(message: JsonRpcRequest, options: ChannelRequestOptions): Promise<Exchange> {
+  async request(message: JsonRpcRequest, options: ChannelRequestOptions): Promise<RoundReply> {
     const paramHeaders = await this.paramHeadersFor(message, options.timeoutMs);
     const { http, messages } = await this.post(message, { ...mcpRequestHeaders(message, paramHeaders), ...this.options.headers }, options);
     const notifications: JsonRpcNotification[] = [];
@@ -69,7 +69,7 @@ export class HttpChannel implements Channel {
     message: JsonRpcRequest | JsonRpcNotification,
     baseHeaders: Record<string, string>,
     options: ChannelRequestOptions,
-  ): Promise<{ http: HttpExchange; messages: unknown[] }> {
+  ): Promise<{ http: HttpRound; messages: unknown[] }> {
     const requestHeaders: Record<string, string> = {};
     for (const [name, value] of Object.entries({ ...baseHeaders, ...lowerCased(options.headers ?? {}) })) {
       if (value !== undefined) requestHeaders[name.toLowerCase()] = value;

@@ -12,11 +12,11 @@ export { TestClient, TEST_CLIENT_INFO, type TestClientOptions, type RawOptions }
 export type { KitAppOptions } from "./kit-app";
 export type { ListAllOptions, ListedPages } from "./list-pages";
 export type { StdioServerCommand } from "./stdio-child-transport";
-export type { BoundaryName, HttpExchange } from "./channel";
+export type { BoundaryName, HttpRound, Round } from "./channel";
 
 // Flows
 export { Flow } from "./flow";
-export type { FlowStatus, Round, CallOptions, RunOptions, Answer, Answers, Script } from "./flow-options";
+export type { FlowStatus, RoundSender, CallOptions, RunOptions, Answer, Answers, Script } from "./flow-options";
 export { AskedInput, type AskedKind } from "./asked-input";
 
 // Loggers for the app under test
@@ -39,11 +39,19 @@ export type {
   WireResult,
   WireInputRequest,
   InputResponse,
-  CallToolResult,
   ReadResourceResult,
-  GetPromptResult,
   PromptMessage,
   ProgressParams,
   LogMessageParams,
   ClientInfo,
 } from "./wire-messages";
+
+// MCP shapes the kit's signatures use, under the main entry's names (one name per concept)
+export type { ToolResult, PromptResult, ContentBlock, ResourceContents } from "../protocol/content";
+export type { InputRequest, InputRequiredResult } from "../protocol/input-request";
+export type { ClientCapabilities, JsonObject, CacheScope } from "../protocol/wire-types";
+export type { ElicitResult, UrlElicitRequest } from "../protocol/elicit-request";
+export type { ElicitationContent, FormSchema } from "../protocol/form-schema";
+export type { CreateMessageRequest, CreateMessageResult, SamplingContent } from "../protocol/sampling-request";
+export type { ListRootsResult, Root } from "../protocol/roots-request";
+export type { LogLevel } from "../protocol/request-context";

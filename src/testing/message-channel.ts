@@ -1,4 +1,4 @@
-import type { BoundaryName, Channel, ChannelRequestOptions, Exchange, NotificationListener, StrayListener } from "./channel";
+import type { BoundaryName, Channel, ChannelRequestOptions, RoundReply, NotificationListener, StrayListener } from "./channel";
 import type { JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "./wire-messages";
 
 /**
@@ -17,7 +17,7 @@ export interface MessageTransport {
 interface Pending {
   method: string;
   notifications: JsonRpcNotification[];
-  resolve(exchange: Exchange): void;
+  resolve(exchange: RoundReply): void;
   reject(error: Error): void;
   timer: NodeJS.Timeout;
 }
@@ -56,10 +56,10 @@ export class MessageChannel implements Channel {
     return channel;
   }
 
-  request(message: JsonRpcRequest, options: ChannelRequestOptions): Promise<Exchange> {
+  request(message: JsonRpcRequest, options: ChannelRequestOptions): Promise<RoundReply> {
     if (this.ended) return Promise.reject(this.ended);
     if (this.pending.has(message.id)) return Promise.reject(new Error(`request id ${JSON.stringify(message.id)} is already in flight`));
-    return new Promise<Exchange>((resolve, reject) => {
+    return new Promise<RoundReply>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(message.id);
         reject(

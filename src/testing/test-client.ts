@@ -4,15 +4,15 @@ import type { BoundaryName } from "./channel";
 import type { ClientHost, PrincipalChoice } from "./client-host";
 import { Flow } from "./flow";
 import { walkPages, type ListAllOptions, type ListedPages } from "./list-pages";
-import { mergeOptions, type CallOptions, type Round, type RoundSender, type RunOptions, type Script } from "./flow-options";
+import { mergeOptions, type CallOptions, type RunOptions, type Script } from "./flow-options";
+import type { Round } from "./channel";
 import type { TestClock } from "./test-clock";
 import type { ClientCapabilities, JsonObject } from "../protocol/wire-types";
+import type { PromptResult, ToolResult } from "../protocol/content";
 import {
   META,
   PROTOCOL_VERSION,
-  type CallToolResult,
   type ClientInfo,
-  type GetPromptResult,
   type JsonRpcId,
   type JsonRpcNotification,
   type JsonRpcRequest,
@@ -61,13 +61,18 @@ export interface RawOptions extends CallOptions {
  *
  * @example const round1 = await client.callTool("choose_preferences");
  */
-export class TestClient implements RoundSender {
-  /** @internal Use `createTestClient`, `createStdioTestClient` or `createHttpTestClient`. */
-  constructor(
+export class TestClient {
+  // Private, with an internal factory: the declarations then show no constructor a user could call.
+  private constructor(
     private readonly host: ClientHost,
     private readonly defaults: TestClientOptions,
     private readonly principalChoice: PrincipalChoice = undefined,
   ) {}
+
+  /** @internal Use `createTestClient`, `createStdioTestClient` or `createHttpTestClient`. */
+  static fromHost(host: ClientHost, defaults: TestClientOptions): TestClient {
+    return new TestClient(host, defaults);
+  }
 
   /** Which boundary requests cross. */
   get boundary(): BoundaryName {
@@ -147,8 +152,8 @@ export class TestClient implements RoundSender {
    *
    * @example const flow = await client.callTool("book_trip", { destination: "Oslo" }, { capabilities: { elicitation: {} } });
    */
-  callTool(name: string, args: JsonObject = {}, options: CallOptions = {}): Promise<Flow<CallToolResult>> {
-    return this.request<CallToolResult>("tools/call", { name, arguments: args }, options);
+  callTool(name: string, args: JsonObject = {}, options: CallOptions = {}): Promise<Flow<WireResult & ToolResult>> {
+    return this.request<WireResult & ToolResult>("tools/call", { name, arguments: args }, options);
   }
 
   /**
@@ -165,8 +170,8 @@ export class TestClient implements RoundSender {
    *
    * @example const flow = await client.getPrompt("interview", { topic: "tea" });
    */
-  getPrompt(name: string, args?: Record<string, string>, options: CallOptions = {}): Promise<Flow<GetPromptResult>> {
-    return this.request<GetPromptResult>("prompts/get", { name, ...(args !== undefined && { arguments: args }) }, options);
+  getPrompt(name: string, args?: Record<string, string>, options: CallOptions = {}): Promise<Flow<WireResult & PromptResult>> {
+    return this.request<WireResult & PromptResult>("prompts/get", { name, ...(args !== undefined && { arguments: args }) }, options);
   }
 
   /**
@@ -192,7 +197,7 @@ export class TestClient implements RoundSender {
     const callOptions = meta === undefined ? options : { ...options, meta: { ...(meta as JsonObject), ...options.meta } };
     const retryFields = { ...(inputResponses !== undefined && { inputResponses }), ...(requestState !== undefined && { requestState }) };
     const round = await this.exchange(method, { ...base, _meta: this.meta(callOptions), ...retryFields }, callOptions);
-    return new Flow<R>(this, method, base, callOptions, [round]);
+    return Flow.first<R>(this, method, base, callOptions, round);
   }
 
   /**

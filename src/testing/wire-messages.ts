@@ -4,7 +4,7 @@
  * is exactly what crossed the boundary. MCP shapes the main entry exports (InputRequest,
  * ElicitResult, ToolResult, ClientCapabilities ...) are used from there, not declared again.
  */
-import type { PromptMessage, ResourceContents, ToolResult } from "../protocol/content";
+import type { PromptMessage, ResourceContents } from "../protocol/content";
 import type { CacheScope, JsonObject } from "../protocol/wire-types";
 import type { FormSchema } from "../protocol/form-schema";
 import type { LogLevel } from "../protocol/request-context";
@@ -90,9 +90,6 @@ export type WireInputRequest =
 /** What a client sends back under an input request's key. */
 export type InputResponse = ElicitResult | CreateMessageResult | ListRootsResult;
 
-/** A complete `tools/call` result as received. */
-export type CallToolResult = WireResult & ToolResult;
-
 /** A complete `resources/read` result (cache hints are required on a complete read). */
 export interface ReadResourceResult extends WireResult {
   contents: ResourceContents[];
@@ -101,12 +98,6 @@ export interface ReadResourceResult extends WireResult {
 }
 
 export type { PromptMessage };
-
-/** A complete `prompts/get` result. */
-export interface GetPromptResult extends WireResult {
-  description?: string;
-  messages: PromptMessage[];
-}
 
 /** What a server notification's params look like for the two a request may receive. */
 export interface ProgressParams {

@@ -16,7 +16,7 @@
  *    with PORT=0: waits for the "listening on" line and sends a tools/list to that URL, which must
  *    list the guide's greet tool;
  * 4. the guide's ES-module app ("type": "module", nodenext) beside it, from the same tarball:
- *    install, `npm run build`, `npm run check` (imports both entry points and runs a flow with the
+ *    install, `npm run build`, `npm run check` (imports every entry point and runs a flow with the
  *    kit), which must print "esm check: Hello, Ada!".
  * Exits 0 and removes the directory on success; exits 1 and keeps it (path printed) on failure.
  * KEEP_CONSUMER_APP=1 keeps it on success too.

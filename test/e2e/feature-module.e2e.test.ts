@@ -8,11 +8,24 @@
 //   (resultType "task") without running shaping on it, and the tool's result is later shaped
 //   exactly as an inline call would shape it (Invocation.finish);
 // - a client that did not declare the extension gets the tool run inline, as a complete result;
-// - tools it does not claim are untouched, and the feature's close() runs when the app closes.
+// - tools it does not claim are untouched, and the feature's close() runs when the app closes;
+// - the feature is written against roundtrip-mcp/features alone, without a cast.
 import "reflect-metadata";
 import { IsString } from "class-validator";
 import { createHttpTestClient, createTestClient, accept, MemoryLogger, type TestClient } from "roundtrip-mcp/testing";
-import { Elicit, McpApp, Tool, type FeatureModule, type JsonObject } from "../../src/index";
+import { Elicit, McpApp, Tool } from "roundtrip-mcp";
+import type {
+  AnsweringMethod,
+  CompiledFeature,
+  ComponentDefinition,
+  Era,
+  ExecutionOutcome,
+  ExecutionStrategy,
+  FeatureModule,
+  InboundRequest,
+  Invocation,
+  JsonObject,
+} from "roundtrip-mcp/features";
 
 const EXTENSION = "io.modelcontextprotocol/tasks";
 
@@ -32,50 +45,49 @@ class Greeter {
   }
 }
 
-/** A stand-in for the tasks extension: options in its closure, one method, one strategy. */
+/** A stand-in for the tasks extension: options in its closure, one method, one strategy; typed from roundtrip-mcp/features alone. */
 function deferredJobs(options: { prefix: string }): FeatureModule & { closed: boolean } {
   const module = {
     name: EXTENSION,
     closed: false,
-    compile: () => {
+    compile: (): CompiledFeature => {
       const jobs = new Map<string, Promise<JsonObject>>();
-      return {
-        capabilities: (era: "modern" | "legacy") => (era === "modern" ? { extensions: { [EXTENSION]: {} } } : {}),
-        methods: [
-          {
-            method: "tasks/get",
-            inputRequired: false,
-            nameParam: "taskId" as const,
-            eras: ["modern" as const],
-            paramsSchema: { type: "object", properties: { taskId: { type: "string" } }, required: ["taskId"] },
-            async handle(request: { params: JsonObject }) {
-              const job = jobs.get(String(request.params.taskId));
-              return {
-                resultType: "complete",
-                taskId: request.params.taskId,
-                status: job ? "completed" : "unknown",
-                ...(job && { result: await job }),
-              };
-            },
-          },
-        ],
-        execution: {
-          claims: (component: { descriptor: JsonObject }) => (component.descriptor._meta as JsonObject | undefined)?.deferrable === true,
-          async execute(invocation: {
-            ctx: { clientCapabilities: { extensions?: Record<string, unknown> } };
-            run(): Promise<unknown>;
-            finish(value: unknown): Promise<JsonObject>;
-          }) {
-            if (invocation.ctx.clientCapabilities.extensions?.[EXTENSION] === undefined)
-              return { kind: "inline" as const, value: await invocation.run() };
-            const taskId = `${options.prefix}${jobs.size + 1}`;
-            jobs.set(
-              taskId,
-              invocation.run().then((value) => invocation.finish(value)),
-            );
-            return { kind: "handover" as const, result: { resultType: "task", taskId, status: "working" } };
-          },
+      const getTask: AnsweringMethod = {
+        method: "tasks/get",
+        inputRequired: false,
+        nameParam: "taskId",
+        eras: ["modern"],
+        paramsSchema: { type: "object", properties: { taskId: { type: "string" } }, required: ["taskId"] },
+        async handle(request: InboundRequest) {
+          const job = jobs.get(String(request.params.taskId));
+          return {
+            resultType: "complete",
+            taskId: request.params.taskId,
+            status: job ? "completed" : "unknown",
+            ...(job && { result: await job }),
+          };
         },
+      };
+      const execution: ExecutionStrategy = {
+        claims: (component: ComponentDefinition) => {
+          const meta = component.descriptor._meta;
+          return typeof meta === "object" && meta !== null && "deferrable" in meta && meta.deferrable === true;
+        },
+        async execute(invocation: Invocation): Promise<ExecutionOutcome> {
+          if (invocation.ctx.clientCapabilities.extensions?.[EXTENSION] === undefined)
+            return { kind: "inline", value: await invocation.run() };
+          const taskId = `${options.prefix}${jobs.size + 1}`;
+          jobs.set(
+            taskId,
+            invocation.run().then((value) => invocation.finish(value)),
+          );
+          return { kind: "handover", result: { resultType: "task", taskId, status: "working" } };
+        },
+      };
+      return {
+        capabilities: (era: Era) => (era === "modern" ? { extensions: { [EXTENSION]: {} } } : {}),
+        methods: [getTask],
+        execution,
         close: async () => void (module.closed = true),
       };
     },

@@ -14,6 +14,7 @@ import { McpApp, type JsonObject } from "../../src/index";
 import { createHttpTestClient, createTestClient, MemoryLogger, type TestClient } from "../../src/testing/index";
 import { Boundary } from "../support/boundaries";
 import { manyComponents, nameOf } from "../support/many-components";
+import { fastLaneCountsOf } from "../../src/server/mcp-app";
 
 const N = 250;
 const Many = manyComponents(N, { resources: true, prompts: true });
@@ -122,10 +123,10 @@ describe("the fast lane and the SDK path page alike", () => {
         });
         return { status: response.status, text: await response.text() };
       };
-      const taken = app.fastLaneCounts.taken;
+      const taken = fastLaneCountsOf(app).taken;
       const laneFirst = await post(lane.url);
       const sdkFirst = await post(sdk.url);
-      expect(app.fastLaneCounts.taken).toBe(taken + 1);
+      expect(fastLaneCountsOf(app).taken).toBe(taken + 1);
       const cursorOf = (text: string) => (JSON.parse(text) as { result: { nextCursor: string } }).result.nextCursor;
       const withoutCursor = (text: string) => text.replace(/"nextCursor":"[^"]*"/, '"nextCursor":"…"');
       expect([laneFirst.status, withoutCursor(laneFirst.text)]).toEqual([sdkFirst.status, withoutCursor(sdkFirst.text)]);

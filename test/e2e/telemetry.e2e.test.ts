@@ -28,7 +28,8 @@ import type { HttpListener, McpApp, TelemetryOptions } from "../../src/index";
 import { meta, rpc } from "../support/raw-http";
 import { createTelemetryApp } from "./fixtures/telemetry-app";
 import { createTaskApp } from "./fixtures/task-app";
-import { MemoryTaskStore } from "../../src/index";
+import { MemoryTaskStore } from "../../src/stores/index";
+import { fastLaneCountsOf } from "../../src/server/mcp-app";
 
 const TASKS = { extensions: { "io.modelcontextprotocol/tasks": {} } };
 const FORM = { elicitation: {} };
@@ -102,7 +103,7 @@ describe.each([
   afterEach(() => setup.spans.reset());
 
   it("makes one SERVER span for a plain call, with the conventions' attributes exactly", async () => {
-    const taken = setup.app.fastLaneCounts.taken;
+    const taken = fastLaneCountsOf(setup.app).taken;
     expect((await call(11, "echo", { n: 3 })).body).toMatchObject({ id: 11, result: { content: [{ type: "text", text: "echo 3" }] } });
     const span = only(setup);
     expect(span.name).toBe("tools/call echo");
@@ -117,7 +118,7 @@ describe.each([
     });
     expect(span.status.code).toBe(SpanStatusCode.UNSET);
     expect(span.parentSpanContext).toBeUndefined();
-    expect(setup.app.fastLaneCounts.taken).toBe(fastLane ? taken + 1 : taken);
+    expect(fastLaneCountsOf(setup.app).taken).toBe(fastLane ? taken + 1 : taken);
   });
 
   it("names prompts by their name and never puts a resource URI in the span name", async () => {
@@ -247,7 +248,7 @@ describe.each([
   });
 
   it("parents the span on the traceparent in params._meta and keeps the tracestate", async () => {
-    const taken = setup.app.fastLaneCounts.taken;
+    const taken = fastLaneCountsOf(setup.app).taken;
     const traced = meta({}, { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01`, tracestate: "rojo=00f067aa0ba902b7" });
     await rpc(url, "tools/call", { name: "echo", arguments: { n: 1 }, _meta: traced }, { id: 20 });
     const span = only(setup);
@@ -256,7 +257,7 @@ describe.each([
     expect(span.parentSpanContext?.traceState?.serialize()).toBe("rojo=00f067aa0ba902b7");
     expect(span.attributes["jsonrpc.request.id"]).toBe("20");
     // The lane leaves tracing keys to the SDK path; the span is the same there.
-    expect(setup.app.fastLaneCounts.taken).toBe(taken);
+    expect(fastLaneCountsOf(setup.app).taken).toBe(taken);
   });
 
   it("records mcp.server.operation.duration in seconds with the conventions' buckets and low-cardinality attributes", async () => {

@@ -13,7 +13,8 @@
  *   and an idle connection's error is logged by the store, not thrown.
  */
 import "reflect-metadata";
-import { ErrorCode, McpApp, PostgresRateLimitStore, Tool } from "../../src/index";
+import { ErrorCode, McpApp, Tool } from "../../src/index";
+import { PostgresRateLimitStore } from "../../src/stores/index";
 import { createTestClient, MemoryLogger, type TestClient } from "../../src/testing/index";
 import { freshSchema, postgresUrl, sql } from "./postgres-database";
 import { freezingProxy } from "./store-under-fault";

@@ -1,6 +1,7 @@
 // Runs the fast lane's differential corpus (hand-written and generated) against the three fixture
 // apps, over HTTP (two listeners of one app) and stdio (two children), and counts the outcome.
 import type { McpApp } from "../../src/index";
+import { fastLaneCountsOf } from "../../src/server/mcp-app";
 import { SilentLogger } from "../../src/testing/index";
 import { createFeatureApp } from "../e2e/fixtures/feature-app";
 import { createInteractiveApp } from "../e2e/fixtures/interactive-app";
@@ -63,8 +64,9 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
     try {
       for (const c of [...hand, ...generated.slice(0, options.httpGenerated)]) record(`http ${fixture}`, c, await pair.compare(c));
     } finally {
-      report.laneTaken += app.fastLaneCounts.taken;
-      report.laneSettled += app.fastLaneCounts.settled;
+      const counts = fastLaneCountsOf(app);
+      report.laneTaken += counts.taken;
+      report.laneSettled += counts.settled;
       await pair.close();
       await app.close();
     }

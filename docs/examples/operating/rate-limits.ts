@@ -1,5 +1,6 @@
 import "reflect-metadata";
-import { McpApp, PostgresRateLimitStore, Tool } from "roundtrip-mcp";
+import { McpApp, Tool } from "roundtrip-mcp";
+import { PostgresRateLimitStore } from "roundtrip-mcp/stores";
 
 class Search {
   // Five searches a minute per caller, whatever the app's default.

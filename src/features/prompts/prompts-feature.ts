@@ -36,11 +36,11 @@ export const promptsFeature: FeatureModule = {
             required: ["name"],
             properties: { name: { type: "string" }, arguments: { type: "object", additionalProperties: { type: "string" } } },
           },
-          async handle(request, runner) {
+          select(request) {
             const name = request.params.name;
             const prompt = typeof name === "string" ? prompts.get(name) : undefined;
             if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${clip(String(name))}`);
-            return runner.run(prompt, request);
+            return { component: prompt };
           },
         },
       ],

@@ -68,14 +68,14 @@ export const resourcesFeature: FeatureModule = {
           capability: "resources",
           direct: { cacheable: true, result: "as-is" },
           paramsShape: { type: "object", required: ["uri"], properties: { uri: { type: "string" } } },
-          async handle(request, runner) {
+          select(request) {
             const uri = request.params.uri;
             if (typeof uri !== "string") throw new McpError(ErrorCode.InvalidParams, "resources/read needs a string uri");
             const exact = fixed.get(uri);
-            if (exact) return runner.run(exact, request, {});
+            if (exact) return { component: exact };
             for (const template of templates) {
-              const variables = template.template!.match(uri);
-              if (variables) return runner.run(template, request, variables);
+              const matched = template.template!.match(uri);
+              if (matched) return { component: template, matched };
             }
             throw resourceNotFound(uri);
           },

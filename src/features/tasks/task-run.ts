@@ -7,7 +7,7 @@ import { frozenCopy } from "../../protocol/frozen-copy";
 import { NO_LOG } from "../../protocol/request-context";
 import type { InputRequest } from "../../protocol/input-request";
 import type { JsonObject } from "../../protocol/wire-types";
-import type { JsonMap, JsonValue } from "../../stores/json-value";
+import type { JsonValue } from "../../stores/json-value";
 import { isTerminal, type ClaimedTask, type LeaseRef, type TaskError, type TaskRecord, type TaskWatch } from "../../stores/task-record";
 import type { TaskStore } from "../../stores/task-store";
 import { isReask } from "../result";
@@ -199,7 +199,7 @@ export class TaskRun {
     const fresh = keys.filter((key) => !Object.hasOwn(this.latest.inputResponses, key) && !Object.hasOwn(this.latest.inputRequests, key));
     if (fresh.length > 0) {
       try {
-        const asked = Object.fromEntries(fresh.map((key) => [key, requests[key] as unknown as JsonValue])) as JsonMap;
+        const asked: JsonObject = Object.fromEntries(fresh.map((key) => [key, requests[key]]));
         const task = await this.store.requestInput(
           this.id,
           this.lease,

@@ -35,10 +35,10 @@ export const toolsFeature: FeatureModule = {
           capability: "tools",
           direct: { cacheable: false, result: "tool-result" },
           paramsShape: { type: "object", required: ["name"], properties: { name: { type: "string" }, arguments: { type: "object" } } },
-          handle(request, runner) {
+          select(request) {
             const tool = find(request.params);
-            if (!tool) return Promise.reject(new McpError(ErrorCode.InvalidParams, `Unknown tool: ${clip(String(request.params.name))}`));
-            return runner.run(tool, request);
+            if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${clip(String(request.params.name))}`);
+            return { component: tool };
           },
           checkHeaders(params, header) {
             const tool = find(params);

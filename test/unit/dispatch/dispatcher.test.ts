@@ -4,7 +4,9 @@
 // - middleware order (app-wide, class, method option), a short-circuit, a typed refusal
 // - the app-level result validator runs on final results only and can replace them with an error
 // - an invalid list cursor is -32602; completion caps values at 100 with total and hasMore
-// - a 2025-era request missing a capability gets a message naming it
+// - a 2025-era request missing a capability gets a message naming it; the era is the one its
+//   transport gave (`InboundRequest.era`), for an @Elicit question as for a returned input request:
+//   a request without it is 2026-07-28 even with no protocolVersion
 import "reflect-metadata";
 import { IsString } from "class-validator";
 import { container } from "tsyringe";
@@ -190,5 +192,16 @@ describe("Dispatcher", () => {
       .catch((e: McpError) => e);
     expect(error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: {} } } });
     expect((error as McpError).message).toContain("Missing required client capability: elicitation");
+  });
+
+  it("takes the era from the transport alone: without era a request is 2026-07-28, whatever its protocolVersion", async () => {
+    const error = await makeDispatcher()
+      .handle(call("asks", { clientCapabilities: {} }))
+      .catch((e: McpError) => e);
+    expect((error as McpError).toJSON()).toEqual({
+      code: -32021,
+      message: "Missing required client capability",
+      data: { requiredCapabilities: { elicitation: {} } },
+    });
   });
 });

@@ -16,17 +16,8 @@
  *   logged until the store answers again (then one info).
  */
 import "reflect-metadata";
-import {
-  ErrorCode,
-  McpApp,
-  Prompt,
-  RegistrationError,
-  Resource,
-  Tool,
-  tasks,
-  type RateDecision,
-  type RateLimitStore,
-} from "../../../src/index";
+import { ErrorCode, McpApp, Prompt, RegistrationError, Resource, Tool, tasks, type RateDecision } from "../../../src/index";
+import type { RateLimitStore } from "../../../src/stores/index";
 import { createTestClient, MemoryLogger, type TestClient } from "../../../src/testing/index";
 
 const runs: string[] = [];

@@ -20,7 +20,8 @@
 import "reflect-metadata";
 import { IsIn, IsInt, Max, Min } from "class-validator";
 import { container } from "tsyringe";
-import { RoundPlanner, type RoundPlan } from "../../../src/dispatch/round-planner";
+import { RoundPlanner, type PlannedRound } from "../../../src/dispatch/round-planner";
+import type { CarriedState } from "../../../src/dispatch/carried-state";
 import { Dispatcher } from "../../../src/dispatch/dispatcher";
 import type { RequestContext } from "../../../src/protocol/request-context";
 import type { ElicitSpec } from "../../../src/features/component-definition";
@@ -87,15 +88,16 @@ function round(
   } as unknown as RequestContext;
 }
 
-function asked(plan: RoundPlan): { keys: string[]; requestState: string; messages: Record<string, unknown> } {
+function asked(plan: PlannedRound): { keys: string[]; requestState: string; messages: Record<string, unknown> } {
   if (plan.kind !== "ask") throw new Error(`expected an ask plan, got ${plan.kind}`);
   const messages = Object.fromEntries(Object.entries(plan.inputRequests).map(([k, r]) => [k, (r.params as { message: string }).message]));
   return { keys: Object.keys(plan.inputRequests), requestState: plan.requestState, messages };
 }
 
-function ready(plan: RoundPlan): Extract<RoundPlan, { kind: "ready" }> {
+function ready(plan: PlannedRound): Extract<PlannedRound, { kind: "ready" }> & { state: CarriedState } {
   if (plan.kind !== "ready") throw new Error(`expected a ready plan, got ${plan.kind}`);
-  return plan;
+  if (plan.state === undefined) throw new Error("expected the planner's ready round to carry its state");
+  return { ...plan, state: plan.state };
 }
 
 const accept = (content?: Record<string, unknown>) => ({ action: "accept", ...(content && { content }) });
@@ -126,8 +128,8 @@ describe("RoundPlanner.plan", () => {
     expect(done.values.get("seats")).toBeInstanceOf(Seats);
     expect({ ...(done.values.get("seats") as object) }).toEqual({ count: 2 });
     expect(done.values.get("shade")).toEqual({ shade: "sky" });
-    expect(done.state.r).toBe(3);
-    expect(Object.keys(done.state.a)).toEqual(["seats", "color", "shade"]);
+    expect(done.state.round).toBe(3);
+    expect(Object.keys(done.state.answers)).toEqual(["seats", "color", "shade"]);
   });
 
   it("seals a new state every round, even when no answer changed", async () => {

@@ -17,7 +17,8 @@
 //     app.close() does not close a bus it was given.
 import "reflect-metadata";
 import { container as rootContainer, injectable } from "tsyringe";
-import { ChangeNotifier, type JsonValue, McpApp, MemoryMessageBus, type MessageBus, Tool } from "../../../src/index";
+import { ChangeNotifier, type JsonValue, McpApp, Tool } from "../../../src/index";
+import { MemoryMessageBus, type MessageBus } from "../../../src/stores/index";
 import { MemoryLogger } from "../../../src/testing/index";
 import type { ChangeTarget } from "../../../src/server/change-notifier";
 

@@ -5,7 +5,8 @@
 import "reflect-metadata";
 import { BUILT_IN_FEATURES } from "../../../src/features/built-in-features";
 import { FeatureTable } from "../../../src/features/feature-table";
-import { MemoryTaskStore, tasks } from "../../../src/index";
+import { tasks } from "../../../src/index";
+import { MemoryTaskStore } from "../../../src/stores/index";
 import { SilentLogger } from "../../../src/testing/index";
 import { MCP_NAME_PARAMS } from "../../../src/testing/mcp-name-params";
 

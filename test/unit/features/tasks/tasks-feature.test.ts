@@ -16,18 +16,14 @@
 //   (the one the task holds), the others "already-answered".
 import "reflect-metadata";
 import { createTestClient, MemoryLogger } from "roundtrip-mcp/testing";
+import { McpApp, RegistrationError, Tool, tasks, type TasksOptions } from "../../../../src/index";
 import {
-  McpApp,
   MemoryTaskStore,
-  RegistrationError,
-  Tool,
   TaskStoreUnavailableError,
-  tasks,
   type ClaimedTask,
   type CreateTaskInput,
   type TaskRecord,
-  type TasksOptions,
-} from "../../../../src/index";
+} from "../../../../src/stores/index";
 import { TASK_APP_SECRET, TaskTools } from "../../../e2e/fixtures/task-app";
 
 const DECLARING = { elicitation: {}, extensions: { "io.modelcontextprotocol/tasks": {} } };
