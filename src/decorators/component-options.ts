@@ -24,6 +24,11 @@ export interface CommonComponentOptions {
    * signal aborts and the client gets -32603 "Request timed out". Default: the app's `timeoutMs`.
    */
   timeoutMs?: number;
+  /**
+   * OAuth scopes a caller needs, all of them (after the app's `scopeHierarchy`), to see this
+   * component in its list and to run it; added to the class's and method's `@Scopes`.
+   */
+  scopes?: string[];
 }
 
 export interface ToolAnnotations {

@@ -43,6 +43,7 @@ export function requestContextOf(request: InboundRequest, source: SignalSource):
     requestMethod: request.method,
     requestParams: own(request.params),
     principal: request.principal,
+    authorization: request.authorization,
     clientCapabilities: request.clientCapabilities === undefined ? NO_CAPABILITIES : own(request.clientCapabilities),
     protocolVersion: request.protocolVersion,
     inputResponses: request.inputResponses === undefined ? undefined : own(request.inputResponses as Record<string, unknown>),

@@ -1,5 +1,7 @@
 import { paramDeclarations, type ComponentDeclaration, type ParamDeclaration } from "../decorators/component-declaration";
 import { declaredMiddleware } from "../decorators/use-middleware";
+import { declaredScopes } from "../decorators/scopes";
+import { checkScopes } from "./scope-hierarchy";
 import type { ComponentRef, Middleware } from "../protocol/middleware";
 import type { JsonObject } from "../protocol/wire-types";
 import { dtoToJsonSchema, SchemaGenerationError } from "../schema/dto-json-schema";
@@ -29,7 +31,7 @@ export interface DeclaredComponent {
 /** The fields of a `ComponentDefinition` that do not depend on its feature. */
 export type CommonFields = Pick<
   ComponentDefinition,
-  "ref" | "where" | "token" | "methodName" | "params" | "middleware" | "elicits" | "carriedFlow" | "descriptor" | "timeoutMs"
+  "ref" | "where" | "token" | "methodName" | "params" | "middleware" | "elicits" | "carriedFlow" | "descriptor" | "timeoutMs" | "scopes"
 >;
 
 /** What every kind of component shares, planned from its declaration. */
@@ -128,10 +130,13 @@ export class ComponentCompiler {
     if (timeoutMs !== undefined && (!Number.isSafeInteger(timeoutMs) || (timeoutMs as number) < 1)) {
       throw new RegistrationError(`${component.where}: timeoutMs must be a positive integer number of milliseconds`);
     }
+    const own = checkScopes((component.declaration.options as { scopes?: unknown }).scopes, component.where);
+    const scopes = checkScopes([...declaredScopes(component.cls, component.declaration.methodName), ...own], component.where);
     return {
       ref,
       where: component.where,
       token: component.cls,
+      scopes,
       methodName: component.declaration.methodName,
       params,
       middleware,

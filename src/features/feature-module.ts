@@ -4,6 +4,7 @@ import type { JsonObject, ListCacheHint } from "../protocol/wire-types";
 import type { ComponentCompiler, DeclaredComponent } from "./component-compiler";
 import type { ComponentDefinition } from "./component-definition";
 import type { ComponentRunner, ExecutionStrategy } from "./component-runner";
+import type { ScopeHierarchy } from "./scope-hierarchy";
 
 /** The request param the HTTP `Mcp-Name` header mirrors. */
 export type McpNameParam = "name" | "uri" | "taskId";
@@ -37,6 +38,11 @@ export interface FeatureMethod extends MethodSpec {
   handle(request: InboundRequest, runner: ComponentRunner): Promise<JsonObject>;
   /** HTTP only: checks headers that mirror params (`Mcp-Param-*`); returns the mismatch, or undefined. */
   checkHeaders?(params: JsonObject, header: HeaderLookup): string | undefined;
+  /**
+   * The scopes the component these params name needs (undefined when they name none): lets a
+   * transport refuse an under-scoped request before anything is dispatched (HTTP's 403 challenge).
+   */
+  scopesFor?(params: JsonObject): readonly string[] | undefined;
 }
 
 /** What a feature compiles from, once, when the app is built. */
@@ -48,6 +54,8 @@ export interface FeatureContext {
   readonly compiler: ComponentCompiler;
   /** Cache hints for list results (`McpAppOptions.listCache`). */
   readonly listCache: ListCacheHint;
+  /** The app's scope hierarchy: lists show only what the caller's scopes allow. */
+  readonly scopes: ScopeHierarchy;
   readonly logger: AppLogger;
   /** The app's name (`McpAppOptions.name`, "roundtrip-mcp-app" when it gives none): per-app defaults derive from it. */
   readonly appName: string;

@@ -8,6 +8,7 @@ import type { ComponentDefinition } from "./component-definition";
 import type { ComponentRunner, ExecutionStrategy } from "./component-runner";
 import type { CompiledFeature, FeatureMethod, FeatureModule, ServingFacts } from "./feature-module";
 import { RegistrationError } from "./registration-error";
+import { ScopeHierarchy, type ScopeHierarchyOptions } from "./scope-hierarchy";
 
 /** The name of an app that gives none (`McpAppOptions.name`). */
 export const DEFAULT_APP_NAME = "roundtrip-mcp-app";
@@ -19,6 +20,8 @@ export interface FeatureTableOptions {
   logger: AppLogger;
   /** The app's name (`McpAppOptions.name`), for defaults that must differ between apps. */
   appName?: string;
+  /** Which scope implies which (`McpAppOptions.scopeHierarchy`). */
+  scopeHierarchy?: ScopeHierarchyOptions;
 }
 
 /**
@@ -30,6 +33,8 @@ export class FeatureTable {
   readonly components: readonly ComponentDefinition[];
   /** Every method of every feature, in feature order. */
   readonly methods: readonly FeatureMethod[];
+  /** The app's scope hierarchy: what a granted scope implies. */
+  readonly scopes: ScopeHierarchy;
   private readonly features: readonly CompiledFeature[];
   private readonly byMethod = new Map<string, FeatureMethod>();
   private readonly strategies = new Map<ComponentDefinition, ExecutionStrategy>();
@@ -38,6 +43,7 @@ export class FeatureTable {
     const declarations = declaredComponents(options.components);
     const compiler = new ComponentCompiler();
     const listCache = options.listCache ?? { ttlMs: 0, cacheScope: "private" };
+    const scopes = (this.scopes = new ScopeHierarchy(options.scopeHierarchy));
     const features: CompiledFeature[] = [];
     const names = new Map<CompiledFeature, string>();
     const components: ComponentDefinition[] = [];
@@ -48,6 +54,7 @@ export class FeatureTable {
         components: [...components],
         compiler,
         listCache,
+        scopes,
         logger: options.logger,
         appName: options.appName ?? DEFAULT_APP_NAME,
       });

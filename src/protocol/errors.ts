@@ -8,6 +8,8 @@ export const ErrorCode = {
   HeaderMismatch: -32020,
   MissingRequiredClientCapability: -32021,
   UnsupportedProtocolVersion: -32022,
+  /** The caller's token lacks a scope the operation needs (HTTP: 403 `insufficient_scope`). */
+  InsufficientScope: -32003,
 } as const;
 
 /**

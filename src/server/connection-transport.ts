@@ -1,3 +1,4 @@
+import type { Authorization } from "../protocol/authorization";
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from "@modelcontextprotocol/server";
 import { PROTOCOL_VERSION_META_KEY } from "@modelcontextprotocol/server";
 import { isPlainObject } from "../protocol/plain-object";
@@ -22,6 +23,7 @@ export interface LineWriter {
 export interface ConnectionLane {
   readonly lane: FastLane;
   readonly principal: string | null;
+  readonly authorization?: Authorization;
 }
 
 /**
@@ -119,7 +121,7 @@ export class ConnectionTransport implements Transport {
     let answer: Awaited<ReturnType<FastLane["answer"]>>;
     try {
       // The line transport parsed this message for this request alone: its params may be frozen in place.
-      answer = await connection.lane.answer(taken, connection.principal, controller.signal, true);
+      answer = await connection.lane.answer(taken, connection.principal, controller.signal, true, connection.authorization);
     } finally {
       this.laneInflight.delete(taken.id);
     }

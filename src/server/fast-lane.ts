@@ -1,3 +1,4 @@
+import type { Authorization } from "../protocol/authorization";
 import {
   classifyInboundRequest,
   CLIENT_CAPABILITIES_META_KEY,
@@ -50,6 +51,7 @@ class LaneInbound implements InboundRequest {
     readonly principal: string | null,
     private readonly transport: LaneTransport | undefined,
     readonly exclusive: boolean,
+    readonly authorization: Authorization | undefined,
   ) {
     this.method = request.method;
     this.params = request.params;
@@ -224,8 +226,9 @@ export class FastLane {
     principal: string | null,
     transport: LaneTransport | undefined,
     exclusive = false,
+    authorization?: Authorization,
   ): Promise<LaneAnswer> {
-    const inbound = new LaneInbound(request, principal, transport, exclusive);
+    const inbound = new LaneInbound(request, principal, transport, exclusive, authorization);
     let result: JsonObject;
     try {
       result = await this.options.dispatcher.handle(inbound);

@@ -2,7 +2,9 @@ import { createServer, type IncomingMessage, type Server as NodeServer, type Ser
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { isJsonContentType, validateHostHeader, validateOriginHeader, type McpHttpHandler } from "@modelcontextprotocol/server";
+import type { AuthOptions } from "../auth/bearer-auth";
 import type { AppLogger } from "../protocol/app-logger";
+import type { Authorization } from "../protocol/authorization";
 import { ErrorCode } from "../protocol/errors";
 import { ConnectionGate, refusalMessage, RETRY_AFTER_SECONDS } from "./connection-gate";
 import { errorResponse } from "./error-response";
@@ -10,6 +12,7 @@ import { readBody, refuseBody, send } from "./http-body";
 import { InFlightRequests, type Flight } from "./http-drain";
 import type { FastLane, PrecomputedOutcome } from "./fast-lane";
 import type { InboundChecks } from "./inbound-checks";
+import type { HttpAuth } from "./http-auth";
 import { VerdictCache } from "./verdict-cache";
 
 /** Maps an HTTP request to a principal; return null to reject it with 401. */
@@ -29,8 +32,19 @@ export interface ListenOptions {
   allowedHosts?: string[];
   /** Origins' host names accepted; default the same as allowedHosts. */
   allowedOrigins?: string[];
-  /** Authenticates every request; when set, a request it maps to null gets 401. */
+  /**
+   * Authenticates every request; when set, a request it maps to null gets 401 (`WWW-Authenticate: Bearer`).
+   * The simple path, for a principal from your own credentials; `auth` makes this an OAuth 2.1
+   * resource server instead. Give one or the other.
+   */
   authenticate?: Authenticator;
+  /**
+   * OAuth 2.1 resource server: every request needs a bearer token the verifier accepts for this
+   * server's canonical URI (`auth.resource`, default this listener's URL), the protected resource
+   * metadata is served at its path-aware well-known URL, and refusals carry the exact challenges.
+   * See docs/authorization.md.
+   */
+  auth?: AuthOptions;
   /** Time a client has to send a request's headers, in milliseconds. Default 10,000 (at most `requestTimeoutMs`). */
   headersTimeoutMs?: number;
   /** Time a client has to send a whole request, headers and body, in milliseconds; then 408 and the connection closes. Default 30,000. */
@@ -120,7 +134,9 @@ export async function startHttpListener(
   logger: AppLogger,
   onerror: (error: Error) => void,
   lane?: FastLane,
+  auth?: HttpAuth,
 ): Promise<HttpListener> {
+  if (auth !== undefined && options.authenticate !== undefined) throw new TypeError("listen: give auth or authenticate, not both");
   const host = options.host ?? "127.0.0.1";
   const path = options.path ?? "/mcp";
   const allowedHosts = options.allowedHosts ?? LOCALHOST;
@@ -132,6 +148,8 @@ export async function startHttpListener(
   const maxConnections = positive(options.maxConnections, 1_000, "maxConnections");
   const drainTimeout = drainDeadline(options.drainTimeoutMs, DEFAULT_DRAIN_MS, "listen");
   const maxBody = checks.limits.maxBodyBytes;
+  // This server's canonical URI, once the port is known (before that no request is served).
+  let resource = "";
 
   const server: NodeServer = createServer(
     {
@@ -185,6 +203,8 @@ export async function startHttpListener(
     // The request target as parsed (the common exact `/mcp` needs no URL object).
     const target = req.url ?? "/";
     const url = target === path ? undefined : new URL(target, "http://localhost");
+    const metadata = url !== undefined && auth !== undefined ? auth.metadata(url.pathname, req.method, resource) : undefined;
+    if (metadata !== undefined) return send(res, metadata.status, metadata.body, metadata.headers);
     if (url !== undefined && url.pathname !== path) return jsonError(res, 404, ErrorCode.MethodNotFound, "Not found");
     if (!WEB_METHODS.has(req.method ?? ""))
       return send(res, 405, errorResponse({ code: -32000, message: "Method not allowed." }), { allow: "POST" });
@@ -196,7 +216,12 @@ export async function startHttpListener(
       if (originProblem !== undefined) return jsonError(res, 403, -32000, originProblem);
     }
     let principal: string | null = null;
-    if (options.authenticate) {
+    let authorization: Authorization | undefined;
+    if (auth !== undefined) {
+      const verdict = await auth.check(req.headersDistinct.authorization, url?.search.slice(1), resource);
+      if (verdict.kind === "refused") return send(res, verdict.status, errorResponse(verdict.error), verdict.headers);
+      ({ principal, authorization } = verdict);
+    } else if (options.authenticate) {
       principal = await options.authenticate(req);
       if (principal === null) {
         res.setHeader("www-authenticate", "Bearer");
@@ -217,6 +242,8 @@ export async function startHttpListener(
       const message = body as { id?: unknown; method?: unknown } | undefined;
       flight.id = message?.id;
       flight.listen = message?.method === "subscriptions/listen";
+      const refused = authorization && auth?.scopeRefusal(body, authorization, resource);
+      if (refused) return send(res, refused.status, errorResponse(refused.error, message?.id), refused.headers);
     }
     // Made when something first reads the signal: "close" also fires after a completed response;
     // only a client that went away (before or after the signal was made) cancels.
@@ -239,7 +266,7 @@ export async function startHttpListener(
       const taken = lane.admit(body, (name) => headerOf(req, name));
       if (taken !== undefined) {
         // The body was parsed here, for this request alone: its params may be frozen in place.
-        const answer = await lane.answer(taken, principal, { signal, cancelled: gone }, true);
+        const answer = await lane.answer(taken, principal, { signal, cancelled: gone }, true, authorization);
         if (answer.kind === "bytes") {
           if (res.destroyed || flight.stopped) return;
           if (answer.kept === undefined) {
@@ -281,7 +308,7 @@ export async function startHttpListener(
         token: "",
         clientId: principal ?? "anonymous",
         scopes: [],
-        extra: { principal, laneDone: lane !== undefined, precomputed },
+        extra: { principal, authorization, laneDone: lane !== undefined, precomputed },
       },
     });
     if (flight.stopped) return void response.body?.cancel().catch(() => undefined);
@@ -308,6 +335,7 @@ export async function startHttpListener(
   const port = (server.address() as AddressInfo).port;
   const shownHost = host.includes(":") ? `[${host}]` : host;
   const url = `http://${shownHost}:${port}${path}`;
+  resource = auth === undefined ? url : auth.resource(options.auth?.resource ?? url);
 
   let closing: Promise<void> | undefined;
   async function drain(deadline: number): Promise<void> {

@@ -1,3 +1,5 @@
+import type { Authorization } from "../protocol/authorization";
+import { HttpAuth } from "./http-auth";
 import { container as rootContainer, type DependencyContainer } from "tsyringe";
 import { createMcpHandler, InMemoryTransport, type McpHttpHandler, type ServerContext, type Transport } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
@@ -59,6 +61,7 @@ export class McpApp {
     this.features = new FeatureTable([...BUILT_IN_FEATURES, ...(options.features ?? [])], {
       components,
       listCache: options.listCache,
+      scopeHierarchy: options.scopeHierarchy,
       logger: this.logger,
       appName: options.name ?? DEFAULT_APP_NAME,
     });
@@ -134,11 +137,12 @@ export class McpApp {
     // The lane writes bytes: only on a transport that writes lines (stdio), never on in-memory objects.
     const lane =
       transport instanceof StdioLineTransport && fastLaneEnabled(options.fastLane ?? this.options.fastLane)
-        ? { lane: this.lane, principal }
+        ? { lane: this.lane, principal, authorization: options.authorization }
         : undefined;
     const connection = new ConnectionTransport(transport, this.checks, lane);
     const facts: FactsLookup = (ctx) => ({
       principal,
+      authorization: options.authorization,
       rawParams: connection.rawParams(ctx.mcpReq.id),
       precomputed: connection.precomputed(ctx.mcpReq.id),
     });
@@ -185,7 +189,8 @@ export class McpApp {
     const lane = fastLaneEnabled(options.fastLane ?? this.options.fastLane) ? this.lane : undefined;
     let listener: HttpListener;
     try {
-      listener = await startHttpListener(handler, options, this.checks, this.logger, (e) => this.reportError(e), lane);
+      const auth = options.auth === undefined ? undefined : new HttpAuth(options.auth, this.features, this.logger);
+      listener = await startHttpListener(handler, options, this.checks, this.logger, (e) => this.reportError(e), lane, auth);
     } catch (error) {
       this.handlers.get(handler)?.();
       this.handlers.delete(handler);
@@ -193,7 +198,7 @@ export class McpApp {
       throw error;
     }
     this.listeners.add(listener);
-    this.features.serving({ transport: "http", authenticated: options.authenticate !== undefined });
+    this.features.serving({ transport: "http", authenticated: options.authenticate !== undefined || options.auth !== undefined });
     return {
       url: listener.url,
       port: listener.port,
@@ -269,6 +274,11 @@ function positiveOption(value: number | undefined, name: string): number | undef
 
 function httpFacts(ctx: ServerContext): RequestFacts {
   const extra = ctx.http?.authInfo?.extra as
-    { principal?: string | null; rawParams?: JsonObject; precomputed?: Promise<JsonObject> } | undefined;
-  return { principal: extra?.principal ?? null, rawParams: extra?.rawParams, precomputed: extra?.precomputed };
+    { principal?: string | null; authorization?: Authorization; rawParams?: JsonObject; precomputed?: Promise<JsonObject> } | undefined;
+  return {
+    principal: extra?.principal ?? null,
+    authorization: extra?.authorization,
+    rawParams: extra?.rawParams,
+    precomputed: extra?.precomputed,
+  };
 }

@@ -1,3 +1,4 @@
+import type { Authorization } from "../protocol/authorization";
 import {
   CLIENT_CAPABILITIES_META_KEY,
   fromJsonSchema,
@@ -23,6 +24,8 @@ const LEVELS: LogLevel[] = ["debug", "info", "notice", "warning", "error", "crit
 /** Per-request facts the transport adapter knows and the SDK context does not carry. */
 export interface RequestFacts {
   principal: string | null;
+  /** What the request's verified token granted (HTTP with `auth`, or a connection given one). */
+  authorization?: Authorization;
   /** Raw params as received, when the adapter captured them (keeps malformed retry fields visible). */
   rawParams?: JsonObject;
   /**
@@ -183,6 +186,7 @@ function toInboundRequest(
     method,
     params,
     principal: known.principal,
+    ...(known.authorization !== undefined && { authorization: known.authorization }),
     clientCapabilities,
     protocolVersion: envelope[PROTOCOL_VERSION_META_KEY] as string | undefined,
     era: modern ? "modern" : "legacy",

@@ -3,16 +3,21 @@ import { clip } from "../../protocol/clip";
 import { ErrorCode, McpError } from "../../protocol/errors";
 import type { FeatureModule } from "../feature-module";
 import { listResult, PAGINATED_PARAMS } from "../list-result";
+import { VisibleEntries } from "../visible-entries";
 import { compilePrompt } from "./prompt-definition";
 
 /** Prompts: `@Prompt` declarations, `prompts/list` and `prompts/get`. */
 export const promptsFeature: FeatureModule = {
   name: "prompts",
-  compile({ declarations, compiler, listCache }) {
+  compile({ declarations, compiler, listCache, scopes }) {
     const prompts = compiler.byName(declarations, "prompt", (component) =>
       compilePrompt(component, component.declaration.options as PromptOptions, compiler),
     );
-    const list = [...prompts.values()].map((p) => p.descriptor).sort((a, b) => String(a.name).localeCompare(String(b.name), "en"));
+    const list = new VisibleEntries(
+      [...prompts.values()].sort((a, b) => String(a.descriptor.name).localeCompare(String(b.descriptor.name), "en")),
+      listCache,
+      scopes,
+    );
     return {
       components: [...prompts.values()],
       capabilities: () => (prompts.size > 0 ? { prompts: { listChanged: true } } : {}),
@@ -22,7 +27,7 @@ export const promptsFeature: FeatureModule = {
           inputRequired: false,
           capability: "prompts",
           paramsShape: PAGINATED_PARAMS,
-          handle: async (request) => listResult(request, "prompts", list, listCache),
+          handle: async (request) => listResult(request, "prompts", list.of(request), list.cache),
         },
         {
           method: "prompts/get",
@@ -34,6 +39,7 @@ export const promptsFeature: FeatureModule = {
             required: ["name"],
             properties: { name: { type: "string" }, arguments: { type: "object", additionalProperties: { type: "string" } } },
           },
+          scopesFor: (params) => (typeof params.name === "string" ? prompts.get(params.name)?.scopes : undefined),
           async handle(request, runner) {
             const name = request.params.name;
             const prompt = typeof name === "string" ? prompts.get(name) : undefined;
