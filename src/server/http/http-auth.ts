@@ -1,9 +1,9 @@
-import { BearerAuth, type Authorized, type AuthOptions, type BearerRefusal } from "../auth/bearer-auth";
-import type { FeatureTable } from "../features/feature-table";
-import type { AppLogger } from "../protocol/app-logger";
-import type { Authorization } from "../protocol/authorization";
-import { isPlainObject } from "../protocol/plain-object";
-import type { JsonObject } from "../protocol/wire-types";
+import { BearerAuth, type Authorized, type AuthOptions, type BearerRefusal } from "../../auth/bearer-auth";
+import type { FeatureTable } from "../../features/feature-table";
+import type { AppLogger } from "../../protocol/app-logger";
+import type { Authorization } from "../../protocol/authorization";
+import { isPlainObject } from "../../protocol/plain-object";
+import type { JsonObject } from "../../protocol/wire-types";
 
 /** An answer the auth layer writes itself: the metadata document or a refusal. */
 export interface AuthAnswer {
