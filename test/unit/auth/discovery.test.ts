@@ -5,12 +5,15 @@
 // - https only, except loopback hosts or allowInsecure
 // - the path-aware protected resource metadata URL; never offline_access in scopes_supported
 // - the scope hierarchy is transitive and survives cycles
+// - auth without an authorization server, or with a resource URI that has a fragment, is refused at start-up
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { discoverMetadata, discoveryUrls } from "../../../src/auth/authorization-server-metadata";
 import { jwtVerifier } from "../../../src/auth/jwt-verifier";
 import { protectedResourceMetadata, protectedResourceMetadataUrl } from "../../../src/auth/protected-resource-metadata";
 import { secureUrl } from "../../../src/auth/secure-url";
+import { BearerAuth } from "../../../src/auth/bearer-auth";
+import { MemoryLogger } from "../../../src/testing/index";
 import { ScopeHierarchy } from "../../../src/features/scope-hierarchy";
 
 describe("authorization server discovery", () => {
@@ -103,5 +106,31 @@ describe("ScopeHierarchy", () => {
     expect(hierarchy.allows(["other"], token)).toBe(false);
     expect(hierarchy.allows(["other"], undefined)).toBe(true);
     expect(hierarchy.allows(["files"], { scopes: ["files:read"], claims: {} })).toBe(false);
+  });
+});
+
+describe("BearerAuth configuration", () => {
+  const verifier = { verify: async () => ({ scopes: [], claims: {} }) };
+  const scopes = { declared: [], hierarchy: [] };
+  it("refuses auth without an authorization server", () => {
+    expect(() => new BearerAuth({ verifier }, scopes, new MemoryLogger())).toThrow(
+      "auth.authorizationServers must list at least one issuer (the protected resource metadata needs one)",
+    );
+    expect(
+      () =>
+        new BearerAuth(
+          { verifier, authorizationServers: ["https://as.example"], resource: "https://mcp.example/mcp#x" },
+          scopes,
+          new MemoryLogger(),
+        ),
+    ).toThrow('auth.resource must not have a fragment (RFC 8707), got "https://mcp.example/mcp#x"');
+    expect(
+      () =>
+        new BearerAuth(
+          { verifier, authorizationServers: ["https://as.example"], resource: "http://mcp.example/mcp" },
+          scopes,
+          new MemoryLogger(),
+        ),
+    ).toThrow(/^auth.resource must use https/);
   });
 });
