@@ -1,3 +1,4 @@
+import type { AuthOptions } from "../auth/bearer-auth";
 import { container as rootContainer, type DependencyContainer } from "tsyringe";
 import { createMcpHandler, InMemoryTransport, type McpHttpHandler, type ServerContext, type Transport } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
@@ -210,10 +211,19 @@ export class McpApp {
    * It makes the framework's own request checks: the body size and the other request limits (on a
    * body it reads, or on a `parsedBody` you pass), the `Mcp-Param-*` headers. Host/Origin checks,
    * authentication, timeouts and connection caps are the caller's job here (`listen` does them).
-   * The principal of a request is `options.authInfo.extra.principal` (null when absent).
+   * The principal of a request is `options.authInfo.extra.principal` (null when absent), unless
+   * `options.auth` makes the handler an OAuth 2.1 resource server (docs/authorization.md): then
+   * `auth.resource` is required, and the host routes the metadata's well-known path here too.
+   *
+   * @example const handler = app.httpHandler({ auth: { resource: "https://mcp.example.com/mcp", verifier: jwtVerifier({ issuer }) } });
    */
-  httpHandler(): McpHttpHandler {
-    return httpEntry(this.answerer(this.laneOn));
+  httpHandler(options: { auth?: AuthOptions } = {}): McpHttpHandler {
+    const auth = options.auth;
+    if (auth === undefined) return httpEntry(this.answerer(this.laneOn));
+    if (auth.resource === undefined)
+      throw new TypeError("httpHandler: auth.resource is required (the canonical URI clients reach this handler at)");
+    const http = new HttpAuth(auth, this.features, this.logger);
+    return httpEntry(this.answerer(this.laneOn), { http, resource: http.resource(auth.resource) });
   }
 
   /** The one HTTP answerer of a listener or a mounted handler, over an SDK handler of its own (attached to `changes`). */

@@ -12,6 +12,7 @@
 //   the admin tool needs preferences:admin; the preferences scope implies both (hierarchy)
 // - key rotation at the authorization server: a token signed with the new kid is accepted
 // - the principal is "<iss>#<sub>" and the method sees the verified scopes
+// - a mounted httpHandler({ auth }) serves the metadata, challenges and checks scopes the same way
 // - the official client 2.4.0 runs the client-credentials flow from the 401 challenge and then
 //   completes an @Elicit flow (choose_preferences) as that principal
 // - no token, claim or key material in any answer or log line
@@ -275,6 +276,47 @@ describe("an OAuth 2.1 resource server against oidc-provider", () => {
     expect(typeof token).toBe("string");
     tokens.push(token!);
     await client.close();
+  });
+
+  it("serves the same resource server from a mounted httpHandler({ auth })", async () => {
+    const mount = "http://127.0.0.1:9/mount/mcp";
+    const handler = app.httpHandler({ auth: { resource: mount, verifier: jwtVerifier({ issuer: as.issuer }) } });
+    const metadata = await handler.fetch(new Request("http://127.0.0.1:9/.well-known/oauth-protected-resource/mount/mcp"));
+    expect(await metadata.json()).toMatchObject({ resource: mount, authorization_servers: [as.issuer] });
+    const send = (token: string | undefined, name?: string) =>
+      handler.fetch(
+        new Request(mount, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            "mcp-protocol-version": "2026-07-28",
+            "mcp-method": name === undefined ? "tools/list" : "tools/call",
+            ...(name !== undefined && { "mcp-name": name }),
+            ...(token !== undefined && { authorization: `Bearer ${token}` }),
+          },
+          body: JSON.stringify(
+            name === undefined
+              ? { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: MODERN } }
+              : { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name, arguments: {}, _meta: FORM } },
+          ),
+        }),
+      );
+    const none = await send(undefined);
+    expect(none.status).toBe(401);
+    expect(none.headers.get("www-authenticate")).toBe(
+      'Bearer resource_metadata="http://127.0.0.1:9/.well-known/oauth-protected-resource/mount/mcp", scope="preferences:read preferences:admin"',
+    );
+    const token = await issued(READ, mount);
+    const listed = await send(token);
+    expect((await listed.json()).result.tools).toHaveLength(2);
+    const refused = await send(token, "reset_preferences");
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get("www-authenticate")).toMatch(/^Bearer error="insufficient_scope", .*scope="preferences:admin"$/);
+    expect((await send(await issued(READ))).status).toBe(401);
+    expect(() => app.httpHandler({ auth: { verifier: jwtVerifier({ issuer: as.issuer }) } })).toThrow(
+      "httpHandler: auth.resource is required",
+    );
   });
 
   it("writes no token, claim or key material to any log line", async () => {
