@@ -11,7 +11,8 @@
 // - a read token sees only the read components (lists filtered, cacheScope private) and runs them;
 //   the admin tool needs preferences:admin; the preferences scope implies both (hierarchy)
 // - key rotation at the authorization server: a token signed with the new kid is accepted
-// - the principal is "<iss>#<sub>" and the method sees the verified scopes
+// - the principal comes from the token's subject: sealed state started with one subject's token
+//   is refused (-32602) when continued with another subject's token holding the same scopes
 // - a mounted httpHandler({ auth }) serves the metadata, challenges and checks scopes the same way
 // - the official client 2.4.0 runs the client-credentials flow from the 401 challenge and then
 //   completes an @Elicit flow (choose_preferences) as that principal
@@ -212,6 +213,36 @@ describe("an OAuth 2.1 resource server against oidc-provider", () => {
     const hmac = await new SignJWT(claims).setProtectedHeader({ alg: "HS256", typ: "at+jwt", kid: as.facts.signingKey.kid }).sign(secret);
     tokens.push(hmac);
     expect((await list(hmac)).status).toBe(401);
+  });
+
+  it("binds sealed state to the token's subject", async () => {
+    const first = await (await call(await issued(READ), "choose_preferences")).json();
+    const requestState = first.result.requestState as string;
+    const continueWith = async (token: string) =>
+      (
+        await post(
+          {
+            jsonrpc: "2.0",
+            id: 8,
+            method: "tools/call",
+            params: {
+              name: "choose_preferences",
+              arguments: {},
+              _meta: FORM,
+              requestState,
+              inputResponses: {
+                [first.result.inputRequests ? Object.keys(first.result.inputRequests)[0] : "color"]: {
+                  action: "accept",
+                  content: { color: "red" },
+                },
+              },
+            },
+          },
+          { authorization: `Bearer ${token}`, "mcp-method": "tools/call", "mcp-name": "choose_preferences" },
+        )
+      ).json();
+    expect((await continueWith(await issued(READ))).result?.resultType).toBe("input_required");
+    expect((await continueWith(await forged({ scope: "preferences:read", sub: "someone-else" }))).error.code).toBe(-32602);
   });
 
   it("refuses a token in the query string 400 invalid_request", async () => {

@@ -5,6 +5,7 @@
 // - https only, except loopback hosts or allowInsecure
 // - the path-aware protected resource metadata URL; never offline_access in scopes_supported
 // - the scope hierarchy is transitive and survives cycles
+// - the principal of a verified token is "<iss>#<sub>" ("<iss>#<client_id>" without sub), or auth.principal's
 // - auth without an authorization server, or with a resource URI that has a fragment, is refused at start-up
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -132,5 +133,30 @@ describe("BearerAuth configuration", () => {
           new MemoryLogger(),
         ),
     ).toThrow(/^auth.resource must use https/);
+  });
+});
+
+describe("BearerAuth principal", () => {
+  const scopes = { declared: [], hierarchy: [] };
+  const verifierOf = (granted: object) => ({ issuer: "https://as.example", verify: async () => ({ scopes: [], claims: {}, ...granted }) });
+  it("is <iss>#<sub> by default, <iss>#<client_id> without sub, or the mapping's", async () => {
+    const check = (auth: BearerAuth) => auth.check(["Bearer abc"], undefined, "https://mcp.example/mcp");
+    expect(
+      await check(new BearerAuth({ verifier: verifierOf({ issuer: "https://as.example", subject: "u1" }) }, scopes, new MemoryLogger())),
+    ).toMatchObject({
+      kind: "authorized",
+      principal: "https://as.example#u1",
+    });
+    expect(
+      await check(new BearerAuth({ verifier: verifierOf({ issuer: "https://as.example", clientId: "c1" }) }, scopes, new MemoryLogger())),
+    ).toMatchObject({
+      principal: "https://as.example#c1",
+    });
+    const mapped = new BearerAuth(
+      { verifier: verifierOf({ subject: "u1" }), principal: (a) => `user:${a.subject}` },
+      scopes,
+      new MemoryLogger(),
+    );
+    expect(await check(mapped)).toMatchObject({ principal: "user:u1" });
   });
 });
