@@ -17,6 +17,7 @@ export {
 } from "./decorators/elicit";
 export { Complete, type CompletionProvider, type CompletionRequest } from "./decorators/complete";
 export { UseMiddleware } from "./decorators/use-middleware";
+export { Scopes } from "./decorators/scopes";
 export type { Icon, ToolAnnotations, CommonComponentOptions } from "./decorators/component-options";
 export { JSONSchema } from "class-validator-jsonschema";
 
@@ -24,6 +25,16 @@ export { JSONSchema } from "class-validator-jsonschema";
 export { McpError, ErrorCode, isMcpError } from "./protocol/errors";
 export type { RateLimit, RateDecision } from "./protocol/rate-limit";
 export { type RateLimitOptions, DEFAULT_RATE_STORE_TIMEOUT_MS } from "./dispatch/rate-limiter";
+export { InsufficientScopeError } from "./protocol/insufficient-scope-error";
+export type { Authorization } from "./protocol/authorization";
+
+// OAuth 2.1 resource server (docs/authorization.md)
+export { jwtVerifier, ASYMMETRIC_ALGORITHMS, type JwtVerifierOptions } from "./auth/jwt-verifier";
+export { introspectionVerifier, type IntrospectionVerifierOptions } from "./auth/introspection-verifier";
+export { InvalidTokenError, type TokenVerifier, type VerifyContext } from "./auth/token-verifier";
+export type { AuthOptions } from "./auth/bearer-auth";
+export { discoveryUrls } from "./auth/authorization-server-metadata";
+export { protectedResourceMetadataUrl } from "./auth/protected-resource-metadata";
 export type {
   RequestContext,
   ProgressReporter,

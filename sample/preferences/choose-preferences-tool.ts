@@ -1,6 +1,6 @@
 // The shared workflow served as a tool: three requests (colour, style, then the result).
 import { IsIn, IsString } from "class-validator";
-import { Result, Tool, type ToolResult } from "roundtrip-mcp";
+import { Scopes, Result, Tool, type ToolResult } from "roundtrip-mcp";
 import {
   AskColor,
   AskStyle,
@@ -18,6 +18,8 @@ export class ChosenPreferences {
   @IsString() style!: string;
 }
 
+// Over OAuth (npm run start:secured) a caller needs preferences:read; stdio and plain HTTP are not restricted.
+@Scopes("preferences:read")
 export class ChoosePreferencesTool {
   @Tool({
     description: "Asks your colour, then a style for it, and returns both",

@@ -15,12 +15,16 @@ export const PREFERENCES_COMPONENTS = [
   ResetPreferencesTool,
 ];
 
+/** `preferences` grants both the read and the admin scope of the components. */
+export const PREFERENCES_SCOPE_HIERARCHY = { preferences: ["preferences:read", "preferences:admin"] };
+
 export function createPreferencesApp(overrides: Partial<McpAppOptions> = {}): McpApp {
   return McpApp.create({
     name: "roundtrip-mcp-preferences",
     version: "1.0.0",
     components: PREFERENCES_COMPONENTS,
     state: { ephemeral: true },
+    scopeHierarchy: PREFERENCES_SCOPE_HIERARCHY,
     ...overrides,
   });
 }

@@ -1,7 +1,9 @@
 // The shared workflow served as a resource template: the same two questions, then a text summary.
-import { Arg, Resource } from "roundtrip-mcp";
+import { Scopes, Arg, Resource } from "roundtrip-mcp";
 import { AskColor, AskStyle, describePreferences, preferencesOf, type ColorChoice, type StyleChoice } from "./preference-questions";
 
+// Over OAuth (npm run start:secured) a caller needs preferences:read; stdio and plain HTTP are not restricted.
+@Scopes("preferences:read")
 export class PreferencesSummaryResource {
   @Resource({
     uriTemplate: "preferences://{profile}/summary",

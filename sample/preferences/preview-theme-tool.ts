@@ -1,7 +1,7 @@
 // URL-mode consent: the user is asked to open a local preview page. Accepting means consent only;
 // the server fetches and opens nothing, so the outside step is always reported as not verified.
 import { IsBoolean, IsIn } from "class-validator";
-import { Elicit, Result, Tool, type ElicitResult, type ToolResult } from "roundtrip-mcp";
+import { Scopes, Elicit, Result, Tool, type ElicitResult, type ToolResult } from "roundtrip-mcp";
 
 /** A local address; nothing serves it and nothing fetches it. */
 export const PREVIEW_URL = "http://localhost/preview?theme=current";
@@ -13,6 +13,8 @@ export class PreviewOutcome {
   @IsBoolean() verified!: boolean;
 }
 
+// Over OAuth (npm run start:secured) a caller needs preferences:read; stdio and plain HTTP are not restricted.
+@Scopes("preferences:read")
 export class PreviewThemeTool {
   @Tool({
     description: "Asks consent to open a local theme preview (URL mode); opens nothing itself",

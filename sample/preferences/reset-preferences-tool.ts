@@ -2,13 +2,15 @@
 // input_required with a sealed requestState and no questions; the retry opens it and completes.
 // Nothing is stored anywhere, so the "reset" changes nothing and the old state is simply dropped.
 import { inject, injectable } from "tsyringe";
-import { Ctx, Result, StateSealer, Tool, type InputRequiredResult, type RequestContext, type ToolResult } from "roundtrip-mcp";
+import { Scopes, Ctx, Result, StateSealer, Tool, type InputRequiredResult, type RequestContext, type ToolResult } from "roundtrip-mcp";
 
 interface ResetCheckpoint {
   step: "reset";
 }
 
 @injectable()
+// Over OAuth (npm run start:secured) a caller needs preferences:admin; stdio and plain HTTP are not restricted.
+@Scopes("preferences:admin")
 export class ResetPreferencesTool {
   constructor(@inject(StateSealer) private readonly sealer: StateSealer) {}
 

@@ -32,6 +32,11 @@ export interface CommonComponentOptions {
    * @example @Tool({ rateLimit: { limit: 5, windowMs: 60_000 } })
    */
   rateLimit?: RateLimit | false;
+  /**
+   * OAuth scopes a caller needs, all of them (after the app's `scopeHierarchy`), to see this
+   * component in its list and to run it; added to the class's and method's `@Scopes`.
+   */
+  scopes?: string[];
 }
 
 export interface ToolAnnotations {

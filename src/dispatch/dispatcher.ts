@@ -3,6 +3,7 @@ import type { BoundArguments, ComponentDefinition } from "../features/component-
 import type { ComponentRunner, ExecutionStrategy, Invocation, RecordedInvocation } from "../features/component-runner";
 import { isReask } from "../features/result";
 import type { FeatureTable } from "../features/feature-table";
+import { InsufficientScopeError } from "../protocol/insufficient-scope-error";
 import type { AppLogger } from "../protocol/app-logger";
 import { ErrorCode, McpError } from "../protocol/errors";
 import { jsonHazard } from "../protocol/json-hazard";
@@ -120,6 +121,8 @@ export class Dispatcher implements ComponentRunner {
     // Components never run inside the caller's own call of handle(): whatever the caller does
     // right after it comes first, as it always has (the round below may otherwise be synchronous).
     await undefined;
+    // Authorization first, on every round: a caller without the scopes learns nothing more.
+    if (!this.options.features.scopes.allows(def.scopes, request.authorization)) throw new InsufficientScopeError(def.scopes);
     checkRetryEnvelope(request);
     // Before anything of the component runs (middleware, rounds, a task's creation): a refused
     // call costs one bucket lookup. The per-instance store answers synchronously (no promise).

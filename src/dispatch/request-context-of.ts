@@ -45,6 +45,7 @@ export function requestContextOf(request: InboundRequest, source: SignalSource):
     requestMethod: request.method,
     requestParams: own(request.params),
     principal: request.principal,
+    authorization: request.authorization,
     clientCapabilities: request.capabilitiesUnknown
       ? UNKNOWN_CAPABILITIES
       : request.clientCapabilities === undefined

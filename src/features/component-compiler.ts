@@ -1,5 +1,7 @@
 import { paramDeclarations, type ComponentDeclaration, type ParamDeclaration } from "../decorators/component-declaration";
 import { declaredMiddleware } from "../decorators/use-middleware";
+import { declaredScopes } from "../decorators/scopes";
+import { checkScopes } from "./scope-hierarchy";
 import type { ComponentRef, Middleware } from "../protocol/middleware";
 import { checkRateLimit, type RateLimit } from "../protocol/rate-limit";
 import type { JsonObject } from "../protocol/wire-types";
@@ -30,7 +32,18 @@ export interface DeclaredComponent {
 /** The fields of a `ComponentDefinition` that do not depend on its feature. */
 export type CommonFields = Pick<
   ComponentDefinition,
-  "ref" | "where" | "token" | "methodName" | "params" | "middleware" | "elicits" | "carriedFlow" | "descriptor" | "timeoutMs" | "rateLimit"
+  | "ref"
+  | "where"
+  | "token"
+  | "methodName"
+  | "params"
+  | "middleware"
+  | "elicits"
+  | "carriedFlow"
+  | "descriptor"
+  | "timeoutMs"
+  | "rateLimit"
+  | "scopes"
 >;
 
 /** What every kind of component shares, planned from its declaration. */
@@ -137,10 +150,13 @@ export class ComponentCompiler {
     } catch (error) {
       throw new RegistrationError((error as Error).message);
     }
+    const own = checkScopes((component.declaration.options as { scopes?: unknown }).scopes, component.where);
+    const scopes = checkScopes([...declaredScopes(component.cls, component.declaration.methodName), ...own], component.where);
     return {
       ref,
       where: component.where,
       token: component.cls,
+      scopes,
       methodName: component.declaration.methodName,
       params,
       middleware,

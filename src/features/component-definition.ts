@@ -103,6 +103,8 @@ export interface ComponentDefinition {
   declined(key: string, action: "decline" | "cancel"): unknown;
   /** A final value as its complete wire result; throws `OutputSchemaViolation` for a server bug. Synchronous when it can be. */
   shape(value: unknown, ctx: RequestContext): MaybePromise<JsonObject>;
+  /** OAuth scopes a caller needs, all of them (the class's and method's `@Scopes` and the `scopes` option). */
+  readonly scopes: readonly string[];
   /** Milliseconds the component may take per round (its `timeoutMs` option); the app's default when absent. */
   readonly timeoutMs?: number;
   /** Its `rateLimit` option, checked: a limit, `false` (exempt), or absent (the app's default). */

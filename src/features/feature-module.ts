@@ -5,6 +5,7 @@ import type { ComponentCompiler, DeclaredComponent } from "./component-compiler"
 import type { ComponentDefinition } from "./component-definition";
 import type { ComponentRunner, ExecutionStrategy } from "./component-runner";
 import type { ListPaging } from "./list-result";
+import type { ScopeHierarchy } from "./scope-hierarchy";
 
 /** The request param the HTTP `Mcp-Name` header mirrors. */
 export type McpNameParam = "name" | "uri" | "taskId";
@@ -62,6 +63,11 @@ export interface Selection {
 export interface MethodHooks extends MethodSpec {
   /** HTTP only: checks headers that mirror params (`Mcp-Param-*`); returns the mismatch, or undefined. */
   checkHeaders?(params: JsonObject, header: HeaderLookup): string | undefined;
+  /**
+   * The scopes the component these params name needs (undefined when they name none): lets a
+   * transport refuse an under-scoped request before anything is dispatched (HTTP's 403 challenge).
+   */
+  scopesFor?(params: JsonObject): readonly string[] | undefined;
 }
 
 /** A method that answers by itself (a list, `tasks/get`): the dispatcher returns what `handle` gives. */
@@ -94,6 +100,8 @@ export interface FeatureContext {
   readonly listCache: ListCacheHint;
   /** How lists are paged (`McpAppOptions.listPageSize`, the cache hints, the cursors): give it to `listResult`. */
   readonly lists: ListPaging;
+  /** The app's scope hierarchy: lists show only what the caller's scopes allow. */
+  readonly scopes: ScopeHierarchy;
   readonly logger: AppLogger;
   /** The app's name (`McpAppOptions.name`, "roundtrip-mcp-app" when it gives none): per-app defaults derive from it. */
   readonly appName: string;

@@ -11,6 +11,7 @@ import { RegistrationError } from "./registration-error";
 import { ListCursors } from "./list-cursor";
 import { DEFAULT_LIST_PAGE_SIZE, type ListPaging } from "./list-result";
 import type { StateSealer } from "../state/state-sealer";
+import { ScopeHierarchy, type ScopeHierarchyOptions } from "./scope-hierarchy";
 
 /** The name of an app that gives none (`McpAppOptions.name`). */
 export const DEFAULT_APP_NAME = "roundtrip-mcp-app";
@@ -26,6 +27,8 @@ export interface FeatureTableOptions {
   listPageSize?: number;
   /** Seals list cursors; without it every list is one page and any cursor is refused. */
   sealer?: () => StateSealer;
+  /** Which scope implies which (`McpAppOptions.scopeHierarchy`). */
+  scopeHierarchy?: ScopeHierarchyOptions;
 }
 
 /**
@@ -37,6 +40,8 @@ export class FeatureTable {
   readonly components: readonly ComponentDefinition[];
   /** Every method of every feature, in feature order. */
   readonly methods: readonly FeatureMethod[];
+  /** The app's scope hierarchy: what a granted scope implies. */
+  readonly scopes: ScopeHierarchy;
   private readonly features: readonly CompiledFeature[];
   private readonly byMethod = new Map<string, FeatureMethod>();
   private readonly strategies = new Map<ComponentDefinition, ExecutionStrategy>();
@@ -53,6 +58,7 @@ export class FeatureTable {
       pageSize,
       ...(options.sealer !== undefined && { cursors: new ListCursors(options.sealer) }),
     };
+    const scopes = (this.scopes = new ScopeHierarchy(options.scopeHierarchy));
     const features: CompiledFeature[] = [];
     const names = new Map<CompiledFeature, string>();
     const components: ComponentDefinition[] = [];
@@ -64,6 +70,7 @@ export class FeatureTable {
         compiler,
         listCache,
         lists,
+        scopes,
         logger: options.logger,
         appName: options.appName ?? DEFAULT_APP_NAME,
       });

@@ -10,6 +10,8 @@ export const ErrorCode = {
   UnsupportedProtocolVersion: -32022,
   /** A call over its rate limit (`data`: `{ limit, windowMs, retryAfter, retryAfterMs }`); HTTP 429 with `Retry-After`. */
   RateLimited: -32010,
+  /** The caller's token lacks a scope the operation needs (HTTP: 403 `insufficient_scope`). */
+  InsufficientScope: -32003,
 } as const;
 
 /**

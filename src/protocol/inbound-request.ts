@@ -1,3 +1,4 @@
+import type { Authorization } from "./authorization";
 import type { Cancellation } from "./cancellation";
 import type { ProgressReporter, RequestLogger } from "./request-context";
 import type { ClientCapabilities, JsonObject } from "./wire-types";
@@ -20,6 +21,8 @@ export interface InboundRequest {
   /** Params exactly as received (including `_meta`, `inputResponses`, `requestState`). */
   params: JsonObject;
   principal: string | null;
+  /** What the request's verified token granted; absent when the transport does not authorize by OAuth. */
+  authorization?: Authorization;
   /** Capabilities declared for this request (2025 era: those of `initialize`). */
   clientCapabilities: ClientCapabilities;
   protocolVersion?: string;

@@ -1,3 +1,4 @@
+import type { Authorization } from "./authorization";
 import type { ClientCapabilities, JsonObject } from "./wire-types";
 
 /** Levels of the deprecated per-request logging (`notifications/message`). */
@@ -47,6 +48,11 @@ export interface RequestContext extends StateBinding, InputResponseSource {
   readonly requestParams: Readonly<JsonObject>;
   /** The authenticated principal, or null for anonymous. */
   readonly principal: string | null;
+  /**
+   * What the request's verified access token granted (scopes as granted, verified claims), or
+   * undefined when the transport does not authorize by OAuth (stdio, in-memory, `listen()` without `auth`).
+   */
+  readonly authorization: Authorization | undefined;
   /** Capabilities the client declared on this very request (`{}` when none). */
   readonly clientCapabilities: Readonly<ClientCapabilities>;
   /** The protocol version the request declared. */

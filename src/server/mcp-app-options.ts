@@ -1,3 +1,4 @@
+import type { Authorization } from "../protocol/authorization";
 // What an app, and each connection it serves, is configured with (McpApp.create, serve, connect).
 import type { DependencyContainer } from "tsyringe";
 import type { RateLimitOptions } from "../dispatch/rate-limiter";
@@ -43,6 +44,13 @@ export interface McpAppOptions {
    * view of the list for 15 minutes. See docs/lists.md.
    */
   listPageSize?: number;
+  /**
+   * Which OAuth scope implies which, transitively, given once for the app: a token granted the
+   * key is granted every scope listed under it. A MUST of the 2026-07-28 authorization spec.
+   *
+   * @example scopeHierarchy: { preferences: ["preferences:read", "preferences:admin"] }
+   */
+  scopeHierarchy?: Readonly<Record<string, readonly string[]>>;
   /** Principal for requests arriving over stdio or in-process (no transport authentication). Default null. */
   localPrincipal?: string | null;
   /**
@@ -126,6 +134,12 @@ export interface ServeOptions {
    * @example const transport = await app.connect({ principal: "alice" });
    */
   principal?: string | null;
+  /**
+   * What every request on this connection is authorized for (its scopes and claims), as a
+   * verified token would say over HTTP: lets a test act as a principal with given scopes
+   * (`client.as(principal, { scopes })`). Default none: the connection is not restricted by scopes.
+   */
+  authorization?: Authorization;
 }
 
 /** One connection being served. */

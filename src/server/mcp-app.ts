@@ -1,3 +1,4 @@
+import type { AuthOptions } from "../auth/bearer-auth";
 import { container as rootContainer, type DependencyContainer } from "tsyringe";
 import { createMcpHandler, InMemoryTransport, type McpHttpHandler, type ServerContext, type Transport } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
@@ -17,6 +18,7 @@ import { ConnectionTransport } from "./stdio/connection-transport";
 import { HttpAnswerer } from "./http/http-answerer";
 import { httpEntry } from "./http/http-entry";
 import type { HttpRoute } from "./http/http-routes";
+import { HttpAuth } from "./http/http-auth";
 import { startHttpListener } from "./http/http-listener";
 import { DEFAULT_DRAIN_MS, drainDeadline, type CloseOptions, type HttpListener, type ListenOptions } from "./http/listen-options";
 import { HealthEndpoints, type HealthHandler, type HealthOptions } from "./http/health";
@@ -92,6 +94,7 @@ export class McpApp {
       listCache: options.listCache,
       listPageSize: options.listPageSize,
       sealer: () => sealer,
+      scopeHierarchy: options.scopeHierarchy,
       logger: this.logger,
       appName: options.name ?? DEFAULT_APP_NAME,
     });
@@ -156,7 +159,7 @@ export class McpApp {
     const principal = options.principal !== undefined ? options.principal : (this.options.localPrincipal ?? null);
     // The lane writes bytes: only on a transport that writes lines (stdio), never on in-memory objects.
     const lane = transport instanceof StdioLineTransport && this.laneOn ? this.lane : undefined;
-    const connection = new ConnectionTransport(transport, this.checks, { principal, lane });
+    const connection = new ConnectionTransport(transport, this.checks, { principal, authorization: options.authorization, lane });
     const facts: FactsLookup = (ctx) => connection.facts(ctx.mcpReq.id);
     const handle = serveStdio(this.sdkServers(facts), {
       transport: connection,
@@ -203,7 +206,8 @@ export class McpApp {
     try {
       const health = options.health ? this.healthEndpoints(options.health === true ? {} : options.health) : undefined;
       if (health?.serves(options.path ?? "/mcp")) throw new RangeError("listen: the health paths must differ from path");
-      listener = await startHttpListener(answerer, options, this.logger, (e) => this.reportError(e), this.listenerRoutes(health));
+      const auth = options.auth === undefined ? undefined : new HttpAuth(options.auth, this.features, this.logger);
+      listener = await startHttpListener(answerer, options, this.logger, (e) => this.reportError(e), this.listenerRoutes(health), auth);
     } catch (error) {
       this.handlers.get(handler)?.();
       this.handlers.delete(handler);
@@ -211,7 +215,7 @@ export class McpApp {
       throw error;
     }
     this.listeners.add(listener);
-    this.features.serving({ transport: "http", authenticated: options.authenticate !== undefined });
+    this.features.serving({ transport: "http", authenticated: options.authenticate !== undefined || options.auth !== undefined });
     return {
       url: listener.url,
       port: listener.port,
@@ -231,10 +235,19 @@ export class McpApp {
    * It makes the framework's own request checks: the body size and the other request limits (on a
    * body it reads, or on a `parsedBody` you pass), the `Mcp-Param-*` headers. Host/Origin checks,
    * authentication, timeouts and connection caps are the caller's job here (`listen` does them).
-   * The principal of a request is `options.authInfo.extra.principal` (null when absent).
+   * The principal of a request is `options.authInfo.extra.principal` (null when absent), unless
+   * `options.auth` makes the handler an OAuth 2.1 resource server (docs/authorization.md): then
+   * `auth.resource` is required, and the host routes the metadata's well-known path here too.
+   *
+   * @example const handler = app.httpHandler({ auth: { resource: "https://mcp.example.com/mcp", verifier: jwtVerifier({ issuer }) } });
    */
-  httpHandler(): McpHttpHandler {
-    return httpEntry(this.answerer(this.laneOn));
+  httpHandler(options: { auth?: AuthOptions } = {}): McpHttpHandler {
+    const auth = options.auth;
+    if (auth === undefined) return httpEntry(this.answerer(this.laneOn));
+    if (auth.resource === undefined)
+      throw new TypeError("httpHandler: auth.resource is required (the canonical URI clients reach this handler at)");
+    const http = new HttpAuth(auth, this.features, this.logger);
+    return httpEntry(this.answerer(this.laneOn), { http, resource: http.resource(auth.resource) });
   }
 
   /**

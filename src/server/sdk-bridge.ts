@@ -186,6 +186,7 @@ function toInboundRequest(
     ...(known.transport !== "connection" && { transportKind: known.transport }),
     params,
     principal: known.principal,
+    ...(known.authorization !== undefined && { authorization: known.authorization }),
     clientCapabilities,
     protocolVersion: envelope[PROTOCOL_VERSION_META_KEY] as string | undefined,
     era: modern ? "modern" : "legacy",

@@ -4,7 +4,7 @@ import type { TestClock } from "./test-clock";
 import type { JsonRpcNotification } from "./wire-messages";
 
 /** Who requests are made as: the boundary's own principal (undefined), or a chosen one. */
-export type PrincipalChoice = { readonly principal: string | null } | undefined;
+export type PrincipalChoice = { readonly principal: string | null; readonly scopes?: readonly string[] } | undefined;
 
 /** What a boundary provides to the clients built on it. */
 export interface HostSpec {
@@ -18,7 +18,7 @@ export interface HostSpec {
   /** Opens a channel whose requests carry `principal`. */
   open(principal: PrincipalChoice, listeners: { onNotification: NotificationListener; onStray: StrayListener }): Promise<Channel>;
   /** Throws, saying how to set it up, when this boundary cannot act as `principal`. */
-  checkPrincipal(principal: string | null): void;
+  checkPrincipal(principal: string | null, scopes?: readonly string[]): void;
   /** Frees what the spec made besides channels (listeners, an app the kit built). */
   dispose(): Promise<void>;
 }
@@ -41,7 +41,7 @@ export class ClientHost {
 
   channel(principal: PrincipalChoice): Promise<Channel> {
     if (this.closed) return Promise.reject(new Error("this test client is closed"));
-    const key = principal === undefined ? "default" : JSON.stringify(principal.principal);
+    const key = principal === undefined ? "default" : JSON.stringify([principal.principal, principal.scopes ?? null]);
     let channel = this.channels.get(key);
     if (channel === undefined) {
       channel = this.spec.open(principal, {

@@ -64,7 +64,11 @@ export async function createHttpTestClient(
       const endpoint = principal === undefined || principalHeaders || isUrl ? url : (await listenAs(principal)).url;
       return new HttpChannel({ url: endpoint, headers: { ...headers, ...asHeaders }, ...handlers });
     },
-    checkPrincipal: () => {
+    checkPrincipal: (_principal, scopes) => {
+      if (scopes !== undefined)
+        throw new Error(
+          "client.as: scopes without an authorization server work in-process (createTestClient); over HTTP run one, see docs/authorization.md",
+        );
       if (isUrl && !principalHeaders) {
         throw new Error(
           "client.as: for a server at a URL, give createHttpTestClient the principalHeaders option (how to authenticate as a principal)",

@@ -34,7 +34,11 @@ export async function createStdioTestClient(server: StdioServerCommand, options:
       const transport = new StdioChildTransport({ ...server, env });
       return MessageChannel.open("stdio", transport, listeners, () => transport.describeEnd());
     },
-    checkPrincipal: () => {
+    checkPrincipal: (_principal, scopes) => {
+      if (scopes !== undefined)
+        throw new Error(
+          "client.as: scopes without an authorization server work in-process (createTestClient); over HTTP run one, see docs/authorization.md",
+        );
       if (principalEnv === undefined) {
         throw new Error(
           "client.as: a stdio server has one principal per process; give createStdioTestClient the principalEnv option (a variable the server reads as its localPrincipal) to spawn one per principal",

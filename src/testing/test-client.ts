@@ -297,13 +297,21 @@ export class TestClient {
    * of its own, over HTTP a listener or headers of its own, over stdio a process of its own.
    * Throws, saying what to configure, where the boundary cannot do it.
    *
+   * `options.scopes` (in-process only): every request is authorized as a verified token granting
+   * exactly those scopes would be, so `@Scopes` checks and list filtering apply, with no
+   * authorization server.
+   *
    * @example const stolen = await round1.via(client.as("mallory")).answer({ color: accept({ color: "red" }) });
+   * @example const reader = client.as("alice", { scopes: ["preferences:read"] });
    */
-  as(principal: string | null): TestClient {
+  as(principal: string | null, options: { scopes?: readonly string[] } = {}): TestClient {
     if (principal !== null && (typeof principal !== "string" || principal === ""))
       throw new TypeError("client.as: principal must be a non-empty string or null");
-    this.host.spec.checkPrincipal(principal);
-    return new TestClient(this.host, this.defaults, { principal });
+    const scopes = options.scopes;
+    if (scopes !== undefined && (!Array.isArray(scopes) || scopes.some((s) => typeof s !== "string" || s === "" || /\s/.test(s))))
+      throw new TypeError("client.as: scopes must be an array of scope strings without spaces");
+    this.host.spec.checkPrincipal(principal, scopes);
+    return new TestClient(this.host, this.defaults, scopes === undefined ? { principal } : { principal, scopes: [...scopes] });
   }
 
   /** Closes every connection, child process and listener this client family opened, and an app the kit built. */

@@ -3,16 +3,21 @@ import { clip } from "../../protocol/clip";
 import { ErrorCode, McpError } from "../../protocol/errors";
 import type { FeatureModule } from "../feature-module";
 import { listResult, PAGINATED_PARAMS } from "../list-result";
+import { VisibleEntries } from "../visible-entries";
 import { compilePrompt } from "./prompt-definition";
 
 /** Prompts: `@Prompt` declarations, `prompts/list` and `prompts/get`. */
 export const promptsFeature: FeatureModule = {
   name: "prompts",
-  compile({ declarations, compiler, lists }) {
+  compile({ declarations, compiler, lists, scopes }) {
     const prompts = compiler.byName(declarations, "prompt", (component) =>
       compilePrompt(component, component.declaration.options as PromptOptions, compiler),
     );
-    const list = [...prompts.values()].map((p) => p.descriptor).sort((a, b) => String(a.name).localeCompare(String(b.name), "en"));
+    const list = new VisibleEntries(
+      [...prompts.values()].sort((a, b) => String(a.descriptor.name).localeCompare(String(b.descriptor.name), "en")),
+      lists,
+      scopes,
+    );
     return {
       components: [...prompts.values()],
       capabilities: () => (prompts.size > 0 ? { prompts: { listChanged: true } } : {}),
@@ -23,7 +28,7 @@ export const promptsFeature: FeatureModule = {
           capability: "prompts",
           direct: { cacheable: true, result: "as-is" },
           paramsShape: PAGINATED_PARAMS,
-          handle: async (request) => listResult(request, "prompts", list, lists),
+          handle: async (request) => listResult(request, "prompts", list.of(request), list.paging),
         },
         {
           method: "prompts/get",
@@ -36,6 +41,7 @@ export const promptsFeature: FeatureModule = {
             required: ["name"],
             properties: { name: { type: "string" }, arguments: { type: "object", additionalProperties: { type: "string" } } },
           },
+          scopesFor: (params) => (typeof params.name === "string" ? prompts.get(params.name)?.scopes : undefined),
           select(request) {
             const name = request.params.name;
             const prompt = typeof name === "string" ? prompts.get(name) : undefined;

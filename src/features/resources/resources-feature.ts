@@ -3,6 +3,7 @@ import { ErrorCode, McpError } from "../../protocol/errors";
 import { resourceNotFound } from "./resource-result";
 import type { FeatureModule } from "../feature-module";
 import { listResult, PAGINATED_PARAMS } from "../list-result";
+import { VisibleEntries } from "../visible-entries";
 import { RegistrationError } from "../registration-error";
 import { compileResource, type ResourceDefinition } from "./resource-definition";
 
@@ -13,7 +14,7 @@ import { compileResource, type ResourceDefinition } from "./resource-definition"
  */
 export const resourcesFeature: FeatureModule = {
   name: "resources",
-  compile({ declarations, compiler, lists }) {
+  compile({ declarations, compiler, lists, scopes }) {
     const fixed = new Map<string, ResourceDefinition>();
     const templates: ResourceDefinition[] = [];
     for (const component of declarations) {
@@ -35,8 +36,14 @@ export const resourcesFeature: FeatureModule = {
       }
     }
     templates.sort((a, b) => a.template!.template.localeCompare(b.template!.template, "en"));
-    const resourceList = [...fixed.values()].map((r) => r.descriptor).sort((a, b) => String(a.uri).localeCompare(String(b.uri), "en"));
-    const templateList = templates.map((t) => t.descriptor);
+    const resourceList = new VisibleEntries(
+      [...fixed.values()].sort((a, b) => String(a.descriptor.uri).localeCompare(String(b.descriptor.uri), "en")),
+      lists,
+      scopes,
+    );
+    const templateList = new VisibleEntries(templates, lists, scopes);
+    const named = (uri: unknown) =>
+      typeof uri !== "string" ? undefined : (fixed.get(uri) ?? templates.find((t) => t.template!.match(uri) !== undefined));
     const any = fixed.size + templates.length > 0;
     return {
       components: [...fixed.values(), ...templates],
@@ -51,7 +58,7 @@ export const resourcesFeature: FeatureModule = {
           capability: "resources",
           direct: { cacheable: true, result: "as-is" },
           paramsShape: PAGINATED_PARAMS,
-          handle: async (request) => listResult(request, "resources", resourceList, lists),
+          handle: async (request) => listResult(request, "resources", resourceList.of(request), resourceList.paging),
         },
         {
           method: "resources/templates/list",
@@ -59,7 +66,7 @@ export const resourcesFeature: FeatureModule = {
           capability: "resources",
           direct: { cacheable: true, result: "as-is" },
           paramsShape: PAGINATED_PARAMS,
-          handle: async (request) => listResult(request, "resourceTemplates", templateList, lists),
+          handle: async (request) => listResult(request, "resourceTemplates", templateList.of(request), templateList.paging),
         },
         {
           method: "resources/read",
@@ -68,6 +75,7 @@ export const resourcesFeature: FeatureModule = {
           capability: "resources",
           direct: { cacheable: true, result: "as-is" },
           paramsShape: { type: "object", required: ["uri"], properties: { uri: { type: "string" } } },
+          scopesFor: (params) => named(params.uri)?.scopes,
           select(request) {
             const uri = request.params.uri;
             if (typeof uri !== "string") throw new McpError(ErrorCode.InvalidParams, "resources/read needs a string uri");

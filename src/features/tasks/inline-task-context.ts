@@ -13,6 +13,7 @@ export function inlineTaskContext(ctx: RequestContext): TaskContext {
     requestMethod: ctx.requestMethod,
     requestParams: ctx.requestParams,
     principal: ctx.principal,
+    authorization: ctx.authorization,
     clientCapabilities: ctx.clientCapabilities,
     protocolVersion: ctx.protocolVersion,
     inputResponses: ctx.inputResponses,

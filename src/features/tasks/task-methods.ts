@@ -6,6 +6,8 @@ import { isPlainObject } from "../../protocol/plain-object";
 import type { JsonObject } from "../../protocol/wire-types";
 import { isTerminal, type TaskRecord } from "../../stores/task-record";
 import type { TaskStore } from "../../stores/task-store";
+import type { ScopeHierarchy } from "../scope-hierarchy";
+import { InsufficientScopeError } from "../../protocol/insufficient-scope-error";
 import type { FeatureMethod } from "../feature-module";
 import { outstandingAnswers } from "./task-answers";
 import { storeFailure } from "./task-store-failure";
@@ -55,7 +57,12 @@ const TASK_ID = { type: "string", minLength: 1, maxLength: 256 };
  * declare the extension (-32021), then reads or changes the task as the request's principal sees
  * it: a task it cannot see is -32602, exactly like one that does not exist.
  */
-export function taskMethods(store: () => Promise<TaskStore>, logger: AppLogger): FeatureMethod[] {
+export function taskMethods(
+  store: () => Promise<TaskStore>,
+  logger: AppLogger,
+  scopesOf: (toolName: string) => readonly string[],
+  scopes: ScopeHierarchy,
+): FeatureMethod[] {
   const withTask = async (
     request: InboundRequest,
     operation: string,
@@ -65,8 +72,16 @@ export function taskMethods(store: () => Promise<TaskStore>, logger: AppLogger):
     const taskId = request.params.taskId as string;
     let task: TaskRecord | undefined;
     try {
-      task = await act(await store(), taskId);
+      const opened = await store();
+      // A task is read, answered and cancelled with the scopes its tool needs, checked first.
+      if (request.authorization !== undefined) {
+        const seen = await opened.get(taskId, request.principal);
+        if (seen !== undefined && !scopes.allows(scopesOf(seen.toolName), request.authorization))
+          throw new InsufficientScopeError(scopesOf(seen.toolName));
+      }
+      task = await act(opened, taskId);
     } catch (error) {
+      if (error instanceof InsufficientScopeError) throw error;
       throw storeFailure(error, logger, operation);
     }
     if (task === undefined) throw new McpError(ErrorCode.InvalidParams, UNKNOWN_TASK);

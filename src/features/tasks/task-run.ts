@@ -256,6 +256,8 @@ export class TaskRun {
       requestMethod: "tools/call",
       requestParams: frozenCopy({ name: this.tool.name, arguments: this.input.arguments }),
       principal: task.principal,
+      // A background run outlives the token that created it; its claims are never stored.
+      authorization: undefined,
       clientCapabilities: frozenCopy(this.input.capabilities),
       protocolVersion: this.input.protocolVersion,
       inputResponses: undefined,

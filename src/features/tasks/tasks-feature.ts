@@ -19,7 +19,7 @@ export function tasks(options: TasksOptions = {}): FeatureModule {
   const settings = tasksSettings(options);
   return {
     name: TASKS_EXTENSION,
-    compile({ components, declarations, logger, appName }) {
+    compile({ components, declarations, logger, appName, scopes }) {
       const tools = compileTaskTools(components, declarations, settings);
       // `sqlite:` with no dataDir: a folder named after the app, so two apps never share a file.
       const storeOptions = { ...settings.storeOptions, appName: settings.storeOptions.appName ?? appName };
@@ -29,7 +29,12 @@ export function tasks(options: TasksOptions = {}): FeatureModule {
         // Advertised (modern era only) as long as the feature is listed, even with no task tool:
         // tasks/get of a task created by another instance still works here.
         capabilities: (era) => (era === "modern" ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
-        methods: taskMethods(() => runtime.store(), logger),
+        methods: taskMethods(
+          () => runtime.store(),
+          logger,
+          (toolName) => components.find((c) => c.ref.kind === "tool" && c.ref.name === toolName)?.scopes ?? [],
+          scopes,
+        ),
         execution: {
           claims: (component) => tools.has(component),
           admit(component, ctx) {

@@ -4,17 +4,22 @@ import { ErrorCode, McpError } from "../../protocol/errors";
 import type { JsonObject } from "../../protocol/wire-types";
 import type { FeatureModule } from "../feature-module";
 import { listResult, PAGINATED_PARAMS } from "../list-result";
+import { VisibleEntries } from "../visible-entries";
 import { checkParamHeaders } from "./param-headers";
 import { compileTool } from "./tool-definition";
 
 /** Tools: `@Tool` declarations, `tools/list` and `tools/call` (with its `Mcp-Param-*` header check). */
 export const toolsFeature: FeatureModule = {
   name: "tools",
-  compile({ declarations, compiler, lists }) {
+  compile({ declarations, compiler, lists, scopes }) {
     const tools = compiler.byName(declarations, "tool", (component) =>
       compileTool(component, component.declaration.options as ToolOptions, compiler),
     );
-    const list = [...tools.values()].map((t) => t.descriptor).sort((a, b) => String(a.name).localeCompare(String(b.name), "en"));
+    const list = new VisibleEntries(
+      [...tools.values()].sort((a, b) => String(a.descriptor.name).localeCompare(String(b.descriptor.name), "en")),
+      lists,
+      scopes,
+    );
     const find = (params: JsonObject) => (typeof params.name === "string" ? tools.get(params.name) : undefined);
     return {
       components: [...tools.values()],
@@ -26,7 +31,7 @@ export const toolsFeature: FeatureModule = {
           capability: "tools",
           direct: { cacheable: true, result: "tool-list" },
           paramsShape: PAGINATED_PARAMS,
-          handle: async (request) => listResult(request, "tools", list, lists),
+          handle: async (request) => listResult(request, "tools", list.of(request), list.paging),
         },
         {
           method: "tools/call",
@@ -40,6 +45,7 @@ export const toolsFeature: FeatureModule = {
             if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${clip(String(request.params.name))}`);
             return { component: tool };
           },
+          scopesFor: (params) => find(params)?.scopes,
           checkHeaders(params, header) {
             const tool = find(params);
             return tool && tool.headerParams.length > 0 ? checkParamHeaders(tool, params.arguments, header) : undefined;

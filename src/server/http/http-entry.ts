@@ -5,6 +5,8 @@ import { ErrorCode } from "../../protocol/errors";
 import { errorResponse } from "../checks/error-response";
 import type { Rejection } from "../checks/inbound-checks";
 import type { HttpAnswer, HttpAnswerer, HttpReceived } from "./http-answerer";
+import type { HttpAuth } from "./http-auth";
+import type { Authorization } from "../../protocol/authorization";
 
 const ANONYMOUS: AuthInfo = { token: "", clientId: "anonymous", scopes: [] };
 
@@ -18,14 +20,27 @@ const ANONYMOUS: AuthInfo = { token: "", clientId: "anonymous", scopes: [] };
  * Content-Length over it is refused before reading) and checked (limits, then parse); the SDK then
  * receives it as `parsedBody` and never reads the stream. A `parsedBody` the caller parsed is
  * checked by a bounded walk. A body that is not JSON goes to the SDK as text, for its own answer.
- * The principal of a request is `options.authInfo.extra.principal` (null when absent).
+ * The principal of a request is `options.authInfo.extra.principal` (null when absent), unless
+ * `auth` is given: then the handler is an OAuth 2.1 resource server (the metadata at its
+ * well-known path, when the host routes it here; the bearer check; the 403 scope challenge).
  */
-export function httpEntry(answerer: HttpAnswerer): McpHttpHandler {
+export function httpEntry(answerer: HttpAnswerer, auth?: { readonly http: HttpAuth; readonly resource: string }): McpHttpHandler {
   const { sdk, checks } = answerer;
   const fetch = async (request: Request, options: McpHandlerRequestOptions = {}): Promise<Response> => {
     const authInfo = options.authInfo ?? ANONYMOUS;
     const given = authInfo.extra?.principal;
-    const principal = typeof given === "string" ? given : null;
+    let principal = typeof given === "string" ? given : null;
+    let authorization: Authorization | undefined;
+    if (auth !== undefined) {
+      const url = new URL(request.url);
+      const metadata = auth.http.metadata(url.pathname, request.method, auth.resource);
+      if (metadata !== undefined) return Response.json(metadata.body, { status: metadata.status, headers: metadata.headers });
+      const header = request.headers.get("authorization");
+      const verdict = await auth.http.check(header === null ? undefined : [header], url.search.slice(1), auth.resource);
+      if (verdict.kind === "refused")
+        return Response.json(errorResponse(verdict.error), { status: verdict.status, headers: verdict.headers });
+      ({ principal, authorization } = verdict);
+    }
     let body: unknown = options.parsedBody;
     let ownBytes = false;
     let webRequest = request;
@@ -52,10 +67,16 @@ export function httpEntry(answerer: HttpAnswerer): McpHttpHandler {
         webRequest = withBody(request, read.text);
       }
     }
+    const refused = authorization && auth?.http.scopeRefusal(body, authorization, auth.resource);
+    if (refused)
+      return Response.json(errorResponse(refused.error, (body as { id?: unknown }).id), {
+        status: refused.status,
+        headers: refused.headers,
+      });
     const received: HttpReceived = {
       body,
       method: request.method,
-      facts: { transport: "http", principal, ownBytes },
+      facts: { transport: "http", principal, ...(authorization !== undefined && { authorization }), ownBytes },
       authInfo,
       header: (name) => request.headers.get(name) ?? undefined,
       cancellation: signalCancellation(request.signal),

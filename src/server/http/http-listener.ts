@@ -2,6 +2,8 @@ import { createServer, type IncomingMessage, type Server as NodeServer, type Ser
 import type { AddressInfo } from "node:net";
 import { validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
 import type { AppLogger } from "../../protocol/app-logger";
+import type { Authorization } from "../../protocol/authorization";
+import type { HttpAuth } from "./http-auth";
 import { ErrorCode } from "../../protocol/errors";
 import { ConnectionGate, refusalMessage, RETRY_AFTER_SECONDS } from "./connection-gate";
 import { errorResponse } from "../checks/error-response";
@@ -49,7 +51,11 @@ export async function startHttpListener(
   logger: AppLogger,
   onerror: (error: Error) => void,
   routes: ReadonlyMap<string, HttpRoute> = NO_ROUTES,
+  auth?: HttpAuth,
 ): Promise<HttpListener> {
+  if (auth !== undefined && options.authenticate !== undefined) throw new TypeError("listen: give auth or authenticate, not both");
+  // This server's canonical URI, once the port is known (no request is served before).
+  let resource = "";
   const { sdk: handler, checks } = answerer;
   const host = options.host ?? "127.0.0.1";
   const path = options.path ?? "/mcp";
@@ -127,6 +133,8 @@ export async function startHttpListener(
     // The request target as parsed (the common exact `/mcp` needs no URL object).
     const target = req.url ?? "/";
     const url = target === path ? undefined : new URL(target, "http://localhost");
+    const metadata = url !== undefined && auth !== undefined ? auth.metadata(url.pathname, req.method, resource) : undefined;
+    if (metadata !== undefined) return void send(res, metadata.status, metadata.body, metadata.headers);
     const route = url !== undefined && url.pathname !== path ? routes.get(url.pathname) : undefined;
     if (url !== undefined && url.pathname !== path && route === undefined)
       return void jsonError(res, 404, ErrorCode.MethodNotFound, "Not found");
@@ -141,7 +149,12 @@ export async function startHttpListener(
     }
     if (route !== undefined) return void (await route(req, res));
     let principal: string | null = null;
-    if (options.authenticate) {
+    let authorization: Authorization | undefined;
+    if (auth !== undefined) {
+      const verdict = await auth.check(req.headersDistinct.authorization, url?.search.slice(1), resource);
+      if (verdict.kind === "refused") return void send(res, verdict.status, errorResponse(verdict.error), verdict.headers);
+      ({ principal, authorization } = verdict);
+    } else if (options.authenticate) {
       principal = await options.authenticate(req);
       if (principal === null) {
         res.setHeader("www-authenticate", "Bearer");
@@ -161,13 +174,16 @@ export async function startHttpListener(
       const message = isPlainObject(body) ? body : undefined;
       flight.id = message?.id;
       flight.listen = message?.method === "subscriptions/listen";
+      // Before dispatch: a component the token's scopes do not reach is the full 403 challenge.
+      const refused = authorization && auth?.scopeRefusal(body, authorization, resource);
+      if (refused) return void send(res, refused.status, errorResponse(refused.error, message?.id), refused.headers);
     }
     const cancellation = new ResponseCancellation(res, flight);
     return {
       body,
       method: req.method ?? "",
       // The body was parsed here, for this request alone: its limits are checked and its params may be frozen in place.
-      facts: { transport: "http", principal, ownBytes: body !== undefined },
+      facts: { transport: "http", principal, ...(authorization !== undefined && { authorization }), ownBytes: body !== undefined },
       authInfo: { token: "", clientId: principal ?? "anonymous", scopes: [] },
       header: (name) => headerOf(req, name),
       cancellation,
@@ -196,6 +212,7 @@ export async function startHttpListener(
   const port = (server.address() as AddressInfo).port;
   const shownHost = host.includes(":") ? `[${host}]` : host;
   const url = `http://${shownHost}:${port}${path}`;
+  resource = auth === undefined ? url : auth.resource(options.auth?.resource ?? url);
 
   let closing: Promise<void> | undefined;
   async function drain(deadline: number): Promise<void> {

@@ -1,3 +1,4 @@
+import type { AuthOptions } from "../../auth/bearer-auth";
 import type { IncomingMessage } from "node:http";
 import type { HealthOptions } from "./health";
 
@@ -20,8 +21,19 @@ export interface ListenOptions {
   allowedHosts?: string[];
   /** Origins' host names accepted; default the same as allowedHosts. */
   allowedOrigins?: string[];
-  /** Authenticates every request; when set, a request it maps to null gets 401. */
+  /**
+   * Authenticates every request; when set, a request it maps to null gets 401 (`WWW-Authenticate: Bearer`).
+   * The simple path, for a principal from credentials of your own; `auth` makes the listener an
+   * OAuth 2.1 resource server instead. Give one or the other.
+   */
   authenticate?: Authenticator;
+  /**
+   * OAuth 2.1 resource server: every request needs a bearer token the verifier accepts for this
+   * server's canonical URI (`auth.resource`, default this listener's URL), the protected resource
+   * metadata is served at its path-aware well-known URL, and refusals carry the exact challenges.
+   * See docs/authorization.md.
+   */
+  auth?: AuthOptions;
   /** Time a client has to send a request's headers, in milliseconds. Default 10,000 (at most `requestTimeoutMs`). */
   headersTimeoutMs?: number;
   /** Time a client has to send a whole request, headers and body, in milliseconds; then 408 and the connection closes. Default 30,000. */

@@ -1,3 +1,4 @@
+import type { Authorization } from "../../protocol/authorization";
 import {
   classifyInboundRequest,
   CLIENT_CAPABILITIES_META_KEY,
@@ -49,6 +50,7 @@ class LaneInbound implements InboundRequest {
   readonly requestState: unknown;
 
   readonly principal: string | null;
+  readonly authorization: Authorization | undefined;
   readonly exclusive: boolean;
   readonly requestId: string | number;
   readonly transportKind: "http" | "stdio" | undefined;
@@ -59,6 +61,7 @@ class LaneInbound implements InboundRequest {
     readonly cancellation: Cancellation | undefined,
   ) {
     this.principal = facts.principal;
+    this.authorization = facts.authorization;
     this.exclusive = facts.ownBytes;
     this.requestId = request.id;
     this.transportKind = facts.transport === "connection" ? undefined : facts.transport;

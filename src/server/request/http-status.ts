@@ -18,6 +18,7 @@ const BAD_REQUEST: HttpStatus = Object.freeze({ status: 400 });
  */
 export function httpStatusOf(code: number, data?: unknown): HttpStatus {
   if (code === ErrorCode.RateLimited) return tooManyRequests(data);
+  if (code === -32003) return insufficientScope(data);
   return code === -32021 ? BAD_REQUEST : IN_BAND;
 }
 
@@ -26,6 +27,19 @@ function tooManyRequests(data: unknown): HttpStatus {
   const seconds = (data as { retryAfter?: unknown } | null | undefined)?.retryAfter;
   const retryAfter = typeof seconds === "number" && Number.isSafeInteger(seconds) && seconds > 0 ? seconds : 1;
   return { status: 429, headers: { "retry-after": String(retryAfter) } };
+}
+
+/**
+ * -32003 thrown by the dispatcher (a task method whose task's tool needs more scopes): 403 with the
+ * insufficient_scope challenge naming them. Calls of tools, resources and prompts are refused
+ * before dispatch with the full challenge, `resource_metadata` included (`http/http-auth.ts`).
+ */
+function insufficientScope(data: unknown): HttpStatus {
+  const scopes = (data as { requiredScopes?: unknown } | undefined)?.requiredScopes;
+  const list = Array.isArray(scopes)
+    ? scopes.filter((s): s is string => typeof s === "string" && /^[\x21\x23-\x5B\x5D-\x7E]+$/.test(s))
+    : [];
+  return { status: 403, headers: { "www-authenticate": `Bearer error="insufficient_scope", scope="${list.join(" ")}"` } };
 }
 
 /** Whether the SDK path already answers this status itself (so the answerer changes nothing). */

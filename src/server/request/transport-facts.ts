@@ -1,3 +1,4 @@
+import type { Authorization } from "../../protocol/authorization";
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { JsonObject } from "../../protocol/wire-types";
 import type { HttpOutcome } from "./http-status";
@@ -15,6 +16,8 @@ export interface TransportFacts {
   readonly transport: TransportKind;
   /** Who sent it (the listener's `authenticate`, a mounted handler's `authInfo.extra.principal`, `serve({ principal })`). */
   readonly principal: string | null;
+  /** What the request's verified bearer token granted (`listen({ auth })`), or a connection was given (`serve({ authorization })`). */
+  readonly authorization?: Authorization;
   /**
    * The message was parsed here from the request's own bytes: its limits were checked on the text,
    * and nobody else holds its objects, so the dispatcher may freeze them in place.

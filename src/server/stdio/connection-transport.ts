@@ -1,3 +1,4 @@
+import type { Authorization } from "../../protocol/authorization";
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from "@modelcontextprotocol/server";
 import { PROTOCOL_VERSION_META_KEY } from "@modelcontextprotocol/server";
 import { OnDemandCancellation } from "../../protocol/cancellation";
@@ -19,6 +20,8 @@ function isCancellation(message: JSONRPCMessage): message is JSONRPCMessage & { 
 export interface ConnectionOptions {
   /** The principal of every request on this connection. */
   readonly principal: string | null;
+  /** What every request on this connection is authorized for (`serve({ authorization })`). */
+  readonly authorization?: Authorization;
   /** The fast lane, on a transport that writes lines (stdio). */
   readonly lane?: FastLane;
 }
@@ -65,7 +68,12 @@ export class ConnectionTransport implements Transport {
     this.lane = options.lane;
     // What a line transport hands on it parsed from a line it scanned, for this request alone.
     const ownBytes = inner instanceof StdioLineTransport;
-    this.base = { transport: ownBytes ? "stdio" : "connection", principal: options.principal, ownBytes };
+    this.base = {
+      transport: ownBytes ? "stdio" : "connection",
+      principal: options.principal,
+      ...(options.authorization !== undefined && { authorization: options.authorization }),
+      ownBytes,
+    };
     inner.onclose = () => {
       // Nothing more can be answered: a drain has nothing left to wait for.
       this.open.clear();
