@@ -71,6 +71,12 @@ describe("npm run demo -- --check", () => {
       `const real = require(${JSON.stringify(BUILD)});\n` +
         `module.exports = { ...real, Elicit: (key, source, options) => real.Elicit(key, source, key === "style" ? { ...options, message: "Which style?" } : options) };\n`,
     );
+    // Its other entry points are this build's (the HTTP entry imports roundtrip-mcp/stores).
+    fs.mkdirSync(path.join(build, "stores"));
+    fs.writeFileSync(
+      path.join(build, "stores", "index.js"),
+      `module.exports = require(${JSON.stringify(path.join(path.dirname(BUILD), "stores"))});\n`,
+    );
     const run = await runDemo({ ROUNDTRIP_MCP_DIST: build });
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(`framework  ${build} (ROUNDTRIP_MCP_DIST)`);
