@@ -9,7 +9,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 /** Bottom to top, the one list floors.test.ts reads too. `(entry)` is src/index.ts. */
-const { floors: FLOORS } = JSON.parse(
+const { floors: FLOORS, wings: WINGS } = JSON.parse(
   readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), "test/unit/architecture/floors.json"), "utf8"),
 );
 const SDK = "@modelcontextprotocol/server";
@@ -62,6 +62,34 @@ const floorBlocks = FLOORS.filter((floor) => floor !== "(entry)").flatMap((floor
   })),
 );
 
+/**
+ * A floor with wings (src/server/): a file of a wing imports only from its own wing or a lower
+ * tier (floors.json "wings"; `(top)` is the files at the floor's top, the highest tier). One block
+ * per wing, after the floor's own, repeating the floor's patterns (a later block replaces them).
+ */
+const wingBlocks = Object.entries(WINGS).flatMap(([floor, tiers]) =>
+  tiers.flatMap((tier, at) =>
+    tier
+      .filter((wing) => wing !== "(top)")
+      .flatMap((wing) => {
+        const above = tiers
+          .slice(at)
+          .flat()
+          .filter((other) => other !== wing && other !== "(top)");
+        return Array.from({ length: MAX_DEPTH - 1 }, (_, i) => {
+          const rule = floorRule(floor, "\\.\\./".repeat(i + 2));
+          const [, { patterns }] = rule["@typescript-eslint/no-restricted-imports"];
+          const up = "\\.\\./".repeat(i);
+          patterns.push({
+            regex: `^(${up}\\.\\./(${above.map(escape).join("|")})(/|$)|${up}\\.\\./[^./][^/]*$)`,
+            message: `A file of src/${floor}/${wing}/ imports only from its own wing or a lower tier (floors.json "wings": ${tiers.map((t) => t.join(" ")).join(" < ")}).`,
+          });
+          return { name: `wings/${floor}/${wing}/depth-${i + 1}`, files: [`src/${floor}/${wing}/${"*/".repeat(i)}*.ts`], rules: rule };
+        });
+      }),
+  ),
+);
+
 export default tseslint.config(
   { name: "ignores", ignores: ["dist/**", "node_modules/**", "coverage/**", "test/conformance/results*/**", "**/*.js", "**/*.cjs"] },
   js.configs.recommended,
@@ -97,4 +125,5 @@ export default tseslint.config(
     rules: floorRule("(entry)", "\\./"),
   },
   ...floorBlocks,
+  ...wingBlocks,
 );

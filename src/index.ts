@@ -148,7 +148,7 @@ export { StateTooLargeError } from "./state/state-too-large-error";
 // Server
 export { McpApp } from "./server/mcp-app";
 export type { McpAppOptions, ServeOptions, ServedConnection } from "./server/mcp-app-options";
-export type { ListenOptions, HttpListener, Authenticator, CloseOptions } from "./server/http-listener";
-export type { SessionOptions } from "./server/sessions/session-options";
-export { DEFAULT_REQUEST_LIMITS, type RequestLimits } from "./server/request-limits";
+export type { ListenOptions, HttpListener, Authenticator, CloseOptions } from "./server/http/listen-options";
+export { DEFAULT_REQUEST_LIMITS, type RequestLimits } from "./server/checks/request-limits";
+export type { SessionOptions } from "./server/http/sessions/session-options";
 export { ChangeNotifier } from "./server/change-notifier";

@@ -87,11 +87,7 @@ export class Dispatcher implements ComponentRunner {
     checkRetryEnvelope(request);
     // The round's own signal: aborts on cancellation or at the time limit, never after it returned.
     // The transport's signal is read lazily: a transport may make it only when something reads it.
-    const deadline = new RequestDeadline(
-      () => request.signal,
-      def.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      request.cancelled,
-    );
+    const deadline = new RequestDeadline(request.cancellation, def.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const ctx = requestContextOf(request, deadline);
     const strategy = this.options.features.strategyFor(def);
     strategy?.admit?.(def, ctx);

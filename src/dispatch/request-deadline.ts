@@ -1,3 +1,5 @@
+import type { Cancellation } from "../protocol/cancellation";
+
 /** Rejects a round whose handler outlived its time. */
 export class HandlerTimeout extends Error {
   override readonly name = "HandlerTimeout";
@@ -31,20 +33,16 @@ export class RequestDeadline {
   private transportSignal: AbortSignal | undefined | null = null;
 
   /**
-   * @param transport the transport's signal, or a function that gives it: it is read only when
-   *   the round's signal is made, at the time limit, or to learn a cancellation's reason.
-   * @param cancelled whether the transport has already cancelled the request, answered without
-   *   reading `transport` (a transport that makes its signal on demand). Without it, the round
-   *   reads `transport` when it is released, to remember a cancellation for a signal read later.
+   * @param transport the request's cancellation: `cancelled` is asked at the release and the time
+   *   limit; its signal is read only when the round's signal is made, or to learn a cancellation's reason.
    */
   constructor(
-    private readonly transport: AbortSignal | (() => AbortSignal | undefined) | undefined,
+    private readonly transport: Cancellation | undefined,
     private readonly timeoutMs: number,
-    private readonly cancelled?: () => boolean,
   ) {}
 
   private transportNow(): AbortSignal | undefined {
-    if (this.transportSignal === null) this.transportSignal = typeof this.transport === "function" ? this.transport() : this.transport;
+    if (this.transportSignal === null) this.transportSignal = this.transport?.signal;
     return this.transportSignal;
   }
 
@@ -87,7 +85,7 @@ export class RequestDeadline {
   /** A transport that aborted while nobody listened ends the round all the same (first reason wins). */
   private noteTransport(): void {
     if (this.released) return;
-    if (this.transportSignal === null && this.cancelled !== undefined && !this.cancelled()) return;
+    if (this.transportSignal === null && this.transport?.cancelled !== true) return;
     const transport = this.transportNow();
     if (transport?.aborted) this.end(transport.reason);
   }

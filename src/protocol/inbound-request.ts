@@ -1,3 +1,4 @@
+import type { Cancellation } from "./cancellation";
 import type { ProgressReporter, RequestLogger } from "./request-context";
 import type { ClientCapabilities, JsonObject } from "./wire-types";
 
@@ -29,13 +30,8 @@ export interface InboundRequest {
   requestState?: unknown;
   progress?: ProgressReporter;
   log?: RequestLogger;
-  signal?: AbortSignal;
-  /**
-   * Whether the transport has already cancelled this request, answered without reading `signal`:
-   * for a transport that makes its signal only when something reads it (the HTTP listener), so a
-   * round whose handler never looks makes none. Optional; without it, `signal` is read.
-   */
-  cancelled?: () => boolean;
+  /** The request's cancellation: asked `cancelled` by every round, its `signal` read only when a handler reads `ctx.signal`. */
+  cancellation?: Cancellation;
   /**
    * True when `params`, `clientCapabilities` and `inputResponses` were made for this request alone
    * (parsed from its own bytes) and nobody else holds them: the dispatcher then freezes them in

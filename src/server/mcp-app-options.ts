@@ -5,10 +5,10 @@ import type { AppLogger } from "../protocol/app-logger";
 import type { Middleware, ResultValidator } from "../protocol/middleware";
 import type { ListCacheHint } from "../protocol/wire-types";
 import type { StateOptions } from "../state/state-options";
-import type { CloseOptions } from "./http-listener";
-import type { RequestLimits } from "./request-limits";
+import type { CloseOptions } from "./http/listen-options";
+import type { RequestLimits } from "./checks/request-limits";
 import type { MessageBus } from "../stores/message-bus";
-import type { SessionOptions } from "./sessions/session-options";
+import type { SessionOptions } from "./http/sessions/session-options";
 
 export interface McpAppOptions {
   /** Decorated component classes. */
@@ -57,8 +57,10 @@ export interface McpAppOptions {
   /**
    * The fast lane: well-formed modern (2026-07-28) requests for the dispatcher's own methods, over
    * HTTP and stdio, are answered straight from the dispatcher with the same bytes, key order and
-   * HTTP status as the SDK path; everything else takes the SDK path. Default on, unless the
-   * environment variable `ROUNDTRIP_FAST_LANE` is `off`. `listen({ fastLane })` overrides it per listener.
+   * HTTP status as the SDK path; everything else takes the SDK path. The one switch of the lane:
+   * `listen({ fastLane })` is the same switch for one listener. Default on; the environment variable
+   * `ROUNDTRIP_FAST_LANE=off` turns the default off, for CI's lane-off conformance run
+   * (`npm run conformance:lane-off`).
    */
   fastLane?: boolean;
   /**
@@ -96,8 +98,6 @@ export interface ServeOptions {
    * @example const transport = await app.connect({ principal: "alice" });
    */
   principal?: string | null;
-  /** The fast lane on this connection (stdio only); default the app's `fastLane` option. */
-  fastLane?: boolean;
 }
 
 /** One connection being served. */

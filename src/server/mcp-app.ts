@@ -6,32 +6,28 @@ import { BUILT_IN_FEATURES } from "../features/built-in-features";
 import { DEFAULT_APP_NAME, FeatureTable } from "../features/feature-table";
 import { APP_LOGGER, StderrLogger, type AppLogger } from "../protocol/app-logger";
 import type { Era } from "../protocol/inbound-request";
-import type { JsonObject } from "../protocol/wire-types";
 import { createStateSealer } from "../state/create-state-sealer";
 import { StateSealer } from "../state/state-sealer";
 import { ChangeNotifier } from "./change-notifier";
 import { buildComponents } from "./component-instances";
 import { warnSharedTransients } from "./shared-transients";
-import { ConnectionTransport } from "./connection-transport";
-import { httpEntry } from "./http-entry";
-import {
-  DEFAULT_DRAIN_MS,
-  drainDeadline,
-  startHttpListener,
-  type CloseOptions,
-  type HttpListener,
-  type ListenOptions,
-} from "./http-listener";
-import { InboundChecks } from "./inbound-checks";
-import { resolveRequestLimits } from "./request-limits";
-import { StdioLineTransport } from "./stdio-line-transport";
-import { FastLane, fastLaneEnabled } from "./fast-lane";
-import { buildSdkServer, capabilitiesFor, type FactsLookup, type RequestFacts } from "./sdk-bridge";
+import { ConnectionTransport } from "./stdio/connection-transport";
+import { HttpAnswerer } from "./http/http-answerer";
+import { httpEntry } from "./http/http-entry";
+import type { HttpRoute } from "./http/http-routes";
+import { startHttpListener } from "./http/http-listener";
+import { DEFAULT_DRAIN_MS, drainDeadline, type CloseOptions, type HttpListener, type ListenOptions } from "./http/listen-options";
+import { InboundChecks } from "./checks/inbound-checks";
+import { resolveRequestLimits } from "./checks/request-limits";
+import { StdioLineTransport } from "./stdio/stdio-line-transport";
+import { FastLane, fastLaneEnabled } from "./lane/fast-lane";
+import { carriedFacts, type TransportFacts } from "./request/transport-facts";
+import { buildSdkServer, capabilitiesFor, type FactsLookup } from "./sdk-bridge";
 import type { McpAppOptions, ServedConnection, ServeOptions } from "./mcp-app-options";
 import { MemoryMessageBus, type MessageBus } from "../stores/message-bus";
-import { LegacySessions } from "./sessions/legacy-sessions";
-import { sessionCapabilities, servesSubscriptions } from "./sessions/session-server";
-import { resolveSessionOptions, type ResolvedSessionOptions } from "./sessions/session-options";
+import { LegacySessions } from "./http/sessions/legacy-sessions";
+import { sessionCapabilities, servesSubscriptions } from "./http/sessions/session-server";
+import { resolveSessionOptions, type ResolvedSessionOptions } from "./http/sessions/session-options";
 
 /**
  * A roundtrip-mcp application: components registered, metadata read, schemas built — once.
@@ -58,6 +54,10 @@ export class McpApp {
   private readonly sessionOptions: ResolvedSessionOptions | undefined;
   /** The 2025 sessions of every HTTP entry of this app, made with the first entry. */
   private legacySessions: LegacySessions | undefined;
+  /** Routes of `listen()` beside the MCP path, by exact pathname (`http/http-routes.ts`). */
+  private readonly routes = new Map<string, HttpRoute>();
+  /** The app's `fastLane` switch, the environment's default applied once. */
+  private readonly laneOn: boolean;
 
   private constructor(private readonly options: McpAppOptions) {
     this.container = options.container ?? rootContainer.createChildContainer();
@@ -107,6 +107,7 @@ export class McpApp {
     });
     this.checks = new InboundChecks(this.features, resolveRequestLimits(options.limits));
     this.capabilities = { modern: capabilitiesFor(this.features, "modern"), legacy: capabilitiesFor(this.features, "legacy") };
+    this.laneOn = fastLaneEnabled(options.fastLane);
     this.lane = new FastLane({
       dispatcher: this.dispatcher,
       checks: this.checks,
@@ -125,7 +126,7 @@ export class McpApp {
   }
 
   /** How many requests the fast lane took, and how many of those it left to the SDK path to encode (diagnostics, tests). */
-  get fastLaneCounts(): { readonly taken: number; readonly rendered: number } {
+  get fastLaneCounts(): { readonly taken: number; readonly settled: number } {
     return { ...this.lane.counts };
   }
 
@@ -143,16 +144,9 @@ export class McpApp {
   serve(transport: Transport, options: ServeOptions = {}): ServedConnection {
     const principal = options.principal !== undefined ? options.principal : (this.options.localPrincipal ?? null);
     // The lane writes bytes: only on a transport that writes lines (stdio), never on in-memory objects.
-    const lane =
-      transport instanceof StdioLineTransport && fastLaneEnabled(options.fastLane ?? this.options.fastLane)
-        ? { lane: this.lane, principal }
-        : undefined;
-    const connection = new ConnectionTransport(transport, this.checks, lane);
-    const facts: FactsLookup = (ctx) => ({
-      principal,
-      rawParams: connection.rawParams(ctx.mcpReq.id),
-      precomputed: connection.precomputed(ctx.mcpReq.id),
-    });
+    const lane = transport instanceof StdioLineTransport && this.laneOn ? this.lane : undefined;
+    const connection = new ConnectionTransport(transport, this.checks, { principal, lane });
+    const facts: FactsLookup = (ctx) => connection.facts(ctx.mcpReq.id);
     const handle = serveStdio(this.sdkServers(facts), {
       transport: connection,
       legacy: options.legacy ?? "serve",
@@ -192,11 +186,11 @@ export class McpApp {
   /** Serves Streamable HTTP on `host:port` + `path`. Default host 127.0.0.1, path /mcp, port 0 (free). */
   async listen(options: ListenOptions = {}): Promise<HttpListener> {
     // The listener runs the lane itself (before building a web Request); its handler does not again.
-    const handler = this.entry(undefined);
-    const lane = fastLaneEnabled(options.fastLane ?? this.options.fastLane) ? this.lane : undefined;
+    const answerer = this.answerer(options.fastLane ?? this.laneOn);
+    const handler = answerer.sdk;
     let listener: HttpListener;
     try {
-      listener = await startHttpListener(handler, options, this.checks, this.logger, (e) => this.reportError(e), lane);
+      listener = await startHttpListener(answerer, options, this.logger, (e) => this.reportError(e), this.routes);
     } catch (error) {
       this.handlers.get(handler)?.();
       this.handlers.delete(handler);
@@ -227,18 +221,14 @@ export class McpApp {
    * The principal of a request is `options.authInfo.extra.principal` (null when absent).
    */
   httpHandler(): McpHttpHandler {
-    return this.entry(fastLaneEnabled(this.options.fastLane) ? this.lane : undefined);
+    return httpEntry(this.answerer(this.laneOn));
   }
 
-  private entry(lane: FastLane | undefined): McpHttpHandler {
-    const handler = httpEntry(
-      createMcpHandler(this.sdkServers(httpFacts), { onerror: (e) => this.reportError(e) }),
-      this.checks,
-      lane,
-      this.sessions(),
-    );
-    this.handlers.set(handler, this.changes.attach(handler.notify));
-    return handler;
+  /** The one HTTP answerer of a listener or a mounted handler, over an SDK handler of its own (attached to `changes`). */
+  private answerer(laneOn: boolean): HttpAnswerer {
+    const sdk = createMcpHandler(this.sdkServers(httpFacts), { onerror: (e) => this.reportError(e) });
+    this.handlers.set(sdk, this.changes.attach(sdk.notify));
+    return new HttpAnswerer(sdk, this.checks, laneOn ? this.lane : undefined, this.sessions());
   }
 
   /**
@@ -317,8 +307,7 @@ function positiveOption(value: number | undefined, name: string): number | undef
   return value;
 }
 
-function httpFacts(ctx: ServerContext): RequestFacts {
-  const extra = ctx.http?.authInfo?.extra as
-    { principal?: string | null; rawParams?: JsonObject; precomputed?: Promise<JsonObject> } | undefined;
-  return { principal: extra?.principal ?? null, rawParams: extra?.rawParams, precomputed: extra?.precomputed };
+/** An HTTP request's facts, as the answerer carried them through the SDK's handler. */
+function httpFacts(ctx: ServerContext): TransportFacts {
+  return carriedFacts(ctx.http?.authInfo) ?? { transport: "http", principal: null, ownBytes: false };
 }

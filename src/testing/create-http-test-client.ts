@@ -1,4 +1,4 @@
-import type { HttpListener, ListenOptions } from "../server/http-listener";
+import type { HttpListener, ListenOptions } from "../server/http/listen-options";
 import type { McpApp } from "../server/mcp-app";
 import { ClientHost, type PrincipalChoice } from "./client-host";
 import { HttpChannel } from "./http-channel";

@@ -16,6 +16,6 @@ describe("fast lane differential (slice)", () => {
     expect(report.byteEqual).toBe(report.cases);
     expect(report.cases).toBeGreaterThan(600);
     expect(report.laneTaken).toBeGreaterThan(60);
-    expect(report.laneRendered).toBeLessThan(report.laneTaken);
+    expect(report.laneSettled).toBeLessThan(report.laneTaken);
   });
 });

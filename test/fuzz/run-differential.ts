@@ -21,7 +21,7 @@ async function main(): Promise<void> {
       .map(([t, n]) => `${t} ${n}`)
       .join(", ")})`,
   );
-  console.log(`  over HTTP the lane took ${report.laneTaken} (${report.laneRendered} of them encoded by the SDK path)`);
+  console.log(`  over HTTP the lane took ${report.laneTaken} (${report.laneSettled} of them encoded by the SDK path)`);
   console.log(`  byte-equal before key sorting: ${report.byteEqual} of ${report.cases}`);
   console.log(
     `  ${report.cases - report.failures.length} passed, ${report.failures.length} failed in ${((Date.now() - started) / 1000).toFixed(1)} s`,

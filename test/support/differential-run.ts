@@ -24,7 +24,7 @@ export interface DifferentialReport {
   byTransport: Record<string, number>;
   /** HTTP cases the lane took (answered itself, or dispatched and left to the SDK path to encode). */
   laneTaken: number;
-  laneRendered: number;
+  laneSettled: number;
 }
 
 const FIXTURES: Record<Fixture, { create: () => McpApp; corpus: () => WireCase[] }> = {
@@ -45,7 +45,7 @@ function lineOf(c: WireCase): string | undefined {
 }
 
 export async function runDifferential(options: DifferentialOptions): Promise<DifferentialReport> {
-  const report: DifferentialReport = { cases: 0, byteEqual: 0, failures: [], byTransport: {}, laneTaken: 0, laneRendered: 0 };
+  const report: DifferentialReport = { cases: 0, byteEqual: 0, failures: [], byTransport: {}, laneTaken: 0, laneSettled: 0 };
   const record = (transport: string, c: WireCase, outcome: Compared) => {
     report.cases++;
     report.byTransport[transport] = (report.byTransport[transport] ?? 0) + 1;
@@ -64,7 +64,7 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
       for (const c of [...hand, ...generated.slice(0, options.httpGenerated)]) record(`http ${fixture}`, c, await pair.compare(c));
     } finally {
       report.laneTaken += app.fastLaneCounts.taken;
-      report.laneRendered += app.fastLaneCounts.rendered;
+      report.laneSettled += app.fastLaneCounts.settled;
       await pair.close();
       await app.close();
     }

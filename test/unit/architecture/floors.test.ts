@@ -4,7 +4,10 @@
 // - no import cycle between files (and so none between folders);
 // - only src/server imports the official SDK (@modelcontextprotocol/server);
 // - decorators only record metadata: they import nothing but types from other floors;
-// - no source file is over 350 lines.
+// - no source file is over 350 lines;
+// - inside a floor with wings (floors.json "wings": src/server/), a file imports only from its own
+//   wing or a wing of a lower tier: checks/ no transport, the lane only checks/, the transports
+//   (http/, stdio/) not each other, and only the bootstrap (files at the floor's top) the transports.
 // Imports are read with the TypeScript parser itself (exact on comments, strings and type-only
 // forms), not with regular expressions.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -17,7 +20,13 @@ const SRC = path.resolve(__dirname, "../../../src");
  * Bottom to top (floors.json, which eslint.config.mjs reads too). `stores` (durable task stores)
  * may be absent; `(entry)` is the main entry, src/index.ts.
  */
-const FLOORS: readonly string[] = (JSON.parse(readFileSync(path.join(__dirname, "floors.json"), "utf8")) as { floors: string[] }).floors;
+const LAYOUT = JSON.parse(readFileSync(path.join(__dirname, "floors.json"), "utf8")) as {
+  floors: string[];
+  wings: Record<string, string[][]>;
+};
+const FLOORS: readonly string[] = LAYOUT.floors;
+/** Per floor with wings: its wings in tiers, bottom to top; `(top)` is the files at the floor's top. */
+const WINGS: Readonly<Record<string, string[][]>> = LAYOUT.wings;
 const MAX_LINES = 350;
 const SDK = "@modelcontextprotocol/server";
 
@@ -78,6 +87,17 @@ function floorOf(file: string): string {
   return relative.length === 1 ? "(entry)" : relative[0];
 }
 
+/** The wing of a file in a floor with wings: its folder under the floor, or "(top)". */
+function wingOf(file: string): string {
+  const relative = path.relative(SRC, file).split(path.sep);
+  return relative.length === 2 ? "(top)" : relative[1];
+}
+
+/** The tier of a wing in its floor (-1: not a known wing). */
+function tierOf(floor: string, wing: string): number {
+  return WINGS[floor].findIndex((tier) => tier.includes(wing));
+}
+
 const files = sourceFiles(SRC);
 const graph = new Map(files.map((file) => [file, importsOf(file)]));
 const rel = (file: string) => path.relative(SRC, file);
@@ -105,6 +125,29 @@ describe("src/ floors", () => {
       }
     }
     expect(upward).toEqual([]);
+  });
+
+  it("has only known wings in the floors with wings", () => {
+    const unknown = [...new Set(files.filter((f) => WINGS[floorOf(f)] !== undefined).map((f) => `${floorOf(f)}/${wingOf(f)}`))].filter(
+      (name) => tierOf(name.split("/")[0], name.split("/").slice(1).join("/")) < 0,
+    );
+    expect(unknown).toEqual([]);
+  });
+
+  it("imports, inside a floor with wings, only from the same wing or a lower tier", () => {
+    expect(Object.keys(WINGS)).toContain("server");
+    const across: string[] = [];
+    for (const [file, imports] of graph) {
+      const floor = floorOf(file);
+      if (WINGS[floor] === undefined) continue;
+      const wing = wingOf(file);
+      for (const { specifier } of imports) {
+        const target = resolve(file, specifier);
+        if (target === undefined || floorOf(target) !== floor || wingOf(target) === wing) continue;
+        if (tierOf(floor, wingOf(target)) >= tierOf(floor, wing)) across.push(`${rel(file)} -> ${rel(target)}`);
+      }
+    }
+    expect(across).toEqual([]);
   });
 
   it("has no import cycle between files", () => {

@@ -9,13 +9,26 @@
  * - once released, nothing aborts the signal: a transport abort after the release leaves a signal
  *   read before or first read after the release untouched, and the transport loses its listener;
  *   a transport abort before the release still shows on a signal first read after it;
- * - a transport that makes its signal on demand (a function, with `cancelled`) is not asked for
+ * - a transport that makes its signal on demand (a `Cancellation` with getters) is not asked for
  *   its signal by a round whose own signal is never read; when `cancelled` says it was cancelled
  *   before the release, the signal first read after it is aborted with the transport's reason.
  * Time is jest's fake clock: no test waits on a real timer.
  */
 import { HandlerTimeout, RequestDeadline } from "../../../src/dispatch/request-deadline";
+import { signalCancellation, type Cancellation } from "../../../src/protocol/cancellation";
 import { countAbortControllers } from "../../support/abort-controllers";
+
+/** A transport's cancellation that makes its signal on demand: each read of `signal` asks `makeSignal`. */
+function onDemand(makeSignal: () => AbortSignal, cancelled: () => boolean): Cancellation {
+  return {
+    get cancelled() {
+      return cancelled();
+    },
+    get signal() {
+      return makeSignal();
+    },
+  };
+}
 
 const never = new Promise<never>(() => {});
 
@@ -29,7 +42,7 @@ describe("RequestDeadline", () => {
   it("makes no AbortController until the signal is read", async () => {
     const transport = new AbortController();
     const made = await countAbortControllers(async (madeSoFar) => {
-      const deadline = new RequestDeadline(transport.signal, 1000);
+      const deadline = new RequestDeadline(signalCancellation(transport.signal), 1000);
       await deadline.race(Promise.resolve("done"));
       deadline.release();
       expect(madeSoFar()).toBe(0);
@@ -61,7 +74,7 @@ describe("RequestDeadline", () => {
     ["first read after it", false],
   ])("aborts with the transport's reason (%s)", (_label, readFirst) => {
     const transport = new AbortController();
-    const deadline = new RequestDeadline(transport.signal, 1000);
+    const deadline = new RequestDeadline(signalCancellation(transport.signal), 1000);
     void deadline.race(never).catch(() => undefined);
     const early = readFirst ? deadline.signal : undefined;
     transport.abort("client cancelled");
@@ -73,7 +86,7 @@ describe("RequestDeadline", () => {
 
   it("keeps the first reason: a transport abort, then the limit", async () => {
     const transport = new AbortController();
-    const deadline = new RequestDeadline(transport.signal, 100);
+    const deadline = new RequestDeadline(signalCancellation(transport.signal), 100);
     const raced = deadline.race(never);
     transport.abort("gone");
     jest.advanceTimersByTime(100);
@@ -87,7 +100,7 @@ describe("RequestDeadline", () => {
   ])("never aborts once released (%s)", async (_label, readFirst) => {
     const transport = new AbortController();
     const removed = jest.spyOn(transport.signal, "removeEventListener");
-    const deadline = new RequestDeadline(transport.signal, 100);
+    const deadline = new RequestDeadline(signalCancellation(transport.signal), 100);
     const early = readFirst ? deadline.signal : undefined;
     await deadline.race(Promise.resolve(1));
     deadline.release();
@@ -99,7 +112,7 @@ describe("RequestDeadline", () => {
 
   it("shows a transport abort from before the release on a signal first read after it", async () => {
     const transport = new AbortController();
-    const deadline = new RequestDeadline(transport.signal, 100);
+    const deadline = new RequestDeadline(signalCancellation(transport.signal), 100);
     const raced = deadline.race(Promise.resolve(1));
     transport.abort("cancelled while running");
     await raced;
@@ -111,7 +124,7 @@ describe("RequestDeadline", () => {
   it("never asks an on-demand transport for its signal when nothing reads the round's", async () => {
     const makeSignal = jest.fn(() => new AbortController().signal);
     const cancelled = jest.fn(() => false);
-    const deadline = new RequestDeadline(makeSignal, 100, cancelled);
+    const deadline = new RequestDeadline(onDemand(makeSignal, cancelled), 100);
     await deadline.race(Promise.resolve(1));
     deadline.release();
     expect(makeSignal).not.toHaveBeenCalled();
@@ -124,9 +137,11 @@ describe("RequestDeadline", () => {
     const transport = new AbortController();
     let gone = false;
     const deadline = new RequestDeadline(
-      () => transport.signal,
+      onDemand(
+        () => transport.signal,
+        () => gone,
+      ),
       100,
-      () => gone,
     );
     const raced = deadline.race(Promise.resolve(1));
     gone = true;
@@ -140,9 +155,11 @@ describe("RequestDeadline", () => {
   it("links an on-demand transport's signal when the round's signal is read while it runs", async () => {
     const transport = new AbortController();
     const deadline = new RequestDeadline(
-      () => transport.signal,
+      onDemand(
+        () => transport.signal,
+        () => transport.signal.aborted,
+      ),
       100,
-      () => transport.signal.aborted,
     );
     const signal = deadline.signal;
     expect(signal.aborted).toBe(false);

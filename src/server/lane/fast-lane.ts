@@ -5,24 +5,30 @@ import {
   PROTOCOL_VERSION_META_KEY,
   SERVER_INFO_META_KEY,
 } from "@modelcontextprotocol/server";
-import type { Dispatcher } from "../dispatch/dispatcher";
-import type { FeatureMethod, HeaderLookup } from "../features/feature-module";
-import { isMcpError } from "../protocol/errors";
-import type { InboundRequest } from "../protocol/inbound-request";
-import { isPlainObject } from "../protocol/plain-object";
-import type { ClientCapabilities, JsonObject } from "../protocol/wire-types";
-import { MCP_NAME_PARAMS } from "../protocol/mcp-name";
-import type { InboundChecks } from "./inbound-checks";
+import type { Dispatcher } from "../../dispatch/dispatcher";
+import type { FeatureMethod, HeaderLookup } from "../../features/feature-module";
+import { isMcpError } from "../../protocol/errors";
+import type { Cancellation } from "../../protocol/cancellation";
+import type { InboundRequest } from "../../protocol/inbound-request";
+import { isPlainObject } from "../../protocol/plain-object";
+import type { ClientCapabilities, JsonObject } from "../../protocol/wire-types";
+import { MCP_NAME_PARAMS } from "../../protocol/mcp-name";
+import { dispatchRequest } from "../request/dispatch-request";
+import { httpStatusOf } from "../request/http-status";
+import type { TransportFacts } from "../request/transport-facts";
+import type { InboundChecks } from "../checks/inbound-checks";
 import { encodeResult, responseHead, responseTail, responseText } from "./lane-encoding";
-import { MODERN_PROTOCOL_VERSION } from "./inbound-checks";
+import { MODERN_PROTOCOL_VERSION } from "../checks/inbound-checks";
 
 /**
- * The environment variable that turns the fast lane off for a whole process (`off`, `0` or
- * `false`): the conformance runner and CI use it to run the SDK path alone.
+ * The environment variable that turns the fast lane's default off for a whole process (`off`, `0`
+ * or `false`). It exists for CI's lane-off conformance run (`.ci/run`, `npm run
+ * conformance:lane-off`) and the differential run's stdio children, which run the SDK path alone
+ * without changing the app; applications use `McpAppOptions.fastLane`.
  */
 export const FAST_LANE_ENV = "ROUNDTRIP_FAST_LANE";
 
-/** Whether the lane is on, from an explicit option first, then the environment (default on). */
+/** Whether the lane is on, from the app's option first, then the environment (default on); read once per app. */
 export function fastLaneEnabled(option: boolean | undefined, env: Readonly<Record<string, string | undefined>> = process.env): boolean {
   if (option !== undefined) return option;
   const value = env[FAST_LANE_ENV]?.trim().toLowerCase();
@@ -31,9 +37,8 @@ export function fastLaneEnabled(option: boolean | undefined, env: Readonly<Recor
 
 /**
  * The dispatcher's view of a lane request: one shape for every request (a class, so property reads
- * stay monomorphic), with `signal` a prototype getter that makes an on-demand transport's signal
- * only when something reads it. No progress token or log level reaches the lane, so `progress`
- * and `log` are left to the context's defaults.
+ * stay monomorphic); its cancellation makes a signal only when something reads it. No progress
+ * token or log level reaches the lane, so `progress` and `log` are left to the context's defaults.
  */
 class LaneInbound implements InboundRequest {
   readonly method: string;
@@ -43,30 +48,24 @@ class LaneInbound implements InboundRequest {
   readonly era = "modern" as const;
   readonly inputResponses: unknown;
   readonly requestState: unknown;
-  readonly cancelled: (() => boolean) | undefined;
+
+  readonly principal: string | null;
+  readonly exclusive: boolean;
 
   constructor(
     request: LaneRequest,
-    readonly principal: string | null,
-    private readonly transport: LaneTransport | undefined,
-    readonly exclusive: boolean,
+    facts: TransportFacts,
+    readonly cancellation: Cancellation | undefined,
   ) {
+    this.principal = facts.principal;
+    this.exclusive = facts.ownBytes;
     this.method = request.method;
     this.params = request.params;
     this.clientCapabilities = request.capabilities;
     this.inputResponses = request.params.inputResponses;
     this.requestState = request.params.requestState;
-    this.cancelled = transport === undefined || transport instanceof AbortSignal ? undefined : transport.cancelled;
-  }
-
-  get signal(): AbortSignal | undefined {
-    const transport = this.transport;
-    return transport === undefined || transport instanceof AbortSignal ? transport : transport.signal();
   }
 }
-
-/** A request's cancellation as a transport gives it: a signal, or one made on demand (see `FastLane.answer`). */
-export type LaneTransport = AbortSignal | { readonly signal: () => AbortSignal; readonly cancelled: () => boolean };
 
 /** A request the lane took: everything `answer` needs, checked once. */
 export interface LaneRequest {
@@ -81,19 +80,22 @@ export interface LaneRequest {
  * it, or the outcome (a result, or what the dispatcher threw) for the SDK path to encode, for the
  * rare results whose encoding the lane does not replicate.
  */
-export type LaneAnswer =
-  | {
-      readonly kind: "bytes";
-      readonly status: number;
-      readonly text: string;
-      /**
-       * For a result whose encoding the lane keeps (a list page): the same response as `head`
-       * (bytes, encoded once) followed by `tail` (the id), so a socket writes it without
-       * re-encoding the text.
-       */
-      readonly kept?: { readonly head: Buffer; readonly tail: string };
-    }
-  | { readonly kind: "render"; readonly outcome: Promise<JsonObject> };
+export type LaneAnswer = LaneBytes | { readonly kind: "settled"; readonly settled: Promise<JsonObject> };
+
+/** A response the lane encoded itself: the bytes and the HTTP status the SDK path would give it. */
+export interface LaneBytes {
+  readonly kind: "bytes";
+  readonly status: number;
+  readonly text: string;
+  /**
+   * For a result whose encoding the lane keeps (a list page): the same response as `head`
+   * (bytes, encoded once) followed by `tail` (the id), so a socket writes it without
+   * re-encoding the text.
+   */
+  readonly kept?: { readonly head: Buffer; readonly tail: string };
+  /** Headers beside `content-type` (an error's, from `httpStatusOf`). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
 
 /** A response head kept for a result object: its text and its bytes. */
 interface KeptEncoding {
@@ -101,9 +103,6 @@ interface KeptEncoding {
   readonly text: string;
   readonly head: Buffer;
 }
-
-/** What the dispatch of a lane request settled to, for the SDK path to encode (`render`). */
-export type PrecomputedOutcome = Promise<JsonObject>;
 
 const TOP_LEVEL_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
 const ENVELOPE_KEYS = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY]);
@@ -163,7 +162,7 @@ export class FastLane {
   /** Encoded response heads of frozen complete results (list pages), by result object. */
   private readonly encoded = new WeakMap<JsonObject, KeptEncoding>();
   /** How many requests the lane took, and how many of those it left to the SDK path to encode. */
-  readonly counts = { taken: 0, rendered: 0 };
+  readonly counts = { taken: 0, settled: 0 };
 
   constructor(private readonly options: FastLaneOptions) {
     const { dispatcher, capabilities } = options;
@@ -205,30 +204,21 @@ export class FastLane {
     if (requestState !== undefined && typeof requestState !== "string") return undefined;
     if (inputResponses !== undefined && !isPlainObject(inputResponses)) return undefined;
     if (!spec.sdkParams(params)) return undefined;
-    const checks = this.options.checks;
-    if (checks.params(method, params) !== undefined) return undefined;
-    if (header !== undefined && checks.http(message, header) !== undefined) return undefined;
+    if (this.options.checks.params(method, params) !== undefined) return undefined;
     this.counts.taken++;
     return { id: id as string | number, method, params, capabilities: meta[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities };
   }
 
   /**
-   * Runs the request through the dispatcher and encodes what it settles to. `transport` is the
-   * request's cancellation: a signal, or (the HTTP listener, which makes no AbortController for a
-   * request whose handler never looks) a function that makes the signal on its first call and one
-   * that tells whether the request was already cancelled. `exclusive`: the message was parsed for
-   * this request alone, so the dispatcher may freeze its params in place (see `InboundRequest`).
+   * Runs the request through the dispatcher and encodes what it settles to, with the request's
+   * `cancellation` (its signal made only if a handler reads it). `facts.ownBytes`: the message was parsed
+   * for this request alone, so the dispatcher may freeze its params in place (see `InboundRequest`).
    */
-  async answer(
-    request: LaneRequest,
-    principal: string | null,
-    transport: LaneTransport | undefined,
-    exclusive = false,
-  ): Promise<LaneAnswer> {
-    const inbound = new LaneInbound(request, principal, transport, exclusive);
+  async answer(request: LaneRequest, facts: TransportFacts, cancellation: Cancellation): Promise<LaneAnswer> {
+    const inbound = new LaneInbound(request, facts, cancellation);
     let result: JsonObject;
     try {
-      result = await this.options.dispatcher.handle(inbound);
+      result = await dispatchRequest(this.options.dispatcher, inbound, facts);
     } catch (error) {
       return this.failure(request, error);
     }
@@ -240,8 +230,8 @@ export class FastLane {
     }
     const encoded = encodeResult(method, request.capabilities, result, this.serverInfoMeta);
     if (encoded !== undefined) return { kind: "bytes", status: 200, text: responseText(request.id, encoded) };
-    this.counts.rendered++;
-    return { kind: "render", outcome: Promise.resolve(result) };
+    this.counts.settled++;
+    return { kind: "settled", settled: Promise.resolve(result) };
   }
 
   /**
@@ -307,13 +297,14 @@ export class FastLane {
   /** An error the dispatcher threw, as the SDK writes a handler error (200, or 400 for -32021). */
   private failure(request: LaneRequest, error: unknown): LaneAnswer {
     if (!isMcpError(error) || !Number.isSafeInteger(error.code) || typeof error.message !== "string") {
-      this.counts.rendered++;
-      return { kind: "render", outcome: Promise.reject(error) };
+      this.counts.settled++;
+      return { kind: "settled", settled: Promise.reject(error) };
     }
     const code = error.code === -32002 ? -32602 : error.code;
     const data = error.data === undefined ? "" : `,"data":${JSON.stringify(error.data)}`;
     const text = `{"jsonrpc":"2.0","id":${JSON.stringify(request.id)},"error":{"code":${code},"message":${JSON.stringify(error.message)}${data}}}`;
-    return { kind: "bytes", status: code === -32021 ? 400 : 200, text };
+    const { status, headers } = httpStatusOf(code, error.data);
+    return { kind: "bytes", status, text, ...(headers !== undefined && { headers }) };
   }
 }
 

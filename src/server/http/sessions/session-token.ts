@@ -1,7 +1,7 @@
-import type { StateSealer } from "../../state/state-sealer";
-import type { JsonValue } from "../../protocol/canonical-json";
-import type { JsonObject } from "../../protocol/wire-types";
-import { isPlainObject } from "../../protocol/plain-object";
+import type { StateSealer } from "../../../state/state-sealer";
+import type { JsonValue } from "../../../protocol/canonical-json";
+import type { JsonObject } from "../../../protocol/wire-types";
+import { isPlainObject } from "../../../protocol/plain-object";
 
 /** What a 2025 client said at `initialize`: every instance re-creates the session from it. */
 export interface SessionFacts {

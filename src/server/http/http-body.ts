@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { errorResponse } from "./error-response";
-import type { Rejection } from "./inbound-checks";
+import { errorResponse } from "../checks/error-response";
+import type { Rejection } from "../checks/inbound-checks";
 
 /** What a refused body may still send before its connection is cut instead of closed cleanly. */
 const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
 
 /** Writes one JSON answer with its length. */
-export function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function send(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
   const payload = JSON.stringify(body);
   res
     .writeHead(status, { ...headers, "content-type": "application/json", "content-length": String(Buffer.byteLength(payload)) })

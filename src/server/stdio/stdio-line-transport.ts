@@ -1,10 +1,10 @@
 import type { Readable, Writable } from "node:stream";
 import type { JSONRPCMessage } from "@modelcontextprotocol/server";
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
-import { ErrorCode } from "../protocol/errors";
-import { errorResponse } from "./error-response";
-import type { InboundChecks, Rejection } from "./inbound-checks";
-import { requestIdOf } from "./request-limits";
+import { ErrorCode } from "../../protocol/errors";
+import { errorResponse } from "../checks/error-response";
+import type { InboundChecks, Rejection } from "../checks/inbound-checks";
+import { requestIdOf } from "../checks/request-limits";
 
 const NEWLINE = 0x0a;
 /** How much of a line too long to keep is kept to find its id (requests name it near the start). */

@@ -1,6 +1,6 @@
 import { SERVER_INFO_META_KEY } from "@modelcontextprotocol/server";
-import { isPlainObject } from "../protocol/plain-object";
-import type { ClientCapabilities, JsonObject } from "../protocol/wire-types";
+import { isPlainObject } from "../../protocol/plain-object";
+import type { ClientCapabilities, JsonObject } from "../../protocol/wire-types";
 
 // How the fast lane encodes a dispatcher result exactly as the SDK path does (SDK 2.4.0,
 // \`encodeResult\` of the 2026-07-28 codec and the input-required seam of \`Server\`), for the results

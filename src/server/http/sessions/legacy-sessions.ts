@@ -6,12 +6,11 @@ import {
   type JSONRPCMessage,
   type Server,
 } from "@modelcontextprotocol/server";
-import type { AppLogger } from "../../protocol/app-logger";
-import { isPlainObject } from "../../protocol/plain-object";
-import type { JsonValue } from "../../protocol/canonical-json";
-import type { StateSealer } from "../../state/state-sealer";
-import type { MessageBus } from "../../stores/message-bus";
-import type { ChangeTarget } from "../change-notifier";
+import type { AppLogger } from "../../../protocol/app-logger";
+import { isPlainObject } from "../../../protocol/plain-object";
+import type { JsonValue } from "../../../protocol/canonical-json";
+import type { StateSealer } from "../../../state/state-sealer";
+import type { MessageBus } from "../../../stores/message-bus";
 import { ownerOf, RelayTransport } from "./relay-transport";
 import { SessionEventLog } from "./session-event-log";
 import type { ResolvedSessionOptions } from "./session-options";
@@ -51,7 +50,7 @@ export interface LegacySessionsOptions {
  * answer POSTed to an instance whose round does not wait for it travels over the bus to the one
  * that does (`RelayTransport` names it in the request id).
  */
-export class LegacySessions implements ChangeTarget {
+export class LegacySessions {
   private readonly sessions = new Map<string, Session>();
   /** Ids of sessions ended (DELETE, idle), until their sealed lifetime is over: they answer 404. */
   private readonly ended = new Map<string, number>();
@@ -88,11 +87,11 @@ export class LegacySessions implements ChangeTarget {
    * Whether this leg serves the request: a 2025 `initialize`, or anything carrying `Mcp-Session-Id`
    * that is not a 2026-07-28 request (which has no `initialize` and ignores that header).
    */
-  claims(request: Request, body: unknown): boolean {
-    if (request.method === "POST" && isModern(body)) return false;
-    if (request.method === "POST" && isPlainObject(body) && body.method === "initialize") return true;
-    if (!request.headers.has("mcp-session-id")) return false;
-    return request.method === "GET" || request.method === "DELETE" || request.method === "POST";
+  claims(method: string, header: (name: string) => string | undefined, body: unknown): boolean {
+    if (method === "POST" && isModern(body)) return false;
+    if (method === "POST" && isPlainObject(body) && body.method === "initialize") return true;
+    if (header("mcp-session-id") === undefined) return false;
+    return method === "GET" || method === "DELETE" || method === "POST";
   }
 
   async fetch(request: Request, body: unknown, principal: string | null, authInfo: AuthInfo): Promise<Response> {

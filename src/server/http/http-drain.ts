@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
-import { ErrorCode } from "../protocol/errors";
-import { errorResponse } from "./error-response";
+import { ErrorCode } from "../../protocol/errors";
+import { errorResponse } from "../checks/error-response";
 import { RETRY_AFTER_SECONDS } from "./connection-gate";
 
 /** One request the listener is serving. */

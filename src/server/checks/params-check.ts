@@ -1,7 +1,7 @@
-import type { FeatureTable } from "../features/feature-table";
-import { clip } from "../protocol/clip";
-import type { FieldViolation } from "../schema/dto-validator";
-import { JsonSchemaValidator } from "../schema/json-schema-validator";
+import type { FeatureTable } from "../../features/feature-table";
+import { clip } from "../../protocol/clip";
+import type { FieldViolation } from "../../schema/dto-validator";
+import { JsonSchemaValidator } from "../../schema/json-schema-validator";
 
 /** Longest problem text a params refusal carries. */
 const MAX_PROBLEM_CHARS = 160;

@@ -1,6 +1,6 @@
 import type { Server as NodeServer } from "node:http";
 import type { Socket } from "node:net";
-import { errorResponse } from "./error-response";
+import { errorResponse } from "../checks/error-response";
 
 /**
  * How many connections may be in the middle of their refusal at once, per connection of the cap: a

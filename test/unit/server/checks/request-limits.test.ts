@@ -20,7 +20,7 @@ import {
   scanJsonText,
   scanJsonValue,
   type RequestLimits,
-} from "../../../src/server/request-limits";
+} from "../../../../src/server/checks/request-limits";
 
 const small: RequestLimits = { maxBodyBytes: 1000, maxDepth: 4, maxKeys: 6, maxObjectKeys: 3, maxArrayItems: 5, maxStringLength: 8 };
 

@@ -1,10 +1,12 @@
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from "@modelcontextprotocol/server";
 import { PROTOCOL_VERSION_META_KEY } from "@modelcontextprotocol/server";
-import { isPlainObject } from "../protocol/plain-object";
-import type { JsonObject } from "../protocol/wire-types";
-import { errorResponse } from "./error-response";
-import type { FastLane, LaneRequest } from "./fast-lane";
-import { echoedId, isRequest, type InboundChecks } from "./inbound-checks";
+import { OnDemandCancellation } from "../../protocol/cancellation";
+import { isPlainObject } from "../../protocol/plain-object";
+import { errorResponse } from "../checks/error-response";
+import type { FastLane, LaneRequest } from "../lane/fast-lane";
+import type { TransportFacts } from "../request/transport-facts";
+import { StdioLineTransport } from "./stdio-line-transport";
+import { echoedId, isRequest, type InboundChecks } from "../checks/inbound-checks";
 
 const SHUTTING_DOWN = { code: -32000, message: "Service unavailable: the server is shutting down; send the request again once it is back" };
 
@@ -18,10 +20,12 @@ export interface LineWriter {
   sendLine(json: string): Promise<void>;
 }
 
-/** The fast lane on one connection, and the principal of its requests. */
-export interface ConnectionLane {
-  readonly lane: FastLane;
+/** What a connection knows of every request on it. */
+export interface ConnectionOptions {
+  /** The principal of every request on this connection. */
   readonly principal: string | null;
+  /** The fast lane, on a transport that writes lines (stdio). */
+  readonly lane?: FastLane;
 }
 
 /**
@@ -35,11 +39,12 @@ export interface ConnectionLane {
  *   silently), and the dispatcher needs them raw to refuse a malformed retry envelope with -32602.
  */
 export class ConnectionTransport implements Transport {
-  private readonly inflight = new Map<string | number, JsonObject>();
-  /** Outcomes the lane dispatched and leaves to the SDK path to encode, by request id. */
-  private readonly settled = new Map<string | number, Promise<JsonObject>>();
-  /** Requests the lane is answering, each with the controller a cancellation aborts. */
-  private readonly laneInflight = new Map<string | number, AbortController>();
+  /** The transport facts of each request in flight on the SDK path (raw params, what the lane settled), by id. */
+  private readonly inflight = new Map<string | number, TransportFacts>();
+  /** The facts every request on this connection shares. */
+  private readonly base: TransportFacts;
+  /** Requests the lane is answering, each with the cancellation a `notifications/cancelled` cancels. */
+  private readonly laneInflight = new Map<string | number, OnDemandCancellation>();
   /**
    * Whether the SDK has pinned this connection to the modern era: the lane answers nothing before
    * (the first modern request pins the connection, and the SDK must see it), nor ever on a
@@ -55,11 +60,17 @@ export class ConnectionTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
 
+  private readonly lane: FastLane | undefined;
+
   constructor(
     private readonly inner: Transport,
     checks: InboundChecks,
-    private readonly lane?: ConnectionLane,
+    options: ConnectionOptions,
   ) {
+    this.lane = options.lane;
+    // What a line transport hands on it parsed from a line it scanned, for this request alone.
+    const ownBytes = inner instanceof StdioLineTransport;
+    this.base = { transport: ownBytes ? "stdio" : "connection", principal: options.principal, ownBytes };
     inner.onclose = () => {
       // Nothing more can be answered: a drain has nothing left to wait for.
       this.open.clear();
@@ -68,7 +79,7 @@ export class ConnectionTransport implements Transport {
     };
     inner.onerror = (error) => this.onerror?.(error);
     inner.onmessage = (message, extra) => {
-      const rejection = checks.value(message) ?? checks.message(message) ?? checks.connection(message);
+      const rejection = checks.run("stream", { message, facts: this.base });
       if (rejection) {
         inner.send(errorResponse(rejection, echoedId(message)) as JSONRPCMessage).catch((error: unknown) => this.onerror?.(error as Error));
         return;
@@ -84,22 +95,21 @@ export class ConnectionTransport implements Transport {
         this.settle(message.params.requestId);
       }
       if (this.lane !== undefined && this.takeByLane(this.lane, message)) return;
-      if (isRequest(message) && message.params && typeof message.params === "object")
-        this.inflight.set(message.id, message.params as JsonObject);
+      if (isRequest(message) && isPlainObject(message.params)) this.inflight.set(message.id, { ...this.base, rawParams: message.params });
       this.onmessage?.(message, extra);
     };
   }
 
   /** True when the lane took the message (answering it itself, or settling it for the SDK path to encode). */
-  private takeByLane(connection: ConnectionLane, message: JSONRPCMessage): boolean {
+  private takeByLane(lane: FastLane, message: JSONRPCMessage): boolean {
     const m = message as { id?: string | number; method?: unknown; params?: unknown };
     if (m.method === "notifications/cancelled" && isPlainObject(m.params)) {
       const requestId = m.params.requestId as string | number;
-      this.laneInflight.get(requestId)?.abort(m.params.reason);
+      this.laneInflight.get(requestId)?.cancel(m.params.reason);
       return false;
     }
     if (!isRequest(message)) return false;
-    const taken = connection.lane.admit(message);
+    const taken = lane.admit(message);
     if (this.era !== "modern") {
       if (this.era === "unpinned") {
         const meta = isPlainObject(message.params) ? message.params._meta : undefined;
@@ -109,26 +119,25 @@ export class ConnectionTransport implements Transport {
       return false;
     }
     if (taken === undefined || this.laneInflight.has(taken.id) || this.inflight.has(taken.id)) return false;
-    void this.answerByLane(connection, taken, message);
+    void this.answerByLane(lane, taken, message);
     return true;
   }
 
-  private async answerByLane(connection: ConnectionLane, taken: LaneRequest, message: JSONRPCMessage): Promise<void> {
-    const controller = new AbortController();
-    this.laneInflight.set(taken.id, controller);
+  private async answerByLane(lane: FastLane, taken: LaneRequest, message: JSONRPCMessage): Promise<void> {
+    const cancellation = new OnDemandCancellation();
+    this.laneInflight.set(taken.id, cancellation);
     let answer: Awaited<ReturnType<FastLane["answer"]>>;
     try {
       // The line transport parsed this message for this request alone: its params may be frozen in place.
-      answer = await connection.lane.answer(taken, connection.principal, controller.signal, true);
+      answer = await lane.answer(taken, this.base, cancellation);
     } finally {
       this.laneInflight.delete(taken.id);
     }
     // A cancelled request gets no response (as the SDK path: nothing is written once it aborted).
-    if (controller.signal.aborted) return this.settle(taken.id);
-    if (answer.kind === "render") {
-      this.inflight.set(taken.id, taken.params);
-      this.settled.set(taken.id, answer.outcome);
-      answer.outcome.catch(() => undefined);
+    if (cancellation.cancelled) return this.settle(taken.id);
+    if (answer.kind === "settled") {
+      this.inflight.set(taken.id, { ...this.base, rawParams: taken.params, settled: answer.settled });
+      answer.settled.catch(() => undefined);
       this.onmessage?.(message);
       return;
     }
@@ -136,18 +145,13 @@ export class ConnectionTransport implements Transport {
     this.settle(taken.id);
   }
 
-  /** The outcome the lane settled for the in-flight request with this id, for the SDK path to encode. */
-  precomputed(id: string | number): Promise<JsonObject> | undefined {
-    return this.settled.get(id);
-  }
-
   get sessionId(): string | undefined {
     return this.inner.sessionId;
   }
 
-  /** Params of the in-flight request with this id, as received. */
-  rawParams(id: string | number): JsonObject | undefined {
-    return this.inflight.get(id);
+  /** The transport facts of the in-flight request with this id. */
+  facts(id: string | number): TransportFacts {
+    return this.inflight.get(id) ?? this.base;
   }
 
   start(): Promise<void> {
@@ -158,7 +162,6 @@ export class ConnectionTransport implements Transport {
     const m = message as { id?: string | number; method?: unknown };
     if (m.id !== undefined && m.method === undefined) {
       this.inflight.delete(m.id);
-      this.settled.delete(m.id);
       try {
         return await this.inner.send(message, options);
       } finally {
@@ -194,8 +197,7 @@ export class ConnectionTransport implements Transport {
 
   close(): Promise<void> {
     this.inflight.clear();
-    this.settled.clear();
-    for (const controller of this.laneInflight.values()) controller.abort();
+    for (const cancellation of this.laneInflight.values()) cancellation.cancel();
     return this.inner.close();
   }
 }

@@ -1,4 +1,4 @@
-import type { JsonObject } from "../protocol/wire-types";
+import type { JsonObject } from "../../protocol/wire-types";
 
 /**
  * A JSON-RPC error response from the framework's own checks, with the request's id whenever it

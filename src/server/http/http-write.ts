@@ -1,0 +1,61 @@
+import type { ServerResponse } from "node:http";
+import { Readable } from "node:stream";
+import { ErrorCode } from "../../protocol/errors";
+import { errorResponse } from "../checks/error-response";
+import type { HttpAnswer } from "./http-answerer";
+import { send } from "./http-body";
+import type { Flight } from "./http-drain";
+
+/** Writes the answer on node:http: a refusal, the lane's bytes, or the SDK's response (JSON in one write, or a stream). */
+export function writeAnswer(res: ServerResponse, flight: Flight, answer: HttpAnswer, onerror: (error: Error) => void): void {
+  if (answer.kind === "refused")
+    return flight.stopped
+      ? undefined
+      : send(res, answer.rejection.status, errorResponse(answer.rejection, answer.id), answer.rejection.headers);
+  if (answer.kind === "lane") {
+    if (res.destroyed || flight.stopped) return;
+    const bytes = answer.bytes;
+    if (bytes.kept === undefined) {
+      res
+        .writeHead(bytes.status, {
+          ...bytes.headers,
+          "content-type": "application/json",
+          "content-length": String(Buffer.byteLength(bytes.text)),
+        })
+        .end(bytes.text);
+      return;
+    }
+    const { head, tail } = bytes.kept;
+    res.writeHead(bytes.status, { "content-type": "application/json", "content-length": String(head.length + Buffer.byteLength(tail)) });
+    res.write(head);
+    res.end(tail);
+    return;
+  }
+  void writeResponse(res, flight, answer.response).catch((error: unknown) => {
+    onerror(error instanceof Error ? error : new Error(String(error)));
+    if (!res.headersSent && !res.destroyed) jsonError(res, 500, ErrorCode.InternalError, "Internal server error");
+    else res.destroy();
+  });
+}
+
+async function writeResponse(res: ServerResponse, flight: Flight, response: Response): Promise<void> {
+  if (flight.stopped) return void response.body?.cancel().catch(() => undefined);
+  const outHeaders = Object.fromEntries(response.headers);
+  if (!response.body) return void res.writeHead(response.status, outHeaders).end();
+  if (!response.headers.get("content-type")?.includes("text/event-stream")) {
+    // A plain JSON answer goes out in one write with its length (no chunked stream).
+    const payload = Buffer.from(await response.arrayBuffer());
+    if (flight.stopped || res.destroyed) return;
+    res.writeHead(response.status, { ...outHeaders, "content-length": String(payload.length) }).end(payload);
+    return;
+  }
+  res.writeHead(response.status, outHeaders);
+  res.flushHeaders();
+  const stream = Readable.fromWeb(response.body as never);
+  stream.on("error", () => res.destroy());
+  stream.pipe(res);
+}
+
+function jsonError(res: ServerResponse, status: number, code: number, message: string): void {
+  send(res, status, errorResponse({ code, message }));
+}
