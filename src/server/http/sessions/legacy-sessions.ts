@@ -209,7 +209,7 @@ export class LegacySessions {
       eventStore: new SessionEventLog(options.maxReplayEvents),
       retryInterval: options.retryMs,
     });
-    const relay = new RelayTransport(transport, this.tag, options.maxPendingRequests);
+    const relay = new RelayTransport(transport, this.tag, options.maxPendingRequests, options.answerTimeoutMs);
     const subscriptions = new Set<string>();
     const server = this.deps.makeServer({ subscriptions });
     await server.connect(relay);
