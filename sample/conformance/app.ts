@@ -7,7 +7,7 @@ import path from "node:path";
 import { McpApp, tasks, type McpAppOptions, type StateOptions } from "roundtrip-mcp";
 import { ClassicTools } from "./classic-tools";
 import { Diagnostics } from "./diagnostics";
-import { LegacyFixtures } from "./legacy-tools";
+import { LegacyFixtures, POLL_AFTER_MS } from "./legacy-tools";
 import { DeclarativeMrtr, HandwrittenMrtr } from "./mrtr-tools";
 import { ConformancePrompts } from "./prompts";
 import { ConformanceResources } from "./resources";
@@ -56,6 +56,8 @@ export function createConformanceApp(overrides: Partial<McpAppOptions> = {}): Mc
     state,
     listCache: { ttlMs: 60_000, cacheScope: "public" },
     features: [tasks({ store: conformanceTaskStore() })],
+    // 2025 sessions poll (SEP-1699): a call's stream open past this is closed and resumed by the client.
+    sessions: { pollAfterMs: POLL_AFTER_MS, retryMs: 100 },
     ...overrides,
   });
 }

@@ -75,6 +75,11 @@ const ENUMS_REQUEST = {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** How long test_reconnection takes: well past the fixture's `POLL_AFTER_MS`. */
+const RECONNECTION_MS = 600;
+/** The fixture's `sessions.pollAfterMs`: a 2025 call's stream still open after it is closed, and resumed by the client. */
+export const POLL_AFTER_MS = 200;
+
 interface Answer {
   action: string;
   content?: unknown;
@@ -113,6 +118,17 @@ export class LegacyFixtures {
     await pause(50);
     await ctx.log.log("info", "Tool execution completed");
     return "Tool with logging executed successfully";
+  }
+
+  /**
+   * Takes longer than the fixture's `sessions.pollAfterMs` (main-http.ts's app), so the server
+   * closes its SSE stream mid-call and the client receives the result after it reconnects with
+   * `Last-Event-ID` (SEP-1699 polling).
+   */
+  @Tool({ description: "Answers after its stream was closed mid-call (SSE polling)" })
+  async test_reconnection() {
+    await pause(RECONNECTION_MS);
+    return "Reconnection test completed";
   }
 
   @Tool({ description: "Asks a form whose fields all have defaults (SEP-1034)" })

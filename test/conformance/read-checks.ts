@@ -186,9 +186,14 @@ export const REQUIRED_UNSCORED: readonly string[] = Object.freeze([
 
 /**
  * The unscored scenarios held to the scored bar under the 2025-11-25 requirement set: the
- * session-lifecycle scenario (added after that release) and JSON Schema 2020-12.
+ * session-lifecycle scenario (added after that release), JSON Schema 2020-12 and SSE polling
+ * (SEP-1699, pending).
  */
-export const REQUIRED_UNSCORED_2025: readonly string[] = Object.freeze(["json-schema-2020-12", "server-session-lifecycle"]);
+export const REQUIRED_UNSCORED_2025: readonly string[] = Object.freeze([
+  "json-schema-2020-12",
+  "server-session-lifecycle",
+  "server-sse-polling",
+]);
 
 /** The unscored scenarios a run of `requirements` must pass too. */
 export function requiredUnscored(requirements: string): readonly string[] {

@@ -11,6 +11,8 @@
 // - maxPendingRequests: a round asking more at once fails, naming the option
 // - maxSessionsPerPrincipal ends the principal's least recently used session (its id then 404s);
 //   maxSessions answers a further initialize 503 with Retry-After; idleTimeoutMs ends an unused session
+// - pollAfterMs (SEP-1699): a call's stream still open is closed by the server; the official client
+//   reconnects with Last-Event-ID and the flow completes
 // - a tool that runs only as a task, called by a 2025 client, says it needs a 2026-07-28 client
 import "reflect-metadata";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -255,6 +257,24 @@ describe("2025 sessions", () => {
     // No event tells when a sweep ran (one a second): wait past the bound and one sweep, then ask once.
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     expect((await post(listener.url, list, session)).status).toBe(404);
+  });
+
+  it("closes a call's stream after pollAfterMs; the client resumes it with Last-Event-ID and completes", async () => {
+    const listener = await start({ sessions: { pollAfterMs: 50, retryMs: 20 } });
+    let resumedOnce!: () => void;
+    const resumed = new Promise<void>((resolve) => (resumedOnce = resolve));
+    const watching = ((url: string | URL, init?: RequestInit) => {
+      const headers = new Headers(init?.headers);
+      if (init?.method === "GET" && headers.has("last-event-id")) resumedOnce();
+      return fetch(url, init);
+    }) as typeof fetch;
+    const c = new Client({ name: "poller", version: "1" }, { capabilities: { elicitation: { form: {} } } });
+    // The first answer waits until the server closed the stream and the client reconnected.
+    c.setRequestHandler(ElicitRequestSchema, async (request) => (await resumed, PREFERENCES(request.params as { message: string })));
+    await c.connect(new StreamableHTTPClientTransport(new URL(listener.url), { fetch: watching }));
+    const result = await c.callTool({ name: "choose_preferences", arguments: {} });
+    expect(result.structuredContent).toEqual({ color: "blue", style: "navy" });
+    await c.close();
   });
 
   it("tells a 2025 client that a task-only tool needs a 2026-07-28 client with the tasks extension", async () => {

@@ -60,7 +60,7 @@ describe("conformance verdict", () => {
 
 describe("requiredUnscored", () => {
   it("holds a 2025-11-25 run to its own unscored set, not to the tasks extension's", () => {
-    expect(requiredUnscored("2025-11-25")).toEqual(["json-schema-2020-12", "server-session-lifecycle"]);
+    expect(requiredUnscored("2025-11-25")).toEqual(["json-schema-2020-12", "server-session-lifecycle", "server-sse-polling"]);
     expect(requiredUnscored("2026-07-28")).toContain("tasks-lifecycle");
   });
 });
