@@ -13,6 +13,7 @@
 //   maxSessions answers a further initialize 503 with Retry-After; idleTimeoutMs ends an unused session
 // - pollAfterMs (SEP-1699): a call's stream still open is closed by the server; the official client
 //   reconnects with Last-Event-ID and the flow completes
+// - closing the listener ends the sessions' GET streams at once instead of waiting out the drain
 // - a tool that runs only as a task, called by a 2025 client, says it needs a 2026-07-28 client
 import "reflect-metadata";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -274,6 +275,23 @@ describe("2025 sessions", () => {
     await c.connect(new StreamableHTTPClientTransport(new URL(listener.url), { fetch: watching }));
     const result = await c.callTool({ name: "choose_preferences", arguments: {} });
     expect(result.structuredContent).toEqual({ color: "blue", style: "navy" });
+    await c.close();
+  });
+
+  it("ends the sessions' GET streams when the listener closes, without waiting out the drain", async () => {
+    const listener = await start();
+    let getOpen!: () => void;
+    const opened = new Promise<void>((resolve) => (getOpen = resolve));
+    const watching = ((url: string | URL, init?: RequestInit) =>
+      fetch(url, init).then((response) => {
+        if (init?.method === "GET" && response.status === 200) getOpen();
+        return response;
+      })) as typeof fetch;
+    const { client: c } = await client(listener.url, watching);
+    await opened;
+    const started = Date.now();
+    await listener.close({ drainTimeoutMs: 5_000 });
+    expect(Date.now() - started).toBeLessThan(2_500);
     await c.close();
   });
 

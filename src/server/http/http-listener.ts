@@ -50,7 +50,7 @@ export async function startHttpListener(
   onerror: (error: Error) => void,
   routes: ReadonlyMap<string, HttpRoute> = NO_ROUTES,
 ): Promise<HttpListener> {
-  const { sdk: handler, checks } = answerer;
+  const { checks } = answerer;
   const host = options.host ?? "127.0.0.1";
   const path = options.path ?? "/mcp";
   const allowedHosts = options.allowedHosts ?? LOCALHOST;
@@ -162,6 +162,8 @@ export async function startHttpListener(
       flight.id = message?.id;
       flight.listen = message?.method === "subscriptions/listen";
     }
+    // A 2025 session's GET stream has no end of its own either: the drain ends it, it does not wait for it.
+    if (req.method === "GET") flight.listen = true;
     const cancellation = new ResponseCancellation(res, flight);
     return {
       body,
@@ -201,8 +203,8 @@ export async function startHttpListener(
   async function drain(deadline: number): Promise<void> {
     const started = Date.now();
     gate.close();
-    // The SDK handler's close ends its listen streams with their final result.
-    const report = await flights.drain(deadline, () => handler.close());
+    // The SDK handler's close ends its listen streams with their final result; 2025 sessions end their GET streams.
+    const report = await flights.drain(deadline, () => answerer.closeStreams());
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();

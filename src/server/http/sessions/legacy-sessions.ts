@@ -149,6 +149,11 @@ export class LegacySessions {
     }
   }
 
+  /** Closes every session's GET stream (a listener drains): it carries notifications only, and the client may reconnect elsewhere. */
+  endStreams(): void {
+    for (const session of this.sessions.values()) session.transport.closeStandaloneSSEStream();
+  }
+
   /** Ends every session (their streams close) and leaves the bus. */
   async close(): Promise<void> {
     if (this.closed) return;
