@@ -1,5 +1,5 @@
 // The conformance fixture server: every fixture the official MCP conformance suite
-// (0.2.0-alpha.12, --requirements 2026-07-28) calls by name, written as ordinary components.
+// (0.2.0-alpha.12, --requirements 2026-07-28 and 2025-11-25) calls by name, written as ordinary components.
 import "reflect-metadata";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -7,6 +7,7 @@ import path from "node:path";
 import { McpApp, tasks, type McpAppOptions, type StateOptions } from "roundtrip-mcp";
 import { ClassicTools } from "./classic-tools";
 import { Diagnostics } from "./diagnostics";
+import { LegacyFixtures, POLL_AFTER_MS } from "./legacy-tools";
 import { DeclarativeMrtr, HandwrittenMrtr } from "./mrtr-tools";
 import { ConformancePrompts } from "./prompts";
 import { ConformanceResources } from "./resources";
@@ -20,6 +21,7 @@ export const CONFORMANCE_COMPONENTS = [
   ConformanceResources,
   ConformancePrompts,
   TaskFixtures,
+  LegacyFixtures,
 ];
 
 /** Environment variable naming the task store: `memory:`, `sqlite:<file>` or a `postgres://` URL. */
@@ -54,6 +56,8 @@ export function createConformanceApp(overrides: Partial<McpAppOptions> = {}): Mc
     state,
     listCache: { ttlMs: 60_000, cacheScope: "public" },
     features: [tasks({ store: conformanceTaskStore() })],
+    // 2025 sessions poll (SEP-1699): a call's stream open past this is closed and resumed by the client.
+    sessions: { pollAfterMs: POLL_AFTER_MS, retryMs: 100 },
     ...overrides,
   });
 }

@@ -376,7 +376,8 @@ export class McpApp {
             facts: httpFacts,
             checkParams: (method, params) => this.checks.params(method, params),
             onerror: (e) => this.reportError(e),
-            answerTimeoutMs: options.answerTimeoutMs,
+            // The session's own timer (RelayTransport) ends the wait first, with a message naming the option.
+            answerTimeoutMs: options.answerTimeoutMs * 2 + 1_000,
           }),
           subscriptions,
         ),

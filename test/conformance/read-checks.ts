@@ -185,6 +185,22 @@ export const REQUIRED_UNSCORED: readonly string[] = Object.freeze([
 ]);
 
 /**
+ * The unscored scenarios held to the scored bar under the 2025-11-25 requirement set: the
+ * session-lifecycle scenario (added after that release), JSON Schema 2020-12 and SSE polling
+ * (SEP-1699, pending).
+ */
+export const REQUIRED_UNSCORED_2025: readonly string[] = Object.freeze([
+  "json-schema-2020-12",
+  "server-session-lifecycle",
+  "server-sse-polling",
+]);
+
+/** The unscored scenarios a run of `requirements` must pass too. */
+export function requiredUnscored(requirements: string): readonly string[] {
+  return requirements === "2025-11-25" ? REQUIRED_UNSCORED_2025 : REQUIRED_UNSCORED;
+}
+
+/**
  * Everything that keeps a run from passing, one line each (empty when it passes): a scored or
  * required scenario that is missing, has no checks, or has a FAILURE or WARNING.
  */

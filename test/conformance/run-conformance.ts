@@ -11,7 +11,7 @@
  *    `server --url http://localhost:PORT/mcp --requirements 2026-07-28 -o DIR`;
  * 4. stops the server (SIGTERM, SIGKILL after 5 s), prints a recap and a verdict, and exits 0
  *    only when the runner exited 0 AND every scored scenario and every scenario in
- *    REQUIRED_UNSCORED (read-checks.ts) is present, ran checks, and has no FAILURE or WARNING.
+ *    `requiredUnscored(requirements)` (read-checks.ts) is present, ran checks, and has no FAILURE or WARNING.
  *    Otherwise it exits 1; a harness failure (install, server start) exits with 2.
  *
  * This is the only place the suite is installed and run: `npm test` never downloads anything.
@@ -25,7 +25,7 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as readline from "node:readline";
-import { CONFORMANCE_DIR, REQUIRED_UNSCORED, SUITE_PACKAGE_DIR, describeProblems, parseRunDir, readChecks, verdict } from "./read-checks";
+import { CONFORMANCE_DIR, SUITE_PACKAGE_DIR, describeProblems, parseRunDir, readChecks, requiredUnscored, verdict } from "./read-checks";
 
 export const REPO_ROOT = path.resolve(CONFORMANCE_DIR, "..", "..");
 export const DEFAULT_SERVER_CMD = "node dist/sample/conformance/main-http.js";
@@ -238,10 +238,11 @@ function printRecap(options: RunOptions, outcome: Omit<RunOutcome, "problems">, 
       const listed = describeProblems(report.scenarios.filter((s) => s.category === category));
       if (listed.length) lines.push(`${category} FAILURE/WARNING:`, ...listed.map((p) => `  ${p}`));
     }
+    const requiredNames = requiredUnscored(options.requirements);
     const required = report.scenarios.filter(
-      (s) => REQUIRED_UNSCORED.includes(s.scenario) && s.checks.length > 0 && s.failures.length === 0 && s.warnings.length === 0,
+      (s) => requiredNames.includes(s.scenario) && s.checks.length > 0 && s.failures.length === 0 && s.warnings.length === 0,
     );
-    lines.push(`required unscored (tasks extension, pending): ${required.length}/${REQUIRED_UNSCORED.length} clean`);
+    lines.push(`required unscored (${requiredNames.join(", ")}): ${required.length}/${requiredNames.length} clean`);
     const unscored = report.scenarios.filter((s) => !s.scored && s.category !== "pending");
     const unscoredBad = unscored.filter((s) => s.failures.length > 0);
     lines.push(
@@ -250,7 +251,7 @@ function printRecap(options: RunOptions, outcome: Omit<RunOutcome, "problems">, 
         .filter((c, i, a) => a.indexOf(c) === i)
         .join(", ")}): ${unscoredBad.length}/${unscored.length} with failures`,
     );
-    problems = verdict(report);
+    problems = verdict(report, requiredNames);
   } catch (e) {
     problems = [`could not read results: ${(e as Error).message}`];
   }

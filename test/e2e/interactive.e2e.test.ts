@@ -20,7 +20,7 @@
 // - over HTTP: a flow continued on another instance that shares the key; state refused for
 //   another principal and once expired (re-asking a changed question: round-planner.test.ts)
 // - 2025-era clients: an @Elicit flow over stdio through the SDK's compatibility path; a clear
-//   -32021, never a hang, on stateless HTTP, whose text says why (no 2025 sessions over HTTP yet)
+//   -32021, never a hang, over HTTP with sessions off, whose text says why (the request came without a session)
 //   instead of claiming the client did not declare what it declared
 import { Client } from "@modelcontextprotocol/client";
 import { BOUNDARIES, Boundary } from "../support/boundaries";

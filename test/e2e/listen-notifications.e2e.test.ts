@@ -5,7 +5,7 @@
 // - each stream receives only the kinds it asked for (a prompts-only stream never sees tools);
 // - app.changes reaches the same streams; resource updates reach only subscribers of that uri
 //   (server/discover advertises resources.subscribe, without which the filter is not honoured; a
-//   2025-era initialize is not offered it, as resources/subscribe does not exist here);
+//   2025-era initialize is offered it too, as its session serves resources/subscribe);
 // - one call reaches the streams of every listener of the app; a closed listener is detached and
 //   notifying afterwards neither throws nor stops the others;
 // - every message on the streams validates against the official wire schema.
@@ -142,7 +142,7 @@ describe("subscriptions/listen notifications from application code (HTTP)", () =
     });
   });
 
-  it("does not offer resources.subscribe to a 2025-era initialize", async () => {
+  it("offers resources.subscribe to a 2025-era initialize: its session serves resources/subscribe", async () => {
     const r = await post(
       listener.url,
       {
@@ -154,7 +154,10 @@ describe("subscriptions/listen notifications from application code (HTTP)", () =
       { "content-type": "application/json", accept: "application/json, text/event-stream" },
     );
     expect(r.status).toBe(200);
-    expect((r.body!.result as { capabilities: Record<string, unknown> }).capabilities.resources).toEqual({ listChanged: true });
+    expect((r.body!.result as { capabilities: Record<string, unknown> }).capabilities.resources).toEqual({
+      listChanged: true,
+      subscribe: true,
+    });
   });
 
   it("sends a resource update only to subscribers of that uri", async () => {

@@ -48,7 +48,8 @@ export async function post(url: string, body: unknown, headers: Record<string, s
   if (response.headers.get("content-type")?.includes("text/event-stream")) {
     messages = text
       .split("\n")
-      .filter((line) => line.startsWith("data:"))
+      // A 2025 session's priming event carries an id and empty data: no message.
+      .filter((line) => line.startsWith("data:") && line.slice(5).trim() !== "")
       .map((line) => JSON.parse(line.slice(5)));
   } else if (text.length > 0) {
     messages = [JSON.parse(text)];

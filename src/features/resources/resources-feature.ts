@@ -48,8 +48,8 @@ export const resourcesFeature: FeatureModule = {
     return {
       components: [...fixed.values(), ...templates],
       // resources.subscribe means resourceSubscriptions on 2026-07-28 subscriptions/listen (fed by
-      // app.changes.resourceUpdated); in the 2025 era it would promise resources/subscribe, which
-      // the framework does not implement.
+      // app.changes.resourceUpdated); in the 2025 era it promises resources/subscribe, which only a
+      // 2025 session over HTTP serves (it adds the bit itself: server/http/sessions/session-server.ts).
       capabilities: (era) => (any ? { resources: { listChanged: true, ...(era === "modern" && { subscribe: true }) } } : {}),
       methods: [
         {

@@ -46,6 +46,15 @@ export class HttpAnswerer {
     private readonly sessions?: LegacySessions,
   ) {}
 
+  /**
+   * What a draining listener ends first: the SDK handler's listen streams (with their final
+   * result) and the 2025 sessions' GET streams (notifications only; calls in flight finish).
+   */
+  async closeStreams(): Promise<void> {
+    this.sessions?.endStreams();
+    await this.sdk.close();
+  }
+
   async answer(received: HttpReceived): Promise<HttpAnswer> {
     const { body, header } = received;
     let facts = received.facts;

@@ -5,7 +5,7 @@ import { RETRY_AFTER_SECONDS } from "./connection-gate";
 
 /** One request the listener is serving. */
 export interface Flight {
-  /** A `subscriptions/listen` stream: it has no end of its own, so the drain does not wait for it. */
+  /** A `subscriptions/listen` stream or a GET stream: it has no end of its own, so the drain does not wait for it. */
   listen: boolean;
   /** Its JSON-RPC id once the body is read: the answer of a request the deadline ends echoes it. */
   id?: unknown;

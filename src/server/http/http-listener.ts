@@ -56,7 +56,7 @@ export async function startHttpListener(
   if (auth !== undefined && options.authenticate !== undefined) throw new TypeError("listen: give auth or authenticate, not both");
   // This server's canonical URI, once the port is known (no request is served before).
   let resource = "";
-  const { sdk: handler, checks } = answerer;
+  const { checks } = answerer;
   const host = options.host ?? "127.0.0.1";
   const path = options.path ?? "/mcp";
   const allowedHosts = options.allowedHosts ?? LOCALHOST;
@@ -178,6 +178,8 @@ export async function startHttpListener(
       const refused = authorization && auth?.scopeRefusal(body, authorization, resource);
       if (refused) return void send(res, refused.status, errorResponse(refused.error, message?.id), refused.headers);
     }
+    // A 2025 session's GET stream has no end of its own either: the drain ends it, it does not wait for it.
+    if (req.method === "GET") flight.listen = true;
     const cancellation = new ResponseCancellation(res, flight);
     return {
       body,
@@ -218,8 +220,8 @@ export async function startHttpListener(
   async function drain(deadline: number): Promise<void> {
     const started = Date.now();
     gate.close();
-    // The SDK handler's close ends its listen streams with their final result.
-    const report = await flights.drain(deadline, () => handler.close());
+    // The SDK handler's close ends its listen streams with their final result; 2025 sessions end their GET streams.
+    const report = await flights.drain(deadline, () => answerer.closeStreams());
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();

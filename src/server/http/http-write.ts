@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { Readable } from "node:stream";
+import { pipeline, Readable } from "node:stream";
 import { ErrorCode } from "../../protocol/errors";
 import { errorResponse } from "../checks/error-response";
 import type { HttpAnswer } from "./http-answerer";
@@ -51,9 +51,9 @@ async function writeResponse(res: ServerResponse, flight: Flight, response: Resp
   }
   res.writeHead(response.status, outHeaders);
   res.flushHeaders();
-  const stream = Readable.fromWeb(response.body as never);
-  stream.on("error", () => res.destroy());
-  stream.pipe(res);
+  // pipeline, not pipe: a client that goes away cancels the web stream, so its producer (the SDK's
+  // transport) lets go of it (a 2025 session's stream is then free to be resumed with Last-Event-ID).
+  pipeline(Readable.fromWeb(response.body as never), res, () => undefined);
 }
 
 function jsonError(res: ServerResponse, status: number, code: number, message: string): void {

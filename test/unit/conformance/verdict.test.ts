@@ -3,9 +3,16 @@
  * - a run passes only when every scored scenario and every required unscored one is present,
  *   ran at least one check, and has no FAILURE or WARNING;
  * - each problem is one line naming the scenario and its category;
- * - unscored scenarios outside the required list never fail the run.
+ * - unscored scenarios outside the required list never fail the run;
+ * - a 2025-11-25 run has its own required unscored set (no tasks extension in that revision).
  */
-import { verdict, type ConformanceCheck, type ConformanceReport, type ScenarioChecks } from "../../conformance/read-checks";
+import {
+  requiredUnscored,
+  verdict,
+  type ConformanceCheck,
+  type ConformanceReport,
+  type ScenarioChecks,
+} from "../../conformance/read-checks";
 
 function scenario(name: string, category: string, statuses: string[]): ScenarioChecks {
   const checks: ConformanceCheck[] = statuses.map((status, i) => ({ id: `${name}-${i}`, status, errorMessage: `${status} here` }));
@@ -48,5 +55,12 @@ describe("conformance verdict", () => {
   it("names missing scenarios and scenarios that ran no check", () => {
     const r = report([scenario("a", "scored", [])], ["b"]);
     expect(verdict(r, ["p"])).toEqual(["b [scored]: no checks.json", "p [required]: no checks.json", "a [scored]: ran no check"]);
+  });
+});
+
+describe("requiredUnscored", () => {
+  it("holds a 2025-11-25 run to its own unscored set, not to the tasks extension's", () => {
+    expect(requiredUnscored("2025-11-25")).toEqual(["json-schema-2020-12", "server-session-lifecycle", "server-sse-polling"]);
+    expect(requiredUnscored("2026-07-28")).toContain("tasks-lifecycle");
   });
 });

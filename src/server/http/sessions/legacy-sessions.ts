@@ -126,7 +126,9 @@ export class LegacySessions {
         if (elsewhere.length === answers.length) return new Response(null, { status: 202 });
       }
     }
-    return session.transport.handleRequest(request, { parsedBody: body, authInfo });
+    const response = await session.transport.handleRequest(request, { parsedBody: body, authInfo });
+    this.pollLater(session, body, response);
+    return response;
   }
 
   toolsChanged(): void {
@@ -145,6 +147,11 @@ export class LegacySessions {
     for (const session of this.sessions.values()) {
       if (session.subscriptions.has(uri)) void session.server.sendResourceUpdated({ uri }).catch(() => undefined);
     }
+  }
+
+  /** Closes every session's GET stream (a listener drains): it carries notifications only, and the client may reconnect elsewhere. */
+  endStreams(): void {
+    for (const session of this.sessions.values()) session.transport.closeStandaloneSSEStream();
   }
 
   /** Ends every session (their streams close) and leaves the bus. */
@@ -209,11 +216,20 @@ export class LegacySessions {
       eventStore: new SessionEventLog(options.maxReplayEvents),
       retryInterval: options.retryMs,
     });
-    const relay = new RelayTransport(transport, this.tag, options.maxPendingRequests);
+    const relay = new RelayTransport(transport, this.tag, options.maxPendingRequests, options.answerTimeoutMs);
     const subscriptions = new Set<string>();
     const server = this.deps.makeServer({ subscriptions });
     await server.connect(relay);
     return { id: id ?? "", principal, server, transport, relay, subscriptions, lastUsed: this.now() };
+  }
+
+  /** With `pollAfterMs`: closes a request's SSE stream that is still open then; the client resumes it with Last-Event-ID. */
+  private pollLater(session: Session, body: unknown, response: Response): void {
+    const after = this.deps.options.pollAfterMs;
+    if (after === undefined || !isPlainObject(body) || typeof body.method !== "string" || body.id === undefined) return;
+    if (!response.headers.get("content-type")?.includes("text/event-stream")) return;
+    const id = body.id as string | number;
+    setTimeout(() => session.transport.closeSSEStream(id), after).unref();
   }
 
   /** Undefined when one more session fits (after ending the principal's least recently used if it must), else the refusal. */

@@ -13,12 +13,14 @@ export class RelayTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
-  private readonly pending = new Set<string>();
+  /** Wire ids of the requests waiting for the client's answer, each with the timer that ends the wait. */
+  private readonly pending = new Map<string, NodeJS.Timeout>();
 
   constructor(
     private readonly inner: Transport,
     private readonly tag: string,
     private readonly maxPending: number,
+    private readonly answerTimeoutMs: number,
   ) {}
 
   get sessionId(): string | undefined {
@@ -56,13 +58,15 @@ export class RelayTransport implements Transport {
         );
       }
       const id = `${this.tag}${SEPARATOR}${String(out.id)}`;
-      this.pending.add(id);
+      const timer = setTimeout(() => this.expire(id, out.id as string | number, options), this.answerTimeoutMs);
+      timer.unref();
+      this.pending.set(id, timer);
       return this.inner.send({ ...message, id } as JSONRPCMessage, options);
     }
     if (out.method === "notifications/cancelled" && out.params?.requestId !== undefined) {
       // The SDK gave up on one of its requests (its answer timed out): the client hears the wire id.
       const requestId = `${this.tag}${SEPARATOR}${String(out.params.requestId)}`;
-      this.pending.delete(requestId);
+      this.forget(requestId);
       return this.inner.send({ ...message, params: { ...out.params, requestId } } as JSONRPCMessage, options);
     }
     return this.inner.send(message, options);
@@ -74,13 +78,31 @@ export class RelayTransport implements Transport {
   }
 
   close(): Promise<void> {
+    for (const timer of this.pending.values()) clearTimeout(timer);
     this.pending.clear();
     return this.inner.close();
   }
 
+  private forget(id: string): boolean {
+    const timer = this.pending.get(id);
+    if (timer === undefined) return false;
+    clearTimeout(timer);
+    return this.pending.delete(id);
+  }
+
+  /** The client did not answer in time: the question is withdrawn and the round ends with an error naming the wait. */
+  private expire(id: string, innerId: string | number, options: TransportSendOptions | undefined): void {
+    if (!this.pending.delete(id)) return;
+    const reason = `the client did not answer within ${this.answerTimeoutMs} ms (sessions.answerTimeoutMs)`;
+    void this.inner
+      .send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason } } as JSONRPCMessage, options)
+      .catch(() => undefined);
+    this.onmessage?.({ jsonrpc: "2.0", id: innerId, error: { code: -32001, message: `Request timed out: ${reason}` } } as JSONRPCMessage);
+  }
+
   private receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
     const answer = message as { id?: unknown; method?: unknown };
-    if (answer.method === undefined && typeof answer.id === "string" && this.pending.delete(answer.id)) {
+    if (answer.method === undefined && typeof answer.id === "string" && this.forget(answer.id)) {
       const inner = answer.id.slice(this.tag.length + SEPARATOR.length);
       this.onmessage?.({ ...message, id: /^[0-9]+$/.test(inner) ? Number(inner) : inner } as JSONRPCMessage, extra);
       return;

@@ -23,9 +23,18 @@ export interface SessionOptions {
   maxReplayEvents?: number;
   /** Milliseconds a client waits before it reconnects a dropped stream (the SSE `retry` field). Default 1,000. */
   retryMs?: number;
+  /**
+   * Polling (SEP-1699): a call's SSE stream still open after this many milliseconds is closed by
+   * the server, and the client reconnects with `Last-Event-ID` (after `retryMs`) to receive what
+   * follows. Keeps no connection open for the length of a slow call or a human's answer, behind
+   * proxies that cut idle streams. Default: off (a stream stays open until its call ends).
+   */
+  pollAfterMs?: number;
 }
 
-export type ResolvedSessionOptions = Required<SessionOptions>;
+export type ResolvedSessionOptions = Required<Omit<SessionOptions, "pollAfterMs">> & { readonly pollAfterMs?: number };
+
+const OPTIONAL = new Set(["pollAfterMs"]);
 
 export const SESSION_DEFAULTS: ResolvedSessionOptions = Object.freeze({
   idleTimeoutMs: 1_800_000,
@@ -40,10 +49,12 @@ export const SESSION_DEFAULTS: ResolvedSessionOptions = Object.freeze({
 
 /** The options with defaults applied; a RangeError naming the option for anything not a positive integer. */
 export function resolveSessionOptions(options: SessionOptions = {}): ResolvedSessionOptions {
-  const resolved = { ...SESSION_DEFAULTS };
+  const resolved: ResolvedSessionOptions = { ...SESSION_DEFAULTS };
   for (const [name, value] of Object.entries(options)) {
-    if (!(name in SESSION_DEFAULTS)) {
-      throw new TypeError(`McpApp.create: unknown option sessions.${name}; expected one of ${Object.keys(SESSION_DEFAULTS).join(", ")}`);
+    if (!(name in SESSION_DEFAULTS) && !OPTIONAL.has(name)) {
+      throw new TypeError(
+        `McpApp.create: unknown option sessions.${name}; expected one of ${[...Object.keys(SESSION_DEFAULTS), ...OPTIONAL].join(", ")}`,
+      );
     }
     if (value === undefined) continue;
     if (!Number.isSafeInteger(value) || (value as number) < 1) {

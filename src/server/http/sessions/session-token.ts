@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { StateSealer } from "../../../state/state-sealer";
 import type { JsonValue } from "../../../protocol/canonical-json";
 import type { JsonObject } from "../../../protocol/wire-types";
@@ -27,14 +28,16 @@ export class SessionToken {
 
   seal(facts: SessionFacts, principal: string | null): string {
     const seconds = Math.ceil(this.lifetimeMs / 1000);
-    const id = this.sealer.sealLongLived([facts.protocolVersion, facts.capabilities, facts.clientInfo], BINDING, principal, seconds);
+    // A nonce: two clients saying the same at initialize in the same second get two sessions.
+    const nonce = randomBytes(12).toString("base64url");
+    const id = this.sealer.sealLongLived([facts.protocolVersion, facts.capabilities, facts.clientInfo, nonce], BINDING, principal, seconds);
     if (id.length <= MAX_ID_CHARS) return id;
     // Capabilities this large are mostly experimental keys: keep the ones a round reads.
     const kept: JsonObject = {};
     for (const name of ["elicitation", "sampling", "roots"])
       if (facts.capabilities[name] !== undefined) kept[name] = facts.capabilities[name];
     const name = typeof facts.clientInfo.name === "string" ? facts.clientInfo.name.slice(0, 128) : "client";
-    return this.sealer.sealLongLived([facts.protocolVersion, kept, { name, version: "0" }], BINDING, principal, seconds);
+    return this.sealer.sealLongLived([facts.protocolVersion, kept, { name, version: "0" }, nonce], BINDING, principal, seconds);
   }
 
   /** The facts of a session id sealed for `principal` and not expired, else undefined. */
@@ -45,7 +48,7 @@ export class SessionToken {
     } catch {
       return undefined;
     }
-    if (!Array.isArray(data) || data.length !== 3) return undefined;
+    if (!Array.isArray(data) || data.length !== 4) return undefined;
     const [protocolVersion, capabilities, clientInfo] = data;
     if (typeof protocolVersion !== "string" || !isPlainObject(capabilities) || !isPlainObject(clientInfo)) return undefined;
     return { protocolVersion, capabilities: capabilities as JsonObject, clientInfo: clientInfo as JsonObject };
