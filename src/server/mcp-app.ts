@@ -1,7 +1,6 @@
 import type { AuthOptions } from "../auth/bearer-auth";
 import { container as rootContainer, type DependencyContainer } from "tsyringe";
-import { createMcpHandler, InMemoryTransport, type McpHttpHandler, type ServerContext, type Transport } from "@modelcontextprotocol/server";
-import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { createMcpHandler, InMemoryTransport, type McpHttpHandler, type Transport } from "@modelcontextprotocol/server";
 import { Dispatcher } from "../dispatch/dispatcher";
 import { telemetryFrom } from "../dispatch/telemetry/telemetry-from";
 import { RateLimiter } from "../dispatch/rate-limiter";
@@ -9,30 +8,30 @@ import { BUILT_IN_FEATURES } from "../features/built-in-features";
 import { DEFAULT_APP_NAME, FeatureTable } from "../features/feature-table";
 import { APP_LOGGER, StderrLogger, type AppLogger } from "../protocol/app-logger";
 import type { Era } from "../protocol/inbound-request";
-import { createStateSealer } from "../state/create-state-sealer";
 import { StateSealer } from "../state/state-sealer";
 import { ChangeNotifier } from "./change-notifier";
 import { buildComponents } from "./component-instances";
 import { warnSharedTransients } from "./shared-transients";
-import { ConnectionTransport } from "./stdio/connection-transport";
+import { serveConnection } from "./app-connections";
 import { HttpAnswerer } from "./http/http-answerer";
 import { httpEntry } from "./http/http-entry";
 import type { HttpRoute } from "./http/http-routes";
 import { HttpAuth } from "./http/http-auth";
 import { startHttpListener } from "./http/http-listener";
 import { DEFAULT_DRAIN_MS, drainDeadline, type CloseOptions, type HttpListener, type ListenOptions } from "./http/listen-options";
-import { HealthEndpoints, type HealthHandler, type HealthOptions } from "./http/health";
+import type { HealthEndpoints, HealthHandler, HealthOptions } from "./http/health";
+import { appHealthEndpoints, withHealthRoutes } from "./app-health";
 import { NodeMount, type NodeHandler, type NodeHandlerOptions } from "./http/node-mount";
 import { InboundChecks } from "./checks/inbound-checks";
 import { resolveRequestLimits } from "./checks/request-limits";
 import { StdioLineTransport } from "./stdio/stdio-line-transport";
 import { FastLane, fastLaneEnabled } from "./lane/fast-lane";
-import { carriedFacts, type TransportFacts } from "./request/transport-facts";
-import { buildSdkServer, capabilitiesFor, type FactsLookup } from "./sdk-bridge";
+import { capabilitiesFor } from "./sdk-bridge";
+import { appLegacySessions, sdkServerFactory, type AppSdkParts } from "./app-sdk-servers";
+import { httpFacts, positiveOption, registerSealer } from "./app-bootstrap";
 import type { McpAppOptions, ServedConnection, ServeOptions } from "./mcp-app-options";
 import { MemoryMessageBus, type MessageBus } from "../stores/message-bus";
-import { LegacySessions } from "./http/sessions/legacy-sessions";
-import { sessionCapabilities, servesSubscriptions } from "./http/sessions/session-server";
+import type { LegacySessions } from "./http/sessions/legacy-sessions";
 import { resolveSessionOptions, type ResolvedSessionOptions } from "./http/sessions/session-options";
 
 /**
@@ -59,6 +58,7 @@ export class McpApp {
   private closing = false;
   private readonly serverInfo: { name: string; version: string; title?: string };
   private readonly lane: FastLane;
+  private readonly sdkParts: AppSdkParts;
   /** The bus every instance shares (2025 session answers); the app's own memory bus unless one is given. */
   readonly bus: MessageBus;
   private readonly sessionOptions: ResolvedSessionOptions | undefined;
@@ -77,18 +77,7 @@ export class McpApp {
       options.logger ?? (this.container.isRegistered(APP_LOGGER) ? this.container.resolve<AppLogger>(APP_LOGGER) : new StderrLogger());
     if (!this.container.isRegistered(APP_LOGGER)) this.container.registerInstance(APP_LOGGER, this.logger);
     const components = options.components ?? [];
-    if (!this.container.isRegistered(StateSealer, true)) {
-      if (!options.state) {
-        throw new TypeError(
-          "McpApp.create: the state option is required (or register a StateSealer in the container): " +
-            '{ secret }, { keys }, { keysFromEnv: "VAR" } or { ephemeral: true } for local development',
-        );
-      }
-      this.container.registerInstance(StateSealer, createStateSealer(options.state, this.logger));
-    } else if (options.state) {
-      throw new TypeError("McpApp.create: a StateSealer is already registered in the container; drop the state option");
-    }
-    const sealer = this.container.resolve(StateSealer);
+    const sealer = registerSealer(this.container, options.state, this.logger);
     this.features = new FeatureTable([...BUILT_IN_FEATURES, ...(options.features ?? [])], {
       components,
       listCache: options.listCache,
@@ -132,6 +121,14 @@ export class McpApp {
       serverInfo: this.serverInfo,
       capabilities: this.capabilities.modern,
     });
+    this.sdkParts = {
+      serverInfo: this.serverInfo,
+      instructions: options.instructions,
+      capabilities: this.capabilities,
+      dispatcher: this.dispatcher,
+      checks: this.checks,
+      onerror: (e) => this.reportError(e),
+    };
     this.bus = options.bus ?? new MemoryMessageBus((error) => this.logger.warn("message bus handler failed", { error: String(error) }));
     this.stopSharingChanges = this.changes.share(this.bus, `roundtrip-mcp/changes/${this.serverInfo.name}`, this.logger);
     this.sessionOptions = options.sessions === false ? undefined : resolveSessionOptions(options.sessions);
@@ -156,25 +153,17 @@ export class McpApp {
    * @example app.serve(new StdioServerTransport(socketIn, socketOut));
    */
   serve(transport: Transport, options: ServeOptions = {}): ServedConnection {
-    const principal = options.principal !== undefined ? options.principal : (this.options.localPrincipal ?? null);
-    // The lane writes bytes: only on a transport that writes lines (stdio), never on in-memory objects.
-    const lane = transport instanceof StdioLineTransport && this.laneOn ? this.lane : undefined;
-    const connection = new ConnectionTransport(transport, this.checks, { principal, authorization: options.authorization, lane });
-    const facts: FactsLookup = (ctx) => connection.facts(ctx.mcpReq.id);
-    const handle = serveStdio(this.sdkServers(facts), {
-      transport: connection,
+    const served = serveConnection(transport, {
+      checks: this.checks,
+      lane: transport instanceof StdioLineTransport && this.laneOn ? this.lane : undefined,
+      principal: options.principal !== undefined ? options.principal : (this.options.localPrincipal ?? null),
+      authorization: options.authorization,
+      servers: (facts) => sdkServerFactory(this.sdkParts, facts),
       legacy: options.legacy ?? "serve",
+      logger: this.logger,
       onerror: (e) => this.reportError(e),
+      closing: (connection) => this.connections.delete(connection),
     });
-    const served: ServedConnection = {
-      close: async (closeOptions: CloseOptions = {}) => {
-        const deadline = drainDeadline(closeOptions.drainTimeoutMs, DEFAULT_DRAIN_MS, "close");
-        this.connections.delete(served);
-        const drained = await connection.drain(deadline);
-        await handle.close();
-        if (drained.inFlight > 0 || drained.unfinished > 0) this.logger.info("connection closed", { ...drained, drainTimeoutMs: deadline });
-      },
-    };
     this.connections.add(served);
     return served;
   }
@@ -207,7 +196,14 @@ export class McpApp {
       const health = options.health ? this.healthEndpoints(options.health === true ? {} : options.health) : undefined;
       if (health?.serves(options.path ?? "/mcp")) throw new RangeError("listen: the health paths must differ from path");
       const auth = options.auth === undefined ? undefined : new HttpAuth(options.auth, this.features, this.logger);
-      listener = await startHttpListener(answerer, options, this.logger, (e) => this.reportError(e), this.listenerRoutes(health), auth);
+      listener = await startHttpListener(
+        answerer,
+        options,
+        this.logger,
+        (e) => this.reportError(e),
+        withHealthRoutes(this.routes, health),
+        auth,
+      );
     } catch (error) {
       this.handlers.get(handler)?.();
       this.handlers.delete(handler);
@@ -287,27 +283,14 @@ export class McpApp {
     };
   }
 
-  /** The app's routes, and this listener's health endpoints beside them. */
-  private listenerRoutes(health: HealthEndpoints | undefined): ReadonlyMap<string, HttpRoute> {
-    if (health === undefined) return this.routes;
-    const routes = new Map(this.routes);
-    const route: HttpRoute = (req, res) => health.node(req, res);
-    routes.set(health.livenessPath, route).set(health.readinessPath, route);
-    return routes;
-  }
-
   private healthEndpoints(options: HealthOptions): HealthEndpoints {
-    return new HealthEndpoints(
-      options,
-      () => this.features.readiness(),
-      () => this.closing,
-      this.logger,
-    );
+    const sources = { features: this.features, sharedBus: this.options.bus, closing: () => this.closing, logger: this.logger };
+    return appHealthEndpoints(options, sources);
   }
 
   /** The one HTTP answerer of a listener or a mounted handler, over an SDK handler of its own (attached to `changes`). */
   private answerer(laneOn: boolean): HttpAnswerer {
-    const sdk = createMcpHandler(this.sdkServers(httpFacts), { onerror: (e) => this.reportError(e) });
+    const sdk = createMcpHandler(sdkServerFactory(this.sdkParts, httpFacts), { onerror: (e) => this.reportError(e) });
     this.handlers.set(sdk, this.changes.attach(sdk.notify));
     return new HttpAnswerer(sdk, this.checks, laneOn ? this.lane : undefined, this.sessions());
   }
@@ -340,48 +323,11 @@ export class McpApp {
     await this.features.close();
   }
 
-  /** The SDK server factory of one serving entry: one SDK `Server` per era, built from the feature table. */
-  private sdkServers(facts: FactsLookup) {
-    return ({ era }: { era: Era }) =>
-      buildSdkServer({
-        serverInfo: this.serverInfo,
-        instructions: this.options.instructions,
-        era,
-        capabilities: this.capabilities[era],
-        dispatcher: this.dispatcher,
-        facts,
-        checkParams: (method, params) => this.checks.params(method, params),
-        onerror: (e) => this.reportError(e),
-      });
-  }
-
   /** The 2025-11-25 sessions shared by every HTTP entry (undefined with `sessions: false`). */
   private sessions(): LegacySessions | undefined {
     const options = this.sessionOptions;
     if (options === undefined || this.legacySessions !== undefined) return this.legacySessions;
-    const capabilities = sessionCapabilities(this.capabilities.legacy);
-    const sessions = new LegacySessions({
-      sealer: this.sealer,
-      logger: this.logger,
-      bus: this.bus,
-      options,
-      makeServer: ({ subscriptions }) =>
-        servesSubscriptions(
-          buildSdkServer({
-            serverInfo: this.serverInfo,
-            instructions: this.options.instructions,
-            era: "legacy",
-            capabilities,
-            dispatcher: this.dispatcher,
-            facts: httpFacts,
-            checkParams: (method, params) => this.checks.params(method, params),
-            onerror: (e) => this.reportError(e),
-            // The session's own timer (RelayTransport) ends the wait first, with a message naming the option.
-            answerTimeoutMs: options.answerTimeoutMs * 2 + 1_000,
-          }),
-          subscriptions,
-        ),
-    });
+    const sessions = appLegacySessions(this.sdkParts, { sealer: this.sealer, logger: this.logger, bus: this.bus, options }, httpFacts);
     this.changes.attach(sessions);
     return (this.legacySessions = sessions);
   }
@@ -389,17 +335,6 @@ export class McpApp {
   private reportError(error: Error): void {
     this.logger.debug("sdk", { error: error.message });
   }
-}
-
-function positiveOption(value: number | undefined, name: string): number | undefined {
-  if (value !== undefined && (!Number.isSafeInteger(value) || value < 1))
-    throw new RangeError(`McpApp.create: ${name} must be a positive integer, got ${String(value)}`);
-  return value;
-}
-
-/** An HTTP request's facts, as the answerer carried them through the SDK's handler. */
-function httpFacts(ctx: ServerContext): TransportFacts {
-  return carriedFacts(ctx.http?.authInfo) ?? { transport: "http", principal: null, ownBytes: false };
 }
 
 /**

@@ -184,6 +184,7 @@ function toInboundRequest(
     method,
     requestId: ctx.mcpReq.id,
     ...(known.transport !== "connection" && { transportKind: known.transport }),
+    ...(ctx.sessionId !== undefined && { sessionId: ctx.sessionId }),
     params,
     principal: known.principal,
     ...(known.authorization !== undefined && { authorization: known.authorization }),

@@ -11,6 +11,8 @@
 //   200 again once it is true), a function check that returns false or rejects, one that never
 //   settles ("timeout" within timeoutMs, and a pending check is joined, not started again); the
 //   reason of a failure goes to the log once per change of verdict, never in the answer;
+// - a bus given to the app (`McpAppOptions.bus`) is probed as "messageBus" without being listed in
+//   checks: 503 while it is unhealthy; the app's own in-memory bus is not probed;
 // - readiness turns 503 "shutting down" as soon as a graceful close begins, while a request in
 //   flight still finishes with its result: on a listener (every new probe is refused 503) and on
 //   a mount (the health handler answers 503, the node handler answers new MCP requests 503 with
@@ -20,7 +22,7 @@ import { request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { MemoryMessageBus } from "../../src/stores/index";
-import type { McpApp } from "../../src/index";
+import { McpApp } from "../../src/index";
 import { meta } from "../support/raw-http";
 import { createMountApp, holdNext } from "./fixtures/mount-app";
 
@@ -212,5 +214,24 @@ describe("app.healthHandler() on a mount", () => {
     expect([live.status, await live.json()]).toEqual([200, { status: "ok" }]);
     expect((await health.fetch(new Request("http://pod/elsewhere"))).status).toBe(404);
     expect(await health.readiness()).toEqual({ status: "ok", checks: { taskStore: "ok" } });
+  });
+});
+
+describe("readiness and the app's bus", () => {
+  it("probes a bus given to the app as messageBus, and not the app's own bus", async () => {
+    const bus = new MemoryMessageBus();
+    const shared = McpApp.create({ name: "bus-probe", components: [], state: { ephemeral: true }, bus });
+    const own = McpApp.create({ name: "own-bus", components: [], state: { ephemeral: true } });
+    const listeners = [await shared.listen({ health: true }), await own.listen({ health: true })];
+    try {
+      const [sharedPort, ownPort] = listeners.map((l) => l.port) as [number, number];
+      expect(await probe(sharedPort)).toEqual({ status: 200, body: { status: "ok", checks: { messageBus: "ok" } } });
+      expect(await probe(ownPort)).toEqual({ status: 200, body: { status: "ok", checks: {} } });
+      await bus.close();
+      expect(await probe(sharedPort)).toEqual({ status: 503, body: { status: "unavailable", checks: { messageBus: "failed" } } });
+    } finally {
+      await shared.close();
+      await own.close();
+    }
   });
 });

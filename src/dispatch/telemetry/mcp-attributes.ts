@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { ErrorCode, isMcpError } from "../../protocol/errors";
 import type { InboundRequest } from "../../protocol/inbound-request";
 import { isPlainObject } from "../../protocol/plain-object";
@@ -46,7 +47,8 @@ export function requestAttributes(request: InboundRequest, recordContent: boolea
   }
   if (request.requestId !== undefined) attributes["jsonrpc.request.id"] = String(request.requestId);
   if (request.protocolVersion !== undefined) attributes["mcp.protocol.version"] = request.protocolVersion;
-  if (request.sessionId !== undefined) attributes["mcp.session.id"] = request.sessionId;
+  // A digest, not the id: a 2025 session id is what a client presents to act in its session.
+  if (request.sessionId !== undefined) attributes["mcp.session.id"] = sessionDigest(request.sessionId);
   if (request.transportKind !== undefined) {
     attributes["network.transport"] = NETWORK_TRANSPORT[request.transportKind];
     if (request.transportKind === "http") attributes["network.protocol.name"] = "http";
@@ -91,4 +93,9 @@ export function metricAttributes(attributes: Attributes): Attributes {
   const kept: Attributes = {};
   for (const key of METRIC_ATTRIBUTES) if (attributes[key] !== undefined) kept[key] = attributes[key];
   return kept;
+}
+
+/** The session as traces name it: the first 22 base64url characters of the SHA-256 of its id. */
+export function sessionDigest(sessionId: string): string {
+  return createHash("sha256").update(sessionId).digest("base64url").slice(0, 22);
 }

@@ -63,6 +63,6 @@ function anonymousTasksWarning(configured: Partial<TaskLimits> | undefined): str
   return (
     "task tools are served over HTTP without an authenticator: every caller shares the anonymous task scope and its limits " +
     `(maxAnonymousTasks ${limits.maxAnonymousTasks}, maxActiveAnonymousTasks ${limits.maxActiveAnonymousTasks}), so one caller can use them up for all; ` +
-    "give listen() an authenticate function so each caller gets limits of its own, or size the shared ones with tasks({ storeOptions: { limits } })"
+    "give listen() an auth (OAuth, docs/authorization.md) or authenticate option so each caller gets limits of its own, or size the shared ones with tasks({ storeOptions: { limits } })"
   );
 }
