@@ -1,7 +1,8 @@
 // Pins what a 2025-11-25 session holds and for how long, and that no instance is special:
 // - two app instances sharing the key ring and a bus, behind a strict round-robin (the client's
 //   fetch alternates between them): the preferences flow completes, and an answer POSTed to the
-//   instance whose round does not wait for it reaches the other one over the bus
+//   instance whose round does not wait for it reaches the other one over the bus; while the bus
+//   refuses to carry it, that POST is answered 503 with Retry-After (never a 202 for an answer lost)
 // - a session belongs to the principal that opened it: another principal gets the very 404 an
 //   unknown id gets
 // - a stream cut while a question is pending is resumed with GET and Last-Event-ID: the question
@@ -136,6 +137,39 @@ describe("2025 sessions", () => {
     // The first answer went to the instance that did not ask: it travelled on the asking instance's channel.
     expect(published.filter((channel) => channel.startsWith("roundtrip-mcp/2025/answers/")).length).toBeGreaterThanOrEqual(1);
     await c.close();
+    await memory.close();
+  });
+
+  it("answers 503 with Retry-After to an answer the bus cannot carry to the instance waiting for it", async () => {
+    const memory = new MemoryMessageBus();
+    const bus: MessageBus = {
+      publish: (channel, message) =>
+        channel.startsWith("roundtrip-mcp/2025/answers/") ? Promise.reject(new Error("bus down")) : memory.publish(channel, message),
+      subscribe: (channel, handler) => memory.subscribe(channel, handler),
+      get healthy() {
+        return memory.healthy;
+      },
+      close: () => memory.close(),
+    };
+    const keys = [{ id: "shared", secret: "a key ring both instances share, 32+ bytes" }];
+    const a = await start({ state: { keys }, bus, sessions: { answerTimeoutMs: 2_000 } });
+    const b = await start({ state: { keys }, bus, sessions: { answerTimeoutMs: 2_000 } });
+    const answerStatuses: { status: number; retryAfter: string | null }[] = [];
+    let turn = 0;
+    const roundRobin = (async (_url: string | URL, init?: RequestInit) => {
+      const target = turn++ % 2 === 0 ? a : b;
+      const response = await fetch(target.url, init);
+      const body = typeof init?.body === "string" ? init.body : "";
+      // A client's answer: a JSON-RPC response (no method).
+      if (init?.method === "POST" && !body.includes('"method"') && body.includes('"result"'))
+        answerStatuses.push({ status: response.status, retryAfter: response.headers.get("retry-after") });
+      return response;
+    }) as typeof fetch;
+    const { client: c } = await client(a.url, roundRobin);
+    // The round cannot get its answer: it ends when answerTimeoutMs runs out, one way or the other.
+    await c.callTool({ name: "choose_preferences", arguments: {} }).catch(() => undefined);
+    expect(answerStatuses).toContainEqual({ status: 503, retryAfter: "1" });
+    await c.close().catch(() => undefined);
     await memory.close();
   });
 

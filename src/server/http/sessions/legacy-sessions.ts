@@ -112,8 +112,8 @@ export class LegacySessions {
     if (local === undefined && request.method === "POST" && isAnswers(body)) {
       // The answer to a question another instance asked: it goes where the round waits.
       const answers = (Array.isArray(body) ? body : [body]) as Array<{ id?: unknown }>;
-      await Promise.all(answers.map((answer) => this.relay(id, answer)));
-      return new Response(null, { status: 202 });
+      const relayed = await Promise.all(answers.map((answer) => this.relay(id, answer)));
+      return relayed.includes(false) ? relayRefused() : new Response(null, { status: 202 });
     }
     const session = local ?? (await this.adopt(id, facts!, principal, request));
     if (session === undefined) return jsonError(503, -32000, "Too many sessions on this instance; retry later", { "retry-after": "1" });
@@ -122,7 +122,8 @@ export class LegacySessions {
       const answers = (Array.isArray(body) ? body : [body]) as Array<{ id?: unknown }>;
       const elsewhere = answers.filter((answer) => ownerOf(answer.id) !== undefined && ownerOf(answer.id) !== this.tag);
       if (elsewhere.length > 0) {
-        await Promise.all(elsewhere.map((answer) => this.relay(id, answer)));
+        const relayed = await Promise.all(elsewhere.map((answer) => this.relay(id, answer)));
+        if (relayed.includes(false)) return relayRefused();
         if (elsewhere.length === answers.length) return new Response(null, { status: 202 });
       }
     }
@@ -258,15 +259,18 @@ export class LegacySessions {
     return undefined;
   }
 
-  private async relay(id: string, answer: { id?: unknown }): Promise<void> {
+  /** Publishes an answer to the instance whose round waits for it; false when the bus refused it. */
+  private async relay(id: string, answer: { id?: unknown }): Promise<boolean> {
     const owner = ownerOf(answer.id);
-    if (owner === undefined || owner === this.tag) return;
+    if (owner === undefined || owner === this.tag) return true;
     try {
       await this.deps.bus.publish(ANSWERS_CHANNEL + owner, { session: id, message: answer as JsonValue });
+      return true;
     } catch (error) {
       this.deps.logger.warn("2025 sessions: an answer could not be relayed to the instance waiting for it", {
         error: error instanceof Error ? error.message : String(error),
       });
+      return false;
     }
   }
 
@@ -327,4 +331,17 @@ function notFound(): Response {
 
 function jsonError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
   return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status, headers });
+}
+
+/**
+ * An answer that could not reach the instance waiting for it (the shared bus is unavailable): 503,
+ * so the client knows it was not taken and may send it again, instead of a 202 for an answer lost.
+ */
+function relayRefused(): Response {
+  return jsonError(
+    503,
+    -32000,
+    "This answer could not be passed to the server instance waiting for it (the shared message bus is unavailable); send it again shortly",
+    { "retry-after": "1" },
+  );
 }
