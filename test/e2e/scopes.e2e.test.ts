@@ -7,9 +7,12 @@
 //   tasks/update and tasks/cancel (the task's tool's scopes)
 // - @Scopes on the class and on the method and the scopes option add up; a bad scope is a
 //   registration error naming the component
+// - completion/complete of a scoped prompt's argument needs the prompt's scopes (-32003 without,
+//   the provider never runs), and is unrestricted without authorization
 // - the method sees ctx.authorization (scopes as granted, claims); sealed state opened by another
 //   principal with the same scopes is refused (-32602)
-import { McpApp, Result, Scopes, Tool, Ctx, type RequestContext } from "roundtrip-mcp";
+import { IsString } from "class-validator";
+import { Arg, Complete, McpApp, Prompt, Result, Scopes, Tool, Ctx, type RequestContext } from "roundtrip-mcp";
 import { accept, createTestClient, type TestClient } from "roundtrip-mcp/testing";
 import { tasks } from "../../src/features/tasks/tasks-feature";
 import { createPreferencesApp } from "../../sample/preferences/preferences-app";
@@ -160,5 +163,52 @@ describe("scopes declared on a class, a method and an option", () => {
     expect(() => McpApp.create({ components: [Bad], state: { ephemeral: true } })).toThrow(
       'Bad.bad: "has space" is not an OAuth scope (printable ASCII, no spaces, quotes or backslashes)',
     );
+  });
+});
+
+let completed = 0;
+class ReviewArgs {
+  @IsString()
+  @Complete(({ value }) => (completed++, ["python", "typescript"].filter((l) => l.startsWith(value))))
+  language!: string;
+}
+
+class Reviews {
+  @Scopes("reviews:read")
+  @Prompt({ name: "review" })
+  review(@Arg() args: ReviewArgs) {
+    return `Review this ${args.language} code.`;
+  }
+}
+
+describe("completion of a scoped component", () => {
+  let client: TestClient;
+  beforeAll(async () => {
+    const app = McpApp.create({ components: [Reviews], state: { ephemeral: true }, logger: new MemoryLogger() });
+    client = await createTestClient(app);
+  });
+  afterAll(async () => {
+    await client.close();
+    await client.app.close();
+  });
+  const complete = (who: TestClient) =>
+    who.request("completion/complete", { ref: { type: "ref/prompt", name: "review" }, argument: { name: "language", value: "py" } });
+
+  it("needs the component's scopes, and the provider does not run without them", async () => {
+    completed = 0;
+    const refused = await complete(client.as("alice", { scopes: ["other"] }));
+    expect(refused.error).toEqual({
+      code: -32003,
+      message: "Insufficient scope: this operation needs reviews:read",
+      data: { requiredScopes: ["reviews:read"] },
+    });
+    expect(completed).toBe(0);
+    const allowed = await complete(client.as("alice", { scopes: ["reviews:read"] }));
+    expect(allowed.result).toMatchObject({ completion: { values: ["python"] } });
+    expect(completed).toBe(1);
+  });
+
+  it("is unrestricted on a connection without authorization", async () => {
+    expect((await complete(client)).result).toMatchObject({ completion: { values: ["python"] } });
   });
 });

@@ -1,5 +1,7 @@
 // Runs the fast lane's differential corpus (hand-written and generated) against the three fixture
 // apps, over HTTP (two listeners of one app) and stdio (two children), and counts the outcome.
+// Decorator metadata first: src/server/mcp-app (for the lane counts) loads tsyringe, which needs it.
+import "reflect-metadata";
 import type { McpApp } from "../../src/index";
 import { fastLaneCountsOf } from "../../src/server/mcp-app";
 import { SilentLogger } from "../../src/testing/index";

@@ -1,6 +1,7 @@
 import type { CompletionProvider } from "../../decorators/complete";
 import { clip } from "../../protocol/clip";
 import { ErrorCode, McpError } from "../../protocol/errors";
+import { InsufficientScopeError } from "../../protocol/insufficient-scope-error";
 import type { JsonObject } from "../../protocol/wire-types";
 import type { CompletionSource } from "../component-definition";
 import type { FeatureModule } from "../feature-module";
@@ -40,13 +41,21 @@ const UNKNOWN: Record<string, (ref: JsonObject) => McpError> = {
 /**
  * Completion: `completion/complete` over the providers of the components registered before it
  * (prompt arguments by prompt name, template variables by uriTemplate). Registered after the
- * features whose components carry a `completion` source.
+ * features whose components carry a `completion` source. A component's completions need the
+ * scopes the component itself needs.
  */
 export const completionFeature: FeatureModule = {
   name: "completion",
-  compile({ components, logger }) {
-    const sources = new Map<string, CompletionSource>();
-    for (const c of components) if (c.completion) sources.set(`${c.completion.refType}\0${c.completion.key}`, c.completion);
+  compile({ components, logger, scopes }) {
+    const sources = new Map<string, { readonly source: CompletionSource; readonly scopes: readonly string[] }>();
+    for (const c of components)
+      if (c.completion) sources.set(`${c.completion.refType}\0${c.completion.key}`, { source: c.completion, scopes: c.scopes });
+    const named = (ref: unknown) => {
+      if (typeof ref !== "object" || ref === null) return undefined;
+      const { type, name, uri } = ref as JsonObject;
+      const key = type === "ref/prompt" ? name : uri;
+      return typeof key === "string" ? sources.get(`${String(type)}\0${key}`) : undefined;
+    };
     return {
       capabilities: () => (sources.size > 0 ? { completions: {} } : {}),
       methods: [
@@ -55,6 +64,7 @@ export const completionFeature: FeatureModule = {
           inputRequired: false,
           capability: "completions",
           paramsShape: COMPLETE_PARAMS,
+          scopesFor: (params) => named(params.ref)?.scopes,
           async handle(request) {
             const { ref, argument, context } = request.params as { ref?: JsonObject; argument?: JsonObject; context?: JsonObject };
             if (!ref || typeof ref !== "object" || !argument || typeof argument.name !== "string" || typeof argument.value !== "string") {
@@ -63,9 +73,10 @@ export const completionFeature: FeatureModule = {
             const refType = clip(String(ref.type));
             const unknown = Object.prototype.hasOwnProperty.call(UNKNOWN, refType) ? UNKNOWN[refType] : undefined;
             if (!unknown) throw new McpError(ErrorCode.InvalidParams, `Unknown completion ref type: ${refType}`);
-            const key = refType === "ref/prompt" ? ref.name : ref.uri;
-            const source = typeof key === "string" ? sources.get(`${refType}\0${key}`) : undefined;
-            if (!source) throw unknown(ref);
+            const entry = named(ref);
+            if (!entry) throw unknown(ref);
+            if (!scopes.allows(entry.scopes, request.authorization)) throw new InsufficientScopeError(entry.scopes);
+            const source = entry.source;
             const provider: CompletionProvider | undefined = Object.prototype.hasOwnProperty.call(source.providers, argument.name)
               ? source.providers[argument.name]
               : undefined;
