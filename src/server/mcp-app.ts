@@ -28,7 +28,7 @@ import { StdioLineTransport } from "./stdio/stdio-line-transport";
 import { FastLane, fastLaneEnabled } from "./lane/fast-lane";
 import { capabilitiesFor } from "./sdk-bridge";
 import { appLegacySessions, sdkServerFactory, type AppSdkParts } from "./app-sdk-servers";
-import { httpFacts, positiveOption, registerSealer } from "./app-bootstrap";
+import { httpFacts, mountAuth, positiveOption, registerSealer } from "./app-bootstrap";
 import type { McpAppOptions, ServedConnection, ServeOptions } from "./mcp-app-options";
 import { MemoryMessageBus, type MessageBus } from "../stores/message-bus";
 import type { LegacySessions } from "./http/sessions/legacy-sessions";
@@ -238,12 +238,8 @@ export class McpApp {
    * @example const handler = app.httpHandler({ auth: { resource: "https://mcp.example.com/mcp", verifier: jwtVerifier({ issuer }) } });
    */
   httpHandler(options: { auth?: AuthOptions } = {}): McpHttpHandler {
-    const auth = options.auth;
-    if (auth === undefined) return httpEntry(this.answerer(this.laneOn));
-    if (auth.resource === undefined)
-      throw new TypeError("httpHandler: auth.resource is required (the canonical URI clients reach this handler at)");
-    const http = new HttpAuth(auth, this.features, this.logger);
-    return httpEntry(this.answerer(this.laneOn), { http, resource: http.resource(auth.resource) });
+    const auth = options.auth && mountAuth(options.auth, this.features, this.logger, "httpHandler");
+    return httpEntry(this.answerer(this.laneOn), auth);
   }
 
   /**
@@ -258,10 +254,12 @@ export class McpApp {
    * @example expressApp.post("/mcp", app.nodeHandler({ allowedHosts: ["mcp.example.com"], authenticate }));
    */
   nodeHandler(options: NodeHandlerOptions = {}): NodeHandler {
-    const answerer = this.answerer(options.fastLane ?? this.laneOn);
-    const mount = new NodeMount(answerer, options, this.logger, (e) => this.reportError(e));
+    if (options.auth !== undefined && options.authenticate !== undefined)
+      throw new TypeError("nodeHandler: give auth or authenticate, not both");
+    const auth = options.auth && mountAuth(options.auth, this.features, this.logger, "nodeHandler");
+    const mount = new NodeMount(this.answerer(options.fastLane ?? this.laneOn), options, this.logger, (e) => this.reportError(e), auth);
     this.mounts.add(mount);
-    this.features.serving({ transport: "http", authenticated: options.authenticate !== undefined });
+    this.features.serving({ transport: "http", authenticated: options.authenticate !== undefined || options.auth !== undefined });
     return mount.handle;
   }
 

@@ -13,11 +13,14 @@
 // - key rotation at the authorization server: a token signed with the new kid is accepted
 // - the principal comes from the token's subject: sealed state started with one subject's token
 //   is refused (-32602) when continued with another subject's token holding the same scopes
-// - a mounted httpHandler({ auth }) serves the metadata, challenges and checks scopes the same way
+// - a mounted httpHandler({ auth }) serves the metadata, challenges and checks scopes the same way,
+//   and so does a mounted nodeHandler({ auth }) on a node:http server (auth with authenticate is refused)
 // - the official client 2.4.0 runs the client-credentials flow from the 401 challenge and then
 //   completes an @Elicit flow (choose_preferences) as that principal
 // - no token, claim or key material in any answer or log line
 import { createHash, generateKeyPairSync } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { exportJWK, importJWK, SignJWT } from "jose";
 import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { jwtVerifier, type HttpListener, type McpApp } from "roundtrip-mcp";
@@ -348,6 +351,60 @@ describe("an OAuth 2.1 resource server against oidc-provider", () => {
     expect(() => app.httpHandler({ auth: { verifier: jwtVerifier({ issuer: as.issuer }) } })).toThrow(
       "httpHandler: auth.resource is required",
     );
+  });
+
+  it("serves the same resource server from a mounted nodeHandler({ auth }) on a node:http server", async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as AddressInfo).port;
+    const mount = `http://127.0.0.1:${port}/mcp`;
+    const handler = app.nodeHandler({
+      auth: { resource: mount, verifier: jwtVerifier({ issuer: as.issuer }) },
+      allowedHosts: ["127.0.0.1"],
+    });
+    server.on("request", (req, res) => void handler(req, res));
+    try {
+      const metadata = await fetch(`http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp`);
+      expect(await metadata.json()).toMatchObject({ resource: mount, authorization_servers: [as.issuer] });
+      const send = (token: string | undefined, name?: string) =>
+        fetch(mount, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            "mcp-protocol-version": "2026-07-28",
+            "mcp-method": name === undefined ? "tools/list" : "tools/call",
+            ...(name !== undefined && { "mcp-name": name }),
+            ...(token !== undefined && { authorization: `Bearer ${token}` }),
+          },
+          body: JSON.stringify(
+            name === undefined
+              ? { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: MODERN } }
+              : { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name, arguments: {}, _meta: FORM } },
+          ),
+        });
+      const none = await send(undefined);
+      expect(none.status).toBe(401);
+      expect(none.headers.get("www-authenticate")).toBe(
+        `Bearer resource_metadata="http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp", scope="preferences:read preferences:admin"`,
+      );
+      const token = await issued(READ, mount);
+      const listed = await send(token);
+      expect((await listed.json()).result.tools).toHaveLength(2);
+      const refused = await send(token, "reset_preferences");
+      expect(refused.status).toBe(403);
+      expect(refused.headers.get("www-authenticate")).toMatch(/^Bearer error="insufficient_scope", .*scope="preferences:admin"$/);
+      expect((await send(await issued(READ))).status).toBe(401);
+      expect(() => app.nodeHandler({ auth: { verifier: jwtVerifier({ issuer: as.issuer }) } })).toThrow(
+        "nodeHandler: auth.resource is required",
+      );
+      expect(() =>
+        app.nodeHandler({ auth: { resource: mount, verifier: jwtVerifier({ issuer: as.issuer }) }, authenticate: async () => "x" }),
+      ).toThrow("nodeHandler: give auth or authenticate, not both");
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it("writes no token, claim or key material to any log line", async () => {

@@ -10,6 +10,9 @@ import type { HttpAnswerer, HttpReceived } from "./http-answerer";
 import { readBody, refuseBody, send, type BodyRead } from "./http-body";
 import { InFlightRequests, type DrainReport, type Flight } from "./http-drain";
 import { writeAnswer } from "./http-write";
+import type { AuthOptions } from "../../auth/bearer-auth";
+import type { Authorization } from "../../protocol/authorization";
+import type { HttpAuth } from "./http-auth";
 import type { Authenticator } from "./listen-options";
 import { ResponseCancellation } from "./response-cancellation";
 
@@ -27,6 +30,13 @@ export interface NodeHandlerOptions {
    * the principal (`ctx.principal`). Without it every caller is anonymous (null).
    */
   authenticate?: Authenticator;
+  /**
+   * The handler as an OAuth 2.1 resource server (docs/authorization.md), as `listen({ auth })`:
+   * bearer tokens verified, the 401/403/400 challenges, scopes. `auth.resource` is required (the
+   * canonical URI clients reach the handler at); route the protected resource metadata's
+   * well-known path (`protectedResourceMetadataUrl(resource)`) to this handler too. Not with `authenticate`.
+   */
+  auth?: AuthOptions;
   /**
    * Time the client has to send the body once the handler gets the request, in milliseconds;
    * then 408 and the connection closes, as under `listen()`. Default 30,000.
@@ -103,6 +113,7 @@ export class NodeMount {
     private readonly options: NodeHandlerOptions,
     private readonly logger: AppLogger,
     private readonly onerror: (error: Error) => void,
+    private readonly auth?: { readonly http: HttpAuth; readonly resource: string },
   ) {
     this.allowedHosts = options.allowedHosts ?? LOCALHOST;
     const allowedOrigins = options.allowedOrigins ?? this.allowedHosts;
@@ -177,7 +188,16 @@ export class NodeMount {
       if (originProblem !== undefined) return void send(res, 403, errorResponse({ code: -32000, message: originProblem }));
     }
     let principal: string | null = null;
-    if (this.options.authenticate) {
+    let authorization: Authorization | undefined;
+    const auth = this.auth;
+    if (auth !== undefined) {
+      const url = new URL(req.url ?? "/", "http://localhost");
+      const metadata = auth.http.metadata(url.pathname, req.method, auth.resource);
+      if (metadata !== undefined) return void send(res, metadata.status, metadata.body, metadata.headers);
+      const verdict = await auth.http.check(req.headersDistinct.authorization, url.search.slice(1), auth.resource);
+      if (verdict.kind === "refused") return void send(res, verdict.status, errorResponse(verdict.error), verdict.headers);
+      ({ principal, authorization } = verdict);
+    } else if (this.options.authenticate) {
       principal = await this.options.authenticate(req);
       if (principal === null) {
         res.setHeader("www-authenticate", "Bearer");
@@ -219,12 +239,17 @@ export class NodeMount {
       const message = isPlainObject(body) ? body : undefined;
       flight.id = message?.id;
       flight.listen = message?.method === "subscriptions/listen";
+      // Before dispatch: a component the token's scopes do not reach is the full 403 challenge.
+      const refused = authorization && this.auth?.http.scopeRefusal(body, authorization, this.auth.resource);
+      if (refused) return void send(res, refused.status, errorResponse(refused.error, message?.id), refused.headers);
     }
+    // A 2025 session's GET stream has no end of its own either: the drain ends it, it does not wait for it.
+    if (req.method === "GET") flight.listen = true;
     const cancellation = new ResponseCancellation(res, flight);
     return {
       body,
       method: req.method ?? "",
-      facts: { transport: "http", principal, ownBytes },
+      facts: { transport: "http", principal, ...(authorization !== undefined && { authorization }), ownBytes },
       authInfo: { token: "", clientId: principal ?? "anonymous", scopes: [] },
       header: (name) => headerOf(req, name),
       cancellation,
