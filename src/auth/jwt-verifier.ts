@@ -1,4 +1,5 @@
-import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from "jose";
+import type * as Jose from "jose";
+import type { JWTPayload } from "jose";
 import type { Authorization } from "../protocol/authorization";
 import type { JsonObject } from "../protocol/wire-types";
 import { discoverMetadata } from "./authorization-server-metadata";
@@ -57,12 +58,14 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   if (!Number.isFinite(leeway) || leeway < 0 || leeway > 300) throw new RangeError("jwtVerifier: leewaySeconds must be from 0 to 300");
   const tokenType = options.tokenType === undefined ? "at+jwt" : options.tokenType;
   const timeoutMs = options.timeoutMs ?? 5000;
-  let keys: Promise<ReturnType<typeof createRemoteJWKSet>> | undefined;
+  // Loaded by the first verifier made, not with the package: an app without OAuth never loads jose.
+  const jose = loadJose();
+  let keys: Promise<ReturnType<typeof jose.createRemoteJWKSet>> | undefined;
   const keySet = () => {
     keys ??= (async () => {
       const uri = options.jwksUri ?? (await discoverMetadata(issuer, { allowInsecure: options.allowInsecure, timeoutMs })).jwks_uri;
       if (typeof uri !== "string") throw new Error(`the metadata of issuer ${issuer} has no jwks_uri; give jwtVerifier the jwksUri option`);
-      return createRemoteJWKSet(secureUrl(uri, "jwks_uri", options.allowInsecure), {
+      return jose.createRemoteJWKSet(secureUrl(uri, "jwks_uri", options.allowInsecure), {
         cooldownDuration: options.jwksCooldownMs ?? 30_000,
         cacheMaxAge: options.jwksMaxAgeMs ?? 600_000,
         timeoutDuration: timeoutMs,
@@ -78,7 +81,7 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
       const jwks = await keySet();
       let payload: JWTPayload;
       try {
-        ({ payload } = await jwtVerify(token, jwks, {
+        ({ payload } = await jose.jwtVerify(token, jwks, {
           issuer,
           audience: options.audience ?? context.resource,
           algorithms,
@@ -87,7 +90,7 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
           ...(tokenType !== null && { typ: tokenType }),
         }));
       } catch (error) {
-        throw tokenProblem(error);
+        throw tokenProblem(error, jose.errors);
       }
       return authorizationOf(payload as JsonObject, issuer);
     },
@@ -95,7 +98,7 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
 }
 
 /** A jose failure as an invalid token (with a reason free of token material), or the verifier's own failure. */
-function tokenProblem(error: unknown): unknown {
+function tokenProblem(error: unknown, errors: typeof Jose.errors): unknown {
   if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid) return error;
   if (error instanceof errors.JWTClaimValidationFailed)
     return new InvalidTokenError(`${error.code} (claim ${error.claim}: ${error.reason})`);
@@ -123,4 +126,12 @@ export function authorizationOf(claims: JsonObject, issuer: string | undefined):
     ...(clientId !== undefined && { clientId }),
     ...(typeof claims.exp === "number" && { expiresAt: claims.exp }),
   });
+}
+
+let loaded: typeof Jose | undefined;
+
+/** jose, on first use (a dependency of the package, but 80 modules an app without OAuth should not load at startup). */
+function loadJose(): typeof Jose {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, to keep it off the startup path
+  return (loaded ??= require("jose") as typeof Jose);
 }

@@ -1,7 +1,8 @@
 // Pins that telemetry and pino cost nothing unless asked for:
 // - a compiled app without the telemetry option, called in a real child process, never loads
 //   @opentelemetry/api (nor pino without pinoLogger): neither is in require.cache afterwards;
-//   with `telemetry: true` the API is loaded, with pinoLogger pino is (so the check can fail)
+//   with `telemetry: true` the API is loaded, with pinoLogger pino is (so the check can fail);
+//   jose (OAuth) is loaded only when a jwtVerifier is made
 // - without the option, a call makes no span even with a global tracer provider registered
 //   (the dispatcher never asks for a tracer); with it, exactly one
 import { execFile } from "node:child_process";
@@ -20,9 +21,10 @@ const SCRIPT = `
 const path = require("node:path");
 const { createTelemetryApp } = require(${JSON.stringify(FIXTURE)});
 const { createTestClient } = require(${JSON.stringify(path.join(ROOT, "dist/src/testing/index.js"))});
-const { pinoLogger } = require(${JSON.stringify(path.join(ROOT, "dist/src/index.js"))});
+const { pinoLogger, jwtVerifier } = require(${JSON.stringify(path.join(ROOT, "dist/src/index.js"))});
 (async () => {
   const mode = process.argv[1];
+  if (mode === "oauth") jwtVerifier({ issuer: "http://127.0.0.1:9/issuer", jwksUri: "http://127.0.0.1:9/jwks" });
   const app = createTelemetryApp({
     ...(mode === "telemetry" && { telemetry: true }),
     ...(mode === "pino" && { logger: pinoLogger({ level: "error" }) }),
@@ -32,21 +34,22 @@ const { pinoLogger } = require(${JSON.stringify(path.join(ROOT, "dist/src/index.
   await client.close();
   await app.close();
   const loaded = (name) => Object.keys(require.cache).some((file) => file.includes(path.sep + "node_modules" + path.sep + name + path.sep));
-  console.log(JSON.stringify({ text, otel: loaded("@opentelemetry"), pino: loaded("pino") }));
+  console.log(JSON.stringify({ text, otel: loaded("@opentelemetry"), pino: loaded("pino"), jose: loaded("jose") }));
 })().catch((error) => { console.error(error); process.exit(1); });
 `;
 
-async function runChild(mode: string): Promise<{ text: string; otel: boolean; pino: boolean }> {
+async function runChild(mode: string): Promise<{ text: string; otel: boolean; pino: boolean; jose: boolean }> {
   if (!fs.existsSync(FIXTURE)) throw new Error(`${FIXTURE} is missing: run \`npm run build\` first (\`npm test\` does)`);
   const { stdout } = await promisify(execFile)(process.execPath, ["-e", SCRIPT, mode], { cwd: ROOT, timeout: 30_000 });
   return JSON.parse(stdout.trim().split("\n").at(-1)!);
 }
 
 describe("telemetry off costs nothing", () => {
-  it("never loads @opentelemetry/api or pino unless the app asks for them", async () => {
-    expect(await runChild("plain")).toEqual({ text: "echo 4", otel: false, pino: false });
-    expect(await runChild("telemetry")).toEqual({ text: "echo 4", otel: true, pino: false });
-    expect(await runChild("pino")).toEqual({ text: "echo 4", otel: false, pino: true });
+  it("never loads @opentelemetry/api, pino or jose unless the app asks for them", async () => {
+    expect(await runChild("plain")).toEqual({ text: "echo 4", otel: false, pino: false, jose: false });
+    expect(await runChild("telemetry")).toEqual({ text: "echo 4", otel: true, pino: false, jose: false });
+    expect(await runChild("pino")).toEqual({ text: "echo 4", otel: false, pino: true, jose: false });
+    expect(await runChild("oauth")).toEqual({ text: "echo 4", otel: false, pino: false, jose: true });
   });
 
   it("makes no span without the option, even with a global tracer provider registered", async () => {
