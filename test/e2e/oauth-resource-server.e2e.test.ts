@@ -29,8 +29,29 @@ import { createPreferencesApp } from "../../sample/preferences/preferences-app";
 import { AuthorizationServer } from "../oauth/authorization-server";
 
 const READ = ["preferences:read"];
+
 const MODERN = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
 const FORM = { ...MODERN, "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } } };
+
+/** A mounted handler's request: `tools/list`, or `tools/call` of `name`, with the token when given. */
+function mountPost(token: string | undefined, name?: string): RequestInit {
+  return {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": name === undefined ? "tools/list" : "tools/call",
+      ...(name !== undefined && { "mcp-name": name }),
+      ...(token !== undefined && { authorization: `Bearer ${token}` }),
+    },
+    body: JSON.stringify(
+      name === undefined
+        ? { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: MODERN } }
+        : { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name, arguments: {}, _meta: FORM } },
+    ),
+  };
+}
 
 describe("an OAuth 2.1 resource server against oidc-provider", () => {
   let as: AuthorizationServer;
@@ -317,25 +338,7 @@ describe("an OAuth 2.1 resource server against oidc-provider", () => {
     const handler = app.httpHandler({ auth: { resource: mount, verifier: jwtVerifier({ issuer: as.issuer }) } });
     const metadata = await handler.fetch(new Request("http://127.0.0.1:9/.well-known/oauth-protected-resource/mount/mcp"));
     expect(await metadata.json()).toMatchObject({ resource: mount, authorization_servers: [as.issuer] });
-    const send = (token: string | undefined, name?: string) =>
-      handler.fetch(
-        new Request(mount, {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            accept: "application/json, text/event-stream",
-            "mcp-protocol-version": "2026-07-28",
-            "mcp-method": name === undefined ? "tools/list" : "tools/call",
-            ...(name !== undefined && { "mcp-name": name }),
-            ...(token !== undefined && { authorization: `Bearer ${token}` }),
-          },
-          body: JSON.stringify(
-            name === undefined
-              ? { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: MODERN } }
-              : { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name, arguments: {}, _meta: FORM } },
-          ),
-        }),
-      );
+    const send = (token: string | undefined, name?: string) => handler.fetch(new Request(mount, mountPost(token, name)));
     const none = await send(undefined);
     expect(none.status).toBe(401);
     expect(none.headers.get("www-authenticate")).toBe(
@@ -366,23 +369,7 @@ describe("an OAuth 2.1 resource server against oidc-provider", () => {
     try {
       const metadata = await fetch(`http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp`);
       expect(await metadata.json()).toMatchObject({ resource: mount, authorization_servers: [as.issuer] });
-      const send = (token: string | undefined, name?: string) =>
-        fetch(mount, {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            accept: "application/json, text/event-stream",
-            "mcp-protocol-version": "2026-07-28",
-            "mcp-method": name === undefined ? "tools/list" : "tools/call",
-            ...(name !== undefined && { "mcp-name": name }),
-            ...(token !== undefined && { authorization: `Bearer ${token}` }),
-          },
-          body: JSON.stringify(
-            name === undefined
-              ? { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: MODERN } }
-              : { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name, arguments: {}, _meta: FORM } },
-          ),
-        });
+      const send = (token: string | undefined, name?: string) => fetch(mount, mountPost(token, name));
       const none = await send(undefined);
       expect(none.status).toBe(401);
       expect(none.headers.get("www-authenticate")).toBe(
