@@ -2,18 +2,16 @@ import { createServer, type IncomingMessage, type Server as NodeServer, type Ser
 import type { AddressInfo } from "node:net";
 import { validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
 import type { AppLogger } from "../../protocol/app-logger";
-import type { Authorization } from "../../protocol/authorization";
 import type { HttpAuth } from "./http-auth";
+import { nodeCaller, nodeReceived, type NodeBearer } from "./node-request";
 import { ErrorCode } from "../../protocol/errors";
 import { ConnectionGate, refusalMessage, RETRY_AFTER_SECONDS } from "./connection-gate";
 import { errorResponse } from "../checks/error-response";
 import { readBody, refuseBody, send } from "./http-body";
 import { InFlightRequests, type Flight } from "./http-drain";
-import { isPlainObject } from "../../protocol/plain-object";
 import type { HttpAnswerer, HttpReceived } from "./http-answerer";
 import { NO_ROUTES, type HttpRoute } from "./http-routes";
 import { writeAnswer } from "./http-write";
-import { ResponseCancellation } from "./response-cancellation";
 import { DEFAULT_DRAIN_MS, drainDeadline, type CloseOptions, type HttpListener, type ListenOptions } from "./listen-options";
 import { VerdictCache } from "../checks/verdict-cache";
 
@@ -27,12 +25,6 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`listen: ${name} must be a positive integer, got ${String(value)}`);
   return value;
-}
-
-/** One request header as the fetch `Headers` of the SDK path would read it (repeated ones joined). */
-function headerOf(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value.join(", ") : value;
 }
 
 function jsonError(res: ServerResponse, status: number, code: number, message: string): void {
@@ -56,6 +48,7 @@ export async function startHttpListener(
   if (auth !== undefined && options.authenticate !== undefined) throw new TypeError("listen: give auth or authenticate, not both");
   // This server's canonical URI, once the port is known (no request is served before).
   let resource = "";
+  let bearer: NodeBearer | undefined;
   const { checks } = answerer;
   const host = options.host ?? "127.0.0.1";
   const path = options.path ?? "/mcp";
@@ -148,19 +141,8 @@ export async function startHttpListener(
       if (originProblem !== undefined) return void jsonError(res, 403, -32000, originProblem);
     }
     if (route !== undefined) return void (await route(req, res));
-    let principal: string | null = null;
-    let authorization: Authorization | undefined;
-    if (auth !== undefined) {
-      const verdict = await auth.check(req.headersDistinct.authorization, url?.search.slice(1), resource);
-      if (verdict.kind === "refused") return void send(res, verdict.status, errorResponse(verdict.error), verdict.headers);
-      ({ principal, authorization } = verdict);
-    } else if (options.authenticate) {
-      principal = await options.authenticate(req);
-      if (principal === null) {
-        res.setHeader("www-authenticate", "Bearer");
-        return void jsonError(res, 401, -32000, "Unauthorized");
-      }
-    }
+    const caller = await nodeCaller(req, res, url?.search.slice(1), bearer, options.authenticate);
+    if (caller === undefined) return undefined;
     let bodyText: string | undefined;
     let body: unknown;
     if (req.method === "POST") {
@@ -171,40 +153,18 @@ export async function startHttpListener(
       const checked = bodyText.length > 0 ? checks.text(bodyText) : undefined;
       if (checked?.kind === "rejected") return void send(res, checked.rejection.status, errorResponse(checked.rejection, checked.id));
       if (checked?.kind === "parsed") body = checked.value;
-      const message = isPlainObject(body) ? body : undefined;
-      flight.id = message?.id;
-      flight.listen = message?.method === "subscriptions/listen";
-      // Before dispatch: a component the token's scopes do not reach is the full 403 challenge.
-      const refused = authorization && auth?.scopeRefusal(body, authorization, resource);
-      if (refused) return void send(res, refused.status, errorResponse(refused.error, message?.id), refused.headers);
     }
-    // A 2025 session's GET stream has no end of its own either: the drain ends it, it does not wait for it.
-    if (req.method === "GET") flight.listen = true;
-    const cancellation = new ResponseCancellation(res, flight);
-    return {
+    return nodeReceived(req, res, flight, {
+      caller,
+      bearer,
       body,
-      method: req.method ?? "",
+      bodyText,
       // The body was parsed here, for this request alone: its limits are checked and its params may be frozen in place.
-      facts: { transport: "http", principal, ...(authorization !== undefined && { authorization }), ownBytes: body !== undefined },
-      authInfo: { token: "", clientId: principal ?? "anonymous", scopes: [] },
-      header: (name) => headerOf(req, name),
-      cancellation,
-      webRequest: () => {
-        const headers = new Headers();
-        for (const name of Object.keys(req.headers)) {
-          const value = headerOf(req, name);
-          if (value !== undefined) headers.set(name, value);
-        }
-        // The path as parsed: an absolute-form request target (POST http://other/mcp) names no other host.
-        return new Request(`http://${hostHeader ?? "localhost"}${url === undefined ? path : `${url.pathname}${url.search}`}`, {
-          method: req.method,
-          headers,
-          // A body we parsed travels as parsedBody; the SDK then never reads the stream.
-          body: body === undefined ? bodyText : undefined,
-          signal: cancellation.signal,
-        });
-      },
-    };
+      ownBytes: body !== undefined,
+      hostHeader,
+      // The path as parsed: an absolute-form request target (POST http://other/mcp) names no other host.
+      target: () => (url === undefined ? path : `${url.pathname}${url.search}`),
+    });
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -215,6 +175,7 @@ export async function startHttpListener(
   const shownHost = host.includes(":") ? `[${host}]` : host;
   const url = `http://${shownHost}:${port}${path}`;
   resource = auth === undefined ? url : auth.resource(options.auth?.resource ?? url);
+  bearer = auth && { http: auth, resource };
 
   let closing: Promise<void> | undefined;
   async function drain(deadline: number): Promise<void> {

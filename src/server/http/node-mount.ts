@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
 import type { AppLogger } from "../../protocol/app-logger";
 import { ErrorCode } from "../../protocol/errors";
-import { isPlainObject } from "../../protocol/plain-object";
 import { errorResponse } from "../checks/error-response";
 import { VerdictCache } from "../checks/verdict-cache";
 import { refusalMessage, RETRY_AFTER_SECONDS } from "./connection-gate";
@@ -11,10 +10,8 @@ import { readBody, refuseBody, send, type BodyRead } from "./http-body";
 import { InFlightRequests, type DrainReport, type Flight } from "./http-drain";
 import { writeAnswer } from "./http-write";
 import type { AuthOptions } from "../../auth/bearer-auth";
-import type { Authorization } from "../../protocol/authorization";
-import type { HttpAuth } from "./http-auth";
+import { nodeCaller, nodeReceived, type NodeBearer } from "./node-request";
 import type { Authenticator } from "./listen-options";
-import { ResponseCancellation } from "./response-cancellation";
 
 /** What a mounted Node handler checks, as `listen()` does (`app.nodeHandler(options)`). */
 export interface NodeHandlerOptions {
@@ -66,12 +63,6 @@ const BODY_ALREADY_READ =
   "mount the handler before any body parser (or on a route without one), or leave the parsed JSON-RPC message in req.body " +
   "(express.json() does), or the raw body as a string or Buffer";
 
-/** One request header as the fetch `Headers` of the SDK path would read it (repeated ones joined). */
-function headerOf(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value.join(", ") : value;
-}
-
 function positive(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value < 1)
@@ -113,7 +104,7 @@ export class NodeMount {
     private readonly options: NodeHandlerOptions,
     private readonly logger: AppLogger,
     private readonly onerror: (error: Error) => void,
-    private readonly auth?: { readonly http: HttpAuth; readonly resource: string },
+    private readonly auth?: NodeBearer,
   ) {
     this.allowedHosts = options.allowedHosts ?? LOCALHOST;
     const allowedOrigins = options.allowedOrigins ?? this.allowedHosts;
@@ -187,23 +178,16 @@ export class NodeMount {
       const originProblem = this.originVerdicts.get(req.headers.origin);
       if (originProblem !== undefined) return void send(res, 403, errorResponse({ code: -32000, message: originProblem }));
     }
-    let principal: string | null = null;
-    let authorization: Authorization | undefined;
-    const auth = this.auth;
-    if (auth !== undefined) {
+    const bearer = this.auth;
+    let query: string | undefined;
+    if (bearer !== undefined) {
       const url = new URL(req.url ?? "/", "http://localhost");
-      const metadata = auth.http.metadata(url.pathname, req.method, auth.resource);
+      const metadata = bearer.http.metadata(url.pathname, req.method, bearer.resource);
       if (metadata !== undefined) return void send(res, metadata.status, metadata.body, metadata.headers);
-      const verdict = await auth.http.check(req.headersDistinct.authorization, url.search.slice(1), auth.resource);
-      if (verdict.kind === "refused") return void send(res, verdict.status, errorResponse(verdict.error), verdict.headers);
-      ({ principal, authorization } = verdict);
-    } else if (this.options.authenticate) {
-      principal = await this.options.authenticate(req);
-      if (principal === null) {
-        res.setHeader("www-authenticate", "Bearer");
-        return void send(res, 401, errorResponse({ code: -32000, message: "Unauthorized" }));
-      }
+      query = url.search.slice(1);
     }
+    const caller = await nodeCaller(req, res, query, bearer, this.options.authenticate);
+    if (caller === undefined) return undefined;
     let bodyText: string | undefined;
     let body: unknown;
     let ownBytes = false;
@@ -236,38 +220,19 @@ export class NodeMount {
           ownBytes = true;
         }
       }
-      const message = isPlainObject(body) ? body : undefined;
-      flight.id = message?.id;
-      flight.listen = message?.method === "subscriptions/listen";
-      // Before dispatch: a component the token's scopes do not reach is the full 403 challenge.
-      const refused = authorization && this.auth?.http.scopeRefusal(body, authorization, this.auth.resource);
-      if (refused) return void send(res, refused.status, errorResponse(refused.error, message?.id), refused.headers);
     }
-    // A 2025 session's GET stream has no end of its own either: the drain ends it, it does not wait for it.
-    if (req.method === "GET") flight.listen = true;
-    const cancellation = new ResponseCancellation(res, flight);
-    return {
+    return nodeReceived(req, res, flight, {
+      caller,
+      bearer,
       body,
-      method: req.method ?? "",
-      facts: { transport: "http", principal, ...(authorization !== undefined && { authorization }), ownBytes },
-      authInfo: { token: "", clientId: principal ?? "anonymous", scopes: [] },
-      header: (name) => headerOf(req, name),
-      cancellation,
-      webRequest: () => {
-        const headers = new Headers();
-        for (const name of Object.keys(req.headers)) {
-          const value = headerOf(req, name);
-          if (value !== undefined) headers.set(name, value);
-        }
+      bodyText,
+      ownBytes,
+      hostHeader,
+      target: () => {
         const url = new URL(req.url ?? "/", "http://localhost");
-        return new Request(`http://${hostHeader ?? "localhost"}${url.pathname}${url.search}`, {
-          method: req.method,
-          headers,
-          body: body === undefined ? bodyText : undefined,
-          signal: cancellation.signal,
-        });
+        return `${url.pathname}${url.search}`;
       },
-    };
+    });
   }
 
   /** Reads the body within `requestTimeoutMs`: a stalled one is answered 408 and its connection closed, as Node's own timeout does under `listen()`. */
