@@ -1,4 +1,4 @@
-import { MCP_NAME_PARAMS } from "./mcp-name-params";
+import { SHIPPED_NAME_PARAMS } from "../features/name-params";
 import type { JsonObject } from "../protocol/wire-types";
 import { META, PROTOCOL_VERSION, type JsonRpcNotification, type JsonRpcRequest } from "./wire-messages";
 
@@ -23,9 +23,8 @@ export function encodeHeaderValue(value: string | number | boolean): string {
 
 /**
  * The headers a 2026-07-28 client sends with a POST: content type, accept, protocol version (from
- * the body's `_meta`, else the kit's), `Mcp-Method`, `Mcp-Name` for tools/call, prompts/get,
- * resources/read and the tasks extension's tasks/get, tasks/update and tasks/cancel (its taskId),
- * and the tool's `Mcp-Param-*` headers.
+ * the body's `_meta`, else the kit's), `Mcp-Method`, `Mcp-Name` for every method whose spec in the
+ * shipped features declares a `nameParam` (features/name-params.ts), and the tool's `Mcp-Param-*` headers.
  */
 export function mcpRequestHeaders(
   message: JsonRpcRequest | JsonRpcNotification,
@@ -40,7 +39,7 @@ export function mcpRequestHeaders(
     "mcp-protocol-version": version,
     "mcp-method": message.method,
   };
-  const param = MCP_NAME_PARAMS[message.method];
+  const param = SHIPPED_NAME_PARAMS[message.method];
   const name = param === undefined ? undefined : params[param];
   if (typeof name === "string") headers["mcp-name"] = encodeHeaderValue(name);
   const args = params.arguments as JsonObject | undefined;

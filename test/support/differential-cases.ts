@@ -3,6 +3,7 @@
 // takes (params varied: right and wrong names, arguments and retry fields), half variations whose
 // envelope, headers, ids, params and retry fields are each mutated or left alone.
 import fc from "fast-check";
+import { SHIPPED_NAME_PARAMS } from "../../src/features/name-params";
 
 export const PV = "2026-07-28";
 const PV_KEY = "io.modelcontextprotocol/protocolVersion";
@@ -24,14 +25,7 @@ export function envelope(capabilities: unknown = {}, extra: Json = {}): Json {
   return { [PV_KEY]: PV, [CAPS_KEY]: capabilities, [INFO_KEY]: { name: "diff", version: "1" }, ...extra };
 }
 
-const NAME_PARAM: Record<string, string> = {
-  "tools/call": "name",
-  "prompts/get": "name",
-  "resources/read": "uri",
-  "tasks/get": "taskId",
-  "tasks/update": "taskId",
-  "tasks/cancel": "taskId",
-};
+const NAME_PARAM = SHIPPED_NAME_PARAMS;
 
 /** The standard headers of a request for `method` with these params (Mcp-Name mirrored when the SDK reads it). */
 export function headersFor(method: string, params: Json | undefined): Record<string, string> {

@@ -1,10 +1,24 @@
 import type { PromptOptions } from "../../decorators/prompt";
 import { clip } from "../../protocol/clip";
 import { ErrorCode, McpError } from "../../protocol/errors";
-import type { FeatureModule } from "../feature-module";
+import type { FeatureModule, MethodSpec } from "../feature-module";
 import { listResult, PAGINATED_PARAMS } from "../list-result";
 import { VisibleEntries } from "../visible-entries";
 import { compilePrompt } from "./prompt-definition";
+
+/** prompts/get as data: what the router, the SDK bridge, the lane and the kit's `Mcp-Name` header read. */
+export const PROMPTS_GET: MethodSpec = {
+  method: "prompts/get",
+  inputRequired: true,
+  nameParam: "name",
+  capability: "prompts",
+  direct: { cacheable: false, result: "as-is" },
+  paramsShape: {
+    type: "object",
+    required: ["name"],
+    properties: { name: { type: "string" }, arguments: { type: "object", additionalProperties: { type: "string" } } },
+  },
+};
 
 /** Prompts: `@Prompt` declarations, `prompts/list` and `prompts/get`. */
 export const promptsFeature: FeatureModule = {
@@ -31,16 +45,7 @@ export const promptsFeature: FeatureModule = {
           handle: async (request) => listResult(request, "prompts", list.of(request), list.paging),
         },
         {
-          method: "prompts/get",
-          inputRequired: true,
-          nameParam: "name",
-          capability: "prompts",
-          direct: { cacheable: false, result: "as-is" },
-          paramsShape: {
-            type: "object",
-            required: ["name"],
-            properties: { name: { type: "string" }, arguments: { type: "object", additionalProperties: { type: "string" } } },
-          },
+          ...PROMPTS_GET,
           scopesFor: (params) => (typeof params.name === "string" ? prompts.get(params.name)?.scopes : undefined),
           select(request) {
             const name = request.params.name;

@@ -1,11 +1,21 @@
 import type { ResourceOptions } from "../../decorators/resource";
 import { ErrorCode, McpError } from "../../protocol/errors";
 import { resourceNotFound } from "./resource-result";
-import type { FeatureModule } from "../feature-module";
+import type { FeatureModule, MethodSpec } from "../feature-module";
 import { listResult, PAGINATED_PARAMS } from "../list-result";
 import { VisibleEntries } from "../visible-entries";
 import { RegistrationError } from "../registration-error";
 import { compileResource, type ResourceDefinition } from "./resource-definition";
+
+/** resources/read as data: what the router, the SDK bridge, the lane and the kit's `Mcp-Name` header read. */
+export const RESOURCES_READ: MethodSpec = {
+  method: "resources/read",
+  inputRequired: true,
+  nameParam: "uri",
+  capability: "resources",
+  direct: { cacheable: true, result: "as-is" },
+  paramsShape: { type: "object", required: ["uri"], properties: { uri: { type: "string" } } },
+};
 
 /**
  * Resources and resource templates: `@Resource` declarations, `resources/list`,
@@ -69,12 +79,7 @@ export const resourcesFeature: FeatureModule = {
           handle: async (request) => listResult(request, "resourceTemplates", templateList.of(request), templateList.paging),
         },
         {
-          method: "resources/read",
-          inputRequired: true,
-          nameParam: "uri",
-          capability: "resources",
-          direct: { cacheable: true, result: "as-is" },
-          paramsShape: { type: "object", required: ["uri"], properties: { uri: { type: "string" } } },
+          ...RESOURCES_READ,
           scopesFor: (params) => named(params.uri)?.scopes,
           select(request) {
             const uri = request.params.uri;

@@ -8,7 +8,7 @@ import { isTerminal, type TaskRecord } from "../../stores/task-record";
 import type { TaskStore } from "../../stores/task-store";
 import type { ScopeHierarchy } from "../scope-hierarchy";
 import { InsufficientScopeError } from "../../protocol/insufficient-scope-error";
-import type { FeatureMethod } from "../feature-module";
+import type { FeatureMethod, MethodSpec } from "../feature-module";
 import { outstandingAnswers } from "./task-answers";
 import { storeFailure } from "./task-store-failure";
 import { detailedTask } from "./task-wire";
@@ -51,6 +51,15 @@ function updateEffect(task: TaskRecord, responses: Readonly<Record<string, unkno
 }
 
 const TASK_ID = { type: "string", minLength: 1, maxLength: 256 };
+const TASK_PARAMS = { type: "object", properties: { taskId: TASK_ID }, required: ["taskId"] };
+const common = { inputRequired: false, nameParam: "taskId", eras: ["modern"] } as const;
+
+/** tasks/get, tasks/update and tasks/cancel as data (the kit's `Mcp-Name` header reads them too). */
+export const TASKS_GET: MethodSpec = { ...common, method: "tasks/get", paramsSchema: TASK_PARAMS };
+// The SDK lifts `inputResponses` out of the params before it checks them (it is MRTR's reserved
+// field), so the schema names taskId only; the answers come as received.
+export const TASKS_UPDATE: MethodSpec = { ...common, method: "tasks/update", paramsSchema: TASK_PARAMS };
+export const TASKS_CANCEL: MethodSpec = { ...common, method: "tasks/cancel", paramsSchema: TASK_PARAMS };
 
 /**
  * tasks/get, tasks/update and tasks/cancel (SEP-2663). Each refuses a request that did not
@@ -87,20 +96,13 @@ export function taskMethods(
     if (task === undefined) throw new McpError(ErrorCode.InvalidParams, UNKNOWN_TASK);
     return task;
   };
-  const common = { inputRequired: false, nameParam: "taskId", eras: ["modern"] } as const;
   return [
     {
-      ...common,
-      method: "tasks/get",
-      paramsSchema: { type: "object", properties: { taskId: TASK_ID }, required: ["taskId"] },
+      ...TASKS_GET,
       handle: async (request) => detailedTask(await withTask(request, "get", (s, id) => s.get(id, request.principal))),
     },
     {
-      ...common,
-      method: "tasks/update",
-      // The SDK lifts `inputResponses` out of the params before it checks them (it is MRTR's
-      // reserved field), so the schema names taskId only; the answers come as received.
-      paramsSchema: { type: "object", properties: { taskId: TASK_ID }, required: ["taskId"] },
+      ...TASKS_UPDATE,
       async handle(request) {
         const responses = request.inputResponses;
         const after = await withTask(request, "update", async (s, id) => {
@@ -116,9 +118,7 @@ export function taskMethods(
       },
     },
     {
-      ...common,
-      method: "tasks/cancel",
-      paramsSchema: { type: "object", properties: { taskId: TASK_ID }, required: ["taskId"] },
+      ...TASKS_CANCEL,
       async handle(request) {
         const after = await withTask(request, "cancel", (s, id) => s.cancel(id, request.principal));
         // Cancelled now or before: the request's aim holds. Completed or failed: the cancel came too late.

@@ -2,11 +2,21 @@ import type { ToolOptions } from "../../decorators/tool";
 import { clip } from "../../protocol/clip";
 import { ErrorCode, McpError } from "../../protocol/errors";
 import type { JsonObject } from "../../protocol/wire-types";
-import type { FeatureModule } from "../feature-module";
+import type { FeatureModule, MethodSpec } from "../feature-module";
 import { listResult, PAGINATED_PARAMS } from "../list-result";
 import { VisibleEntries } from "../visible-entries";
 import { checkParamHeaders } from "./param-headers";
 import { compileTool } from "./tool-definition";
+
+/** tools/call as data: what the router, the SDK bridge, the lane and the kit's `Mcp-Name` header read. */
+export const TOOLS_CALL: MethodSpec = {
+  method: "tools/call",
+  inputRequired: true,
+  nameParam: "name",
+  capability: "tools",
+  direct: { cacheable: false, result: "tool-result" },
+  paramsShape: { type: "object", required: ["name"], properties: { name: { type: "string" }, arguments: { type: "object" } } },
+};
 
 /** Tools: `@Tool` declarations, `tools/list` and `tools/call` (with its `Mcp-Param-*` header check). */
 export const toolsFeature: FeatureModule = {
@@ -34,12 +44,7 @@ export const toolsFeature: FeatureModule = {
           handle: async (request) => listResult(request, "tools", list.of(request), list.paging),
         },
         {
-          method: "tools/call",
-          inputRequired: true,
-          nameParam: "name",
-          capability: "tools",
-          direct: { cacheable: false, result: "tool-result" },
-          paramsShape: { type: "object", required: ["name"], properties: { name: { type: "string" }, arguments: { type: "object" } } },
+          ...TOOLS_CALL,
           select(request) {
             const tool = find(request.params);
             if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${clip(String(request.params.name))}`);
