@@ -14,14 +14,6 @@ export interface ListedPages {
   readonly pages: JsonObject[];
 }
 
-/** The result key that holds each list method's entries. */
-const ENTRIES_KEY: Readonly<Record<string, string>> = {
-  "tools/list": "tools",
-  "prompts/list": "prompts",
-  "resources/list": "resources",
-  "resources/templates/list": "resourceTemplates",
-};
-
 /** Follows `nextCursor` from the first page to the last; throws on an error answer or past `maxPages`. */
 export async function walkPages(
   raw: (params: JsonObject, options: CallOptions) => Promise<JsonRpcResponse>,
@@ -40,7 +32,8 @@ export async function walkPages(
       throw new Error(`client.listAll("${method}"): page ${pages.length + 1} answered ${JSON.stringify(response.error ?? response)}`);
     const page = response.result as JsonObject;
     pages.push(page);
-    const key = ENTRIES_KEY[method] ?? Object.keys(page).find((k) => Array.isArray(page[k]));
+    // A list page holds one array, its entries (tools, prompts, resources, resourceTemplates, ...).
+    const key = Object.keys(page).find((k) => Array.isArray(page[k]));
     const entries = key === undefined ? undefined : page[key];
     if (Array.isArray(entries)) items.push(...(entries as JsonObject[]));
     cursor = typeof page.nextCursor === "string" ? page.nextCursor : undefined;
