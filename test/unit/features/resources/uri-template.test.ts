@@ -5,7 +5,7 @@
 // - literal characters that are special in regular expressions match only themselves
 // - expand() percent-encodes values, so expand and match are inverses
 // - anything beyond simple expansions, a repeated variable and unbalanced braces are refused
-import { UriTemplate } from "../../../src/features/resources/uri-template";
+import { UriTemplate } from "../../../../src/features/resources/uri-template";
 
 describe("UriTemplate", () => {
   const notes = new UriTemplate("notes://{folder}/{id}");

@@ -1,8 +1,8 @@
 // Pins the errors an app gets when it asks for an optional peer that is not installed: the
 // telemetry option without @opentelemetry/api, and pinoLogger() without pino (nor a logger of
 // its own); each names the package and the install command, and the module's own cause.
-import { loadOpenTelemetry, OPENTELEMETRY_INSTALL_COMMAND } from "../../../src/dispatch/telemetry/load-opentelemetry";
-import { pinoLogger, PINO_INSTALL_COMMAND } from "../../../src/protocol/pino-logger";
+import { loadOpenTelemetry, OPENTELEMETRY_INSTALL_COMMAND } from "../../../../src/dispatch/telemetry/load-opentelemetry";
+import { pinoLogger, PINO_INSTALL_COMMAND } from "../../../../src/protocol/pino-logger";
 
 function notFound(name: string): Error {
   return Object.assign(new Error(`Cannot find module '${name}' from 'somewhere'`), { code: "MODULE_NOT_FOUND" });

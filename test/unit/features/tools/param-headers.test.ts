@@ -5,8 +5,8 @@
 //   (strings exactly and case-sensitively, integers numerically, booleans as true/false);
 //   a header without its argument is refused; null or absent arguments need no header;
 //   header names are looked up in lower case; the message names the header, never the value.
-import { checkParamHeaders, decodeHeaderValue } from "../../../src/features/tools/param-headers";
-import type { ToolDefinition } from "../../../src/features/tools/tool-definition";
+import { checkParamHeaders, decodeHeaderValue } from "../../../../src/features/tools/param-headers";
+import type { ToolDefinition } from "../../../../src/features/tools/tool-definition";
 
 const tool = {
   headerParams: [
