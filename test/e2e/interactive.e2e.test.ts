@@ -155,11 +155,9 @@ describe.each(BOUNDARIES)("interactive operations over %s", (name) => {
 
   it("refuses invalid answers with -32602 without echoing them", async () => {
     const tooMany = errorOf(await trip({ inputResponses: { seats: { action: "accept", content: { count: 20 } } } }));
-    expect(tooMany).toEqual({
-      code: -32602,
-      message: "Invalid elicitation response",
-      data: { key: "seats", reason: "content.count: maximum" },
-    });
+    // The payload is the planner's (test/unit/dispatch/round-planner.test.ts); here, that no boundary echoes the value.
+    expect(tooMany).toMatchObject({ code: -32602, data: { key: "seats" } });
+    expect(JSON.stringify(tooMany)).not.toContain("20");
     const badEmail = errorOf(
       await trip({ inputResponses: { traveller: { action: "accept", content: { name: "X", email: "SECRET-not-an-email" } } } }),
     );
@@ -257,11 +255,9 @@ describe.each(BOUNDARIES)("interactive operations over %s", (name) => {
   });
 
   it("answers -32021 with one merged requiredCapabilities when the client lacks what a round needs", async () => {
-    expect(errorOf(await trip({}, {}))).toEqual({
-      code: -32021,
-      message: "Missing required client capability",
-      data: { requiredCapabilities: { elicitation: {} } },
-    });
+    // The payload is admission's (test/unit/dispatch/admission.test.ts); here, that it reaches each boundary's client.
+    expect(errorOf(await trip({}, {}))).toMatchObject({ code: -32021 });
+    expect(errorOf(await trip({}, {})).data).toEqual({ requiredCapabilities: { elicitation: {} } });
     const url = await raw.request("tools/call", { name: "connect_account", arguments: { account: "a" } }, FORM);
     expect(errorOf(url).data).toEqual({ requiredCapabilities: { elicitation: { url: {} } } });
     const both = await raw.request("tools/call", { name: "sample_and_roots", arguments: {} }, FORM);
@@ -305,11 +301,8 @@ describe.each(BOUNDARIES)("interactive operations over %s", (name) => {
 
   it("refuses a URL question behind middleware that forges capabilities", async () => {
     const forged = await raw.request("tools/call", { name: "forged", arguments: {} }, FORM);
-    expect(errorOf(forged)).toEqual({
-      code: -32021,
-      message: "Missing required client capability",
-      data: { requiredCapabilities: { elicitation: { url: {} } } },
-    });
+    expect(errorOf(forged).code).toBe(-32021);
+    expect(errorOf(forged).data).toEqual({ requiredCapabilities: { elicitation: { url: {} } } });
   });
 
   it("gives the raw wire escape the same checks", async () => {

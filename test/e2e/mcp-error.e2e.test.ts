@@ -67,11 +67,8 @@ describe.each([
 
   it("answers -32021 with HTTP 400", async () => {
     const { error, status } = await fail("capability");
-    expect(error).toEqual({
-      code: -32021,
-      message: "Missing required client capability",
-      data: { requiredCapabilities: { sampling: {} } },
-    });
+    // What this level adds is the status; the error passes through as thrown (pinned above for every code).
+    expect(error?.code).toBe(-32021);
     expect(status).toBe(boundary === "http" ? 400 : undefined);
   });
 });

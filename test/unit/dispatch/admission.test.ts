@@ -1,0 +1,104 @@
+// Pins admission (dispatch/admission.ts), the one place the -32021 payload is made; other suites
+// assert only what their own level adds (which requests reach it, its HTTP status, its era):
+// - requireCapabilities: nothing when the declared capabilities allow every request; else -32021
+//   "Missing required client capability" with data { requiredCapabilities } merging what every
+//   request lacks (one object, each capability once)
+// - a 2025-era request names what is missing and what its client declared at initialize (or that
+//   it declared nothing); outside a session (capabilities unknown) it says so instead of claiming
+//   the client left the capability out
+// - admitInputRequired returns exactly resultType, inputRequests and requestState; from a method
+//   that cannot carry input_required, or with neither requests nor state, it is -32603 "Internal
+//   error" with the reason in the log only
+import { admitInputRequired, LEGACY_NO_SESSION, requireCapabilities } from "../../../src/dispatch/admission";
+import { UNKNOWN_CAPABILITIES } from "../../../src/dispatch/request-context-of";
+import { Elicitation } from "../../../src/elicitation/elicitation";
+import { Roots } from "../../../src/elicitation/roots";
+import { Sampling } from "../../../src/elicitation/sampling";
+import type { InboundRequest } from "../../../src/protocol/inbound-request";
+import { McpError } from "../../../src/protocol/errors";
+import type { ClientCapabilities } from "../../../src/protocol/wire-types";
+import { MemoryLogger } from "../../../src/testing/index";
+
+const FORM = Elicitation.form("Who?", { type: "object", properties: { name: { type: "string" } } });
+const URL_CONSENT = Elicitation.url("Connect", "https://example.com/connect");
+const SAMPLE = Sampling.createMessage({ messages: [{ role: "user", content: { type: "text", text: "?" } }], maxTokens: 5 });
+
+function refusal(run: () => unknown): McpError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(McpError);
+    return error as McpError;
+  }
+  throw new Error("expected a refusal");
+}
+
+function request(clientCapabilities: ClientCapabilities, era?: "legacy"): InboundRequest {
+  return { method: "tools/call", params: { name: "t" }, principal: null, clientCapabilities, ...(era && { era }) } as InboundRequest;
+}
+
+describe("requireCapabilities", () => {
+  it("lets through what the declared capabilities allow", () => {
+    expect(() => requireCapabilities([FORM, SAMPLE], { clientCapabilities: { elicitation: {}, sampling: {} } })).not.toThrow();
+  });
+
+  it("refuses with the -32021 payload, merging what every request lacks", () => {
+    const error = refusal(() => requireCapabilities([FORM, URL_CONSENT, SAMPLE, Roots.list(), SAMPLE], { clientCapabilities: {} }));
+    expect(error.toJSON()).toEqual({
+      code: -32021,
+      message: "Missing required client capability",
+      data: { requiredCapabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} } },
+    });
+  });
+
+  it("tells a 2025-era client what is missing and what it declared at initialize", () => {
+    const declared = refusal(() =>
+      requireCapabilities([URL_CONSENT], { clientCapabilities: { elicitation: { form: {} } }, era: "legacy" }),
+    );
+    expect(declared.message).toBe(
+      "Missing required client capability: elicitation.url. This client did not declare it at initialize (it declared " +
+        "elicitation.form); a client that declares elicitation.url there is asked.",
+    );
+    expect(declared.data).toEqual({ requiredCapabilities: { elicitation: { url: {} } } });
+    const none = refusal(() => requireCapabilities([SAMPLE], { clientCapabilities: {}, era: "legacy" }));
+    expect(none.message).toContain("(it declared no capabilities)");
+  });
+
+  it("does not claim a 2025-era client outside a session left anything out", () => {
+    const error = refusal(() => requireCapabilities([FORM], { clientCapabilities: UNKNOWN_CAPABILITIES, era: "legacy" }));
+    expect(error.message).toBe(`Missing required client capability: elicitation. ${LEGACY_NO_SESSION}`);
+    expect(error.message).not.toContain("did not declare");
+  });
+});
+
+describe("admitInputRequired", () => {
+  it("returns exactly resultType, inputRequests and requestState", () => {
+    const logger = new MemoryLogger();
+    const result = { resultType: "input_required", inputRequests: { who: FORM }, requestState: "s", content: [], extra: 1 };
+    expect(admitInputRequired(result, request({ elicitation: {} }), true, logger)).toEqual({
+      resultType: "input_required",
+      inputRequests: { who: FORM },
+      requestState: "s",
+    });
+    expect(admitInputRequired({ resultType: "input_required", requestState: "s" }, request({}), true, logger)).toEqual({
+      resultType: "input_required",
+      requestState: "s",
+    });
+  });
+
+  it("checks the requests against the request's own capabilities", () => {
+    const result = { resultType: "input_required", inputRequests: { s: SAMPLE } };
+    const error = refusal(() => admitInputRequired(result, request({ elicitation: {} }), true, new MemoryLogger()));
+    expect([error.code, error.data]).toEqual([-32021, { requiredCapabilities: { sampling: {} } }]);
+  });
+
+  it.each([
+    ["a method that cannot carry it", { resultType: "input_required", requestState: "s" }, false, "cannot carry it"],
+    ["neither requests nor state", { resultType: "input_required", inputRequests: {} }, true, "neither inputRequests nor requestState"],
+  ])("is an internal error for %s, the reason in the log only", (_what, result, mayCarryIt, reason) => {
+    const logger = new MemoryLogger();
+    const error = refusal(() => admitInputRequired(result, request({ elicitation: {} }), mayCarryIt, logger));
+    expect(error.toJSON()).toEqual({ code: -32603, message: "Internal error" });
+    expect(logger.entries).toEqual([expect.objectContaining({ level: "error", message: expect.stringContaining(reason) })]);
+  });
+});
