@@ -1,6 +1,7 @@
 import { randomFillSync } from "node:crypto";
 import { Elicitation } from "../elicitation/elicitation";
 import { questionDigest } from "../elicitation/question-digest";
+import { INVALID_STATE_MESSAGE } from "../state/state-options";
 import type { StateSealer } from "../state/state-sealer";
 import type { ElicitSpec } from "../features/component-definition";
 import type { ElicitResult } from "../protocol/elicit-request";
@@ -138,7 +139,7 @@ export class RoundPlanner {
     if (ctx.requestState === undefined) return { round: 0, answers: {}, operationId: newOperationId() };
     const state = decodeCarriedState(this.sealer.open(ctx.requestState, ctx, { principal: ctx.principal }));
     // Signed by us but not ours (another component's state): the same generic refusal.
-    if (state === undefined) throw new McpError(ErrorCode.InvalidParams, "Invalid or expired request state");
+    if (state === undefined) throw new McpError(ErrorCode.InvalidParams, INVALID_STATE_MESSAGE);
     return state;
   }
 

@@ -26,7 +26,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { BOUNDARIES, Boundary } from "../support/boundaries";
 import type { RawSession, WireResponse } from "../support/raw-session";
 import { createInteractiveApp } from "./fixtures/interactive-app";
-import type { McpApp } from "../../src/index";
+import { INVALID_STATE_MESSAGE, type McpApp } from "../../src/index";
 
 const FORM = { elicitation: {} };
 const ALL = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
@@ -192,9 +192,9 @@ describe.each(BOUNDARIES)("interactive operations over %s", (name) => {
       { name: "book_trip", arguments: { destination: "Rome" }, requestState: first.requestState },
       FORM,
     );
-    expect(errorOf(elsewhere)).toEqual({ code: -32602, message: "Invalid or expired request state" });
+    expect(errorOf(elsewhere)).toEqual({ code: -32602, message: INVALID_STATE_MESSAGE });
     const otherTool = await raw.request("tools/call", { name: "choose_style", arguments: {}, requestState: first.requestState }, FORM);
-    expect(errorOf(otherTool)).toEqual({ code: -32602, message: "Invalid or expired request state" });
+    expect(errorOf(otherTool)).toEqual({ code: -32602, message: INVALID_STATE_MESSAGE });
   });
 
   it("applies each decline policy", async () => {
@@ -505,12 +505,12 @@ describe("state across fresh server instances and principals (HTTP)", () => {
     const params = { name: "book_trip", arguments: { destination: "Quito" } };
     const first = (await post("alice", params)).body!.result as Result;
     const stolen = await post("mallory", { ...params, requestState: first.requestState });
-    expect(stolen.body!.error).toEqual({ code: -32602, message: "Invalid or expired request state" });
+    expect(stolen.body!.error).toEqual({ code: -32602, message: INVALID_STATE_MESSAGE });
     const own = await post("alice", { ...params, requestState: first.requestState });
     expect((own.body!.result as Result).resultType).toBe("input_required");
     now += 300_000; // exactly the default ttl: expired (exclusive)
     const expired = await post("alice", { ...params, requestState: first.requestState });
-    expect(expired.body!.error).toEqual({ code: -32602, message: "Invalid or expired request state" });
+    expect(expired.body!.error).toEqual({ code: -32602, message: INVALID_STATE_MESSAGE });
   });
 });
 

@@ -19,6 +19,7 @@
 // - notifications (progress, log messages) recorded on the round; JSON-RPC errors are a status,
 //   never a rejection; per-call capabilities; the principal seen by the server by default and with as()
 // - no unexpected messages from the server on any boundary
+import { INVALID_STATE_MESSAGE } from "roundtrip-mcp";
 import { accept, clientRoots, modelReply, tamper, type Flow, type TestClient } from "roundtrip-mcp/testing";
 import { KIT_BOUNDARIES, kitClient } from "../support/kit-clients";
 import { INTERACTIVE_SECRET, createInteractiveApp } from "./fixtures/interactive-app";
@@ -143,7 +144,7 @@ describe.each(KIT_BOUNDARIES)("the testing kit over %s (interactive app)", (boun
       const forged = await round1.withState(tampered).answer({ color: accept({ color: "red" }) });
       expect(forged.round.request.params!.requestState).toBe(tampered);
       expect(forged.status).toBe("error");
-      expect(forged.error).toEqual({ code: -32602, message: "Invalid or expired request state" });
+      expect(forged.error).toEqual({ code: -32602, message: INVALID_STATE_MESSAGE });
       expect(forged.rounds).toBe(2);
     }
     const round2 = await round1.answer({ color: accept({ color: "red" }) });
@@ -155,7 +156,7 @@ describe.each(KIT_BOUNDARIES)("the testing kit over %s (interactive app)", (boun
   it("refuses state presented by another principal", async () => {
     const round1 = await client.callTool("choose_style");
     const stolen = await round1.as("mallory").answer({ color: accept({ color: "red" }) });
-    expect(stolen.error).toEqual({ code: -32602, message: "Invalid or expired request state" });
+    expect(stolen.error).toEqual({ code: -32602, message: INVALID_STATE_MESSAGE });
     // The same principal on its own connection continues.
     const alice = client.as("alice");
     const own = await (await alice.callTool("choose_style")).answer({ color: accept({ color: "green" }) });
@@ -174,7 +175,7 @@ describe.each(KIT_BOUNDARIES)("the testing kit over %s (interactive app)", (boun
     expect((await round1.answer({ color: accept({ color: "red" }) })).status).toBe("input_required");
     client.clock.advance(1); // exactly the default 300 s lifetime: expired
     const expired = await round1.answer({ color: accept({ color: "red" }) });
-    expect(expired.error).toEqual({ code: -32602, message: "Invalid or expired request state" });
+    expect(expired.error).toEqual({ code: -32602, message: INVALID_STATE_MESSAGE });
   });
 
   it("refuses a round whose capabilities were dropped", async () => {

@@ -29,6 +29,7 @@ import { BUILT_IN_FEATURES } from "../../../src/features/built-in-features";
 import { FeatureTable } from "../../../src/features/feature-table";
 import {
   Elicit,
+  INVALID_STATE_MESSAGE,
   McpError,
   Result,
   StateSealer,
@@ -275,7 +276,8 @@ describe("RoundPlanner.plan", () => {
   it("refuses sealed state that is not a planner state with the generic -32602", async () => {
     const foreign = sealer.seal({ step: "other" }, round(), { principal: null });
     const error = await planner.plan([SEATS], round({ requestState: foreign })).catch((e: unknown) => e);
-    expect((error as McpError).toJSON()).toEqual({ code: -32602, message: "Invalid or expired request state" });
+    // The sealer's own refusal (its text: state-sealer-tamper.test.ts), so a foreign state reads as a forged one.
+    expect((error as McpError).toJSON()).toEqual({ code: -32602, message: INVALID_STATE_MESSAGE });
   });
 });
 
