@@ -1,0 +1,22 @@
+// Pins SessionOptions, the bounds of a 2025 session: defaults as documented; a bound that is not
+// a positive integer, or an unknown option, is refused naming it.
+import { resolveSessionOptions, SESSION_DEFAULTS } from "../../../../../src/server/http/sessions/session-options";
+
+describe("SessionOptions", () => {
+  it("applies the documented defaults and refuses what is not a positive integer", () => {
+    expect(resolveSessionOptions()).toEqual({
+      idleTimeoutMs: 1_800_000,
+      maxLifetimeMs: 86_400_000,
+      maxSessions: 10_000,
+      maxSessionsPerPrincipal: 32,
+      maxPendingRequests: 16,
+      answerTimeoutMs: 600_000,
+      maxReplayEvents: 512,
+      retryMs: 1_000,
+    });
+    expect(resolveSessionOptions({ maxSessions: 3 }).maxSessions).toBe(3);
+    expect(() => resolveSessionOptions({ answerTimeoutMs: 0 })).toThrow("sessions.answerTimeoutMs must be a positive integer, got 0");
+    expect(() => resolveSessionOptions({ idleTimeout: 5 } as never)).toThrow("unknown option sessions.idleTimeout");
+    expect(Object.isFrozen(SESSION_DEFAULTS)).toBe(true);
+  });
+});
