@@ -24,11 +24,6 @@ export function sdkStdio(): typeof SdkStdioModule {
   return (stdio ??= require("@modelcontextprotocol/server/stdio") as typeof SdkStdioModule);
 }
 
-/** Whether the SDK has been loaded (for the startup test and the warm-up). */
-export function sdkLoaded(): boolean {
-  return server !== undefined;
-}
-
 export const PROTOCOL_VERSION_META_KEY = "io.modelcontextprotocol/protocolVersion";
 export const CLIENT_CAPABILITIES_META_KEY = "io.modelcontextprotocol/clientCapabilities";
 export const CLIENT_INFO_META_KEY = "io.modelcontextprotocol/clientInfo";
