@@ -222,9 +222,12 @@ export class ComponentCompiler {
     return this.schemas.compile(schema, label);
   }
 
-  /** Binds arguments against a raw JSON Schema: validated, then handed over as the plain object. */
-  rawBinder(schema: JsonObject, where: string): ArgumentBinder {
-    const check = this.compileSchema(schema, `${where} inputSchema`);
+  /**
+   * Binds arguments against a raw JSON Schema: validated, then handed over as the plain object.
+   * `deferred`: the schema is the framework's own (valid), compiled at first use, not at startup.
+   */
+  rawBinder(schema: JsonObject, where: string, options: { readonly deferred?: boolean } = {}): ArgumentBinder {
+    const check = this.schemas.compile(schema, `${where} inputSchema`, options);
     return (raw) => {
       const value = raw ?? {};
       const violations = check(value);

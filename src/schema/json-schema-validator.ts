@@ -1,4 +1,4 @@
-import Ajv2020 from "ajv/dist/2020";
+import type Ajv2020 from "ajv/dist/2020";
 import type { ValidateFunction } from "ajv";
 import type { FieldViolation } from "./dto-validator";
 import type { JsonObject } from "../protocol/wire-types";
@@ -11,6 +11,51 @@ export interface JsonSchemaValidatorOptions {
   readonly firstOnly?: boolean;
 }
 
+/** ajv's 2020-12 class, loaded on first compile: an app whose schemas are all vouched for starts without ajv (83 modules). */
+let ajvClass: typeof Ajv2020 | undefined;
+function newAjv(options: ConstructorParameters<typeof Ajv2020>[0]): Ajv2020 {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at first use, not with the package (startup)
+  ajvClass ??= (require("ajv/dist/2020") as typeof import("ajv/dist/2020")).default;
+  return new ajvClass(options);
+}
+
+/** A compilation left for later: made by the first value or by a warm-up, whichever comes first. */
+class PendingCompile {
+  fn: ValidateFunction | undefined;
+  constructor(private readonly make: () => ValidateFunction) {}
+  get(): ValidateFunction {
+    if (this.fn === undefined) {
+      this.fn = this.make();
+      pending.delete(this.ref);
+    }
+    return this.fn;
+  }
+  readonly ref: WeakRef<PendingCompile> = new WeakRef(this);
+}
+
+/** Deferred compilations not made yet, held weakly: a check nobody holds any more is never compiled. */
+const pending = new Set<WeakRef<PendingCompile>>();
+
+/**
+ * Makes one compilation that `compile(..., { deferred: true })` left for later, and tells whether
+ * any remains: a server's background warm-up calls it in small steps once it has answered, so the
+ * first request that needs the check does not pay for it.
+ */
+export function warmDeferredSchema(): boolean {
+  for (const ref of pending) {
+    pending.delete(ref);
+    const compile = ref.deref();
+    if (compile === undefined) continue;
+    try {
+      compile.get();
+    } catch {
+      // The first value it checks throws the same error, where a caller is there to report it.
+    }
+    break;
+  }
+  return pending.size > 0;
+}
+
 /**
  * The one meta-schema check of the process, made on first use. Compiling the 2020-12 meta-schema
  * is most of what compiling a first schema costs (about 120 ms of a loaded 2-core machine, against
@@ -21,7 +66,7 @@ export interface JsonSchemaValidatorOptions {
 let metaCheck: Ajv2020 | undefined;
 
 function checkAgainstMetaSchema(schema: JsonObject): void {
-  metaCheck ??= new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
+  metaCheck ??= newAjv({ allErrors: true, strict: false, validateFormats: false });
   // ajv's validateSchema throws on an unknown $schema; it returns false for an invalid schema.
   if (metaCheck.validateSchema(schema) === false) throw new Error(`schema is invalid: ${metaCheck.errorsText(metaCheck.errors)}`);
 }
@@ -31,21 +76,47 @@ function checkAgainstMetaSchema(schema: JsonObject): void {
  * Network `$ref`s are never fetched (ajv resolves only what it is given).
  */
 export class JsonSchemaValidator {
-  private readonly ajv: Ajv2020;
+  private ajvInstance: Ajv2020 | undefined;
 
-  constructor(options: JsonSchemaValidatorOptions = {}) {
-    this.ajv = new Ajv2020({ allErrors: options.firstOnly !== true, strict: false, validateFormats: false, validateSchema: false });
+  constructor(private readonly options: JsonSchemaValidatorOptions = {}) {}
+
+  private get ajv(): Ajv2020 {
+    this.ajvInstance ??= newAjv({
+      allErrors: this.options.firstOnly !== true,
+      strict: false,
+      validateFormats: false,
+      validateSchema: false,
+    });
+    return this.ajvInstance;
   }
 
-  compile(schema: JsonObject, where: string): (value: unknown) => FieldViolation[] {
-    let fn: ValidateFunction;
+  /**
+   * The check of values against `schema`. An invalid schema throws here, naming `where`; with
+   * `deferred` the caller vouches the schema is valid (the framework's own shapes), and the
+   * compilation waits for the first value or a warm-up (`warmDeferredSchema`), off the startup path.
+   */
+  compile(schema: JsonObject, where: string, options: { readonly deferred?: boolean } = {}): (value: unknown) => FieldViolation[] {
+    if (options.deferred !== true) {
+      const fn = this.compiled(schema, where);
+      return this.checkOf(() => fn);
+    }
+    const compile = new PendingCompile(() => this.compiled(schema, where));
+    pending.add(compile.ref);
+    return this.checkOf(() => compile.fn ?? compile.get());
+  }
+
+  private compiled(schema: JsonObject, where: string): ValidateFunction {
     try {
       checkAgainstMetaSchema(schema);
-      fn = this.ajv.compile(schema);
+      return this.ajv.compile(schema);
     } catch (error) {
       throw new Error(`${where}: invalid JSON Schema: ${(error as Error).message}`);
     }
+  }
+
+  private checkOf(fnOf: () => ValidateFunction): (value: unknown) => FieldViolation[] {
     return (value) => {
+      const fn = fnOf();
       if (fn(value)) return [];
       return (fn.errors ?? []).map((e) => {
         // A missing property is reported at its own path ("/name is required"), not its parent's.

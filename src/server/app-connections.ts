@@ -1,5 +1,4 @@
 import type { Transport } from "@modelcontextprotocol/server";
-import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import type { Authorization } from "../protocol/authorization";
 import type { AppLogger } from "../protocol/app-logger";
 import type { InboundChecks } from "./checks/inbound-checks";
@@ -8,6 +7,9 @@ import type { FastLane } from "./lane/fast-lane";
 import type { ServedConnection } from "./mcp-app-options";
 import type { FactsLookup } from "./sdk-bridge";
 import { ConnectionTransport } from "./stdio/connection-transport";
+import { sdkStdio } from "./request/sdk-module";
+import type { OpeningDiscover } from "./stdio/opening-discover";
+import { warmDeferredSchema } from "../schema/json-schema-validator";
 import type { sdkServerFactory } from "./app-sdk-servers";
 
 /** What one served connection is made of. */
@@ -21,29 +23,58 @@ export interface ConnectionParts {
   readonly legacy: "serve" | "reject";
   readonly logger: AppLogger;
   readonly onerror: (error: Error) => void;
+  /** Answers the opening `server/discover` before the SDK is loaded (stdio with the lane). */
+  readonly opening?: OpeningDiscover;
   /** Called once when the connection's close begins. */
   readonly closing: (served: ServedConnection) => void;
 }
 
 /**
  * Serves one connection over any SDK `Transport`: its requests pass the stream checks, the lane
- * once pinned to 2026-07-28, or the SDK's `serveStdio`; its close drains what is in flight.
+ * once pinned to 2026-07-28, or the SDK's `serveStdio`; its close drains what is in flight. With
+ * `opening` (stdio with the lane) the SDK is attached only when a message needs it, or by the
+ * warm-up after the opening `server/discover` was answered: that answer needs no SDK.
  */
 export function serveConnection(transport: Transport, parts: ConnectionParts): ServedConnection {
   const { principal, authorization, lane, logger } = parts;
-  const connection = new ConnectionTransport(transport, parts.checks, { principal, authorization, lane });
-  const handle = serveStdio(
-    parts.servers((ctx) => connection.facts(ctx.mcpReq.id)),
-    { transport: connection, legacy: parts.legacy, onerror: parts.onerror },
-  );
+  let handle: { close(): Promise<void> } | undefined;
+  const attach = (): void => {
+    handle ??= sdkStdio().serveStdio(
+      parts.servers((ctx) => connection.facts(ctx.mcpReq.id)),
+      { transport: connection, legacy: parts.legacy, onerror: parts.onerror },
+    );
+  };
+  const connection = new ConnectionTransport(transport, parts.checks, {
+    principal,
+    authorization,
+    lane,
+    ...(parts.opening !== undefined && { opening: parts.opening, attach, opened: () => warmUp(attach) }),
+  });
+  if (parts.opening === undefined) attach();
+  else connection.start().catch((error: unknown) => parts.onerror(error as Error));
   const served: ServedConnection = {
     close: async (closeOptions: CloseOptions = {}) => {
       const deadline = drainDeadline(closeOptions.drainTimeoutMs, DEFAULT_DRAIN_MS, "close");
       parts.closing(served);
       const drained = await connection.drain(deadline);
-      await handle.close();
+      await (handle === undefined ? connection.close() : handle.close());
       if (drained.inFlight > 0 || drained.unfinished > 0) logger.info("connection closed", { ...drained, drainTimeoutMs: deadline });
     },
   };
   return served;
+}
+
+/**
+ * What the opening answer left for later, done in small steps off the event loop's critical path
+ * (one `setImmediate` each), so the first requests after it do not pay for it: the SDK's entry
+ * (loading the SDK), then each deferred schema compilation.
+ */
+function warmUp(attach: () => void): void {
+  setImmediate(() => {
+    attach();
+    const step = (): void => {
+      if (warmDeferredSchema()) setImmediate(step);
+    };
+    setImmediate(step);
+  });
 }

@@ -1,6 +1,7 @@
 import type { AuthOptions } from "../auth/bearer-auth";
 import { container as rootContainer, type DependencyContainer } from "tsyringe";
-import { createMcpHandler, InMemoryTransport, type McpHttpHandler, type Transport } from "@modelcontextprotocol/server";
+import type { McpHttpHandler, Transport } from "@modelcontextprotocol/server";
+import { sdk } from "./request/sdk-module";
 import { Dispatcher } from "../dispatch/dispatcher";
 import { telemetryFrom } from "../dispatch/telemetry/telemetry-from";
 import { RateLimiter } from "../dispatch/rate-limiter";
@@ -25,6 +26,7 @@ import { NodeMount, type NodeHandler, type NodeHandlerOptions } from "./http/nod
 import { InboundChecks } from "./checks/inbound-checks";
 import { resolveRequestLimits } from "./checks/request-limits";
 import { StdioLineTransport } from "./stdio/stdio-line-transport";
+import { OpeningDiscover } from "./stdio/opening-discover";
 import { FastLane, fastLaneEnabled } from "./lane/fast-lane";
 import { capabilitiesFor } from "./sdk-bridge";
 import { appLegacySessions, sdkServerFactory, type AppSdkParts } from "./app-sdk-servers";
@@ -153,9 +155,11 @@ export class McpApp {
    * @example app.serve(new StdioServerTransport(socketIn, socketOut));
    */
   serve(transport: Transport, options: ServeOptions = {}): ServedConnection {
+    const stdioLane = transport instanceof StdioLineTransport && this.laneOn;
     const served = serveConnection(transport, {
       checks: this.checks,
-      lane: transport instanceof StdioLineTransport && this.laneOn ? this.lane : undefined,
+      lane: stdioLane ? this.lane : undefined,
+      ...(stdioLane && { opening: new OpeningDiscover(this.sdkParts.capabilities.modern, this.sdkParts) }),
       principal: options.principal !== undefined ? options.principal : (this.options.localPrincipal ?? null),
       authorization: options.authorization,
       servers: (facts) => sdkServerFactory(this.sdkParts, facts),
@@ -181,7 +185,7 @@ export class McpApp {
    * for tests and embedding: the same path as stdio, without a child process.
    */
   async connect(options: ServeOptions = {}): Promise<Transport> {
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const [clientSide, serverSide] = sdk().InMemoryTransport.createLinkedPair();
     this.serve(serverSide, options);
     return clientSide;
   }
@@ -288,9 +292,9 @@ export class McpApp {
 
   /** The one HTTP answerer of a listener or a mounted handler, over an SDK handler of its own (attached to `changes`). */
   private answerer(laneOn: boolean): HttpAnswerer {
-    const sdk = createMcpHandler(sdkServerFactory(this.sdkParts, httpFacts), { onerror: (e) => this.reportError(e) });
-    this.handlers.set(sdk, this.changes.attach(sdk.notify));
-    return new HttpAnswerer(sdk, this.checks, laneOn ? this.lane : undefined, this.sessions());
+    const sdkHandler = sdk().createMcpHandler(sdkServerFactory(this.sdkParts, httpFacts), { onerror: (e) => this.reportError(e) });
+    this.handlers.set(sdkHandler, this.changes.attach(sdkHandler.notify));
+    return new HttpAnswerer(sdkHandler, this.checks, laneOn ? this.lane : undefined, this.sessions());
   }
 
   /**

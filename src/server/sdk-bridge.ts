@@ -1,13 +1,10 @@
-import {
-  CLIENT_CAPABILITIES_META_KEY,
+import type {
   fromJsonSchema,
-  LOG_LEVEL_META_KEY,
-  PROTOCOL_VERSION_META_KEY,
+  JSONRPCRequest,
+  Result as SdkResult,
   Server,
-  type JSONRPCRequest,
-  type Result as SdkResult,
-  type ServerContext,
-  type ServerCapabilities,
+  ServerContext,
+  ServerCapabilities,
 } from "@modelcontextprotocol/server";
 import type { Dispatcher } from "../dispatch/dispatcher";
 import type { FeatureMethod } from "../features/feature-module";
@@ -20,6 +17,7 @@ import type { ClientCapabilities, JsonObject } from "../protocol/wire-types";
 import type { Rejection } from "./checks/inbound-checks";
 import { dispatchRequest } from "./request/dispatch-request";
 import { noteHttpStatus } from "./request/http-status";
+import { CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY, PROTOCOL_VERSION_META_KEY, sdk } from "./request/sdk-module";
 import type { TransportFacts } from "./request/transport-facts";
 
 const LEVELS: LogLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
@@ -64,45 +62,50 @@ export function capabilitiesFor(features: FeatureTable, era: Era = "modern"): Se
  *   is flat (`resultType: "task"`, `taskId`, `status`, ...) and has no `content`, so it would reach
  *   the wire with a field it must not carry; every other result keeps the SDK's own checks.
  */
-class BridgeServer extends Server {
-  constructor(
-    info: BridgeOptions["serverInfo"],
-    options: ConstructorParameters<typeof Server>[1],
-    // Read by the wrappers at request time: the SDK's constructor wraps its own handlers before this is set.
-    private readonly checkParams: ParamsChecker,
-  ) {
-    super(info, options);
-  }
+function bridgeServerClass(Base: typeof Server) {
+  return class BridgeServer extends Base {
+    constructor(
+      info: BridgeOptions["serverInfo"],
+      options: ConstructorParameters<typeof Server>[1],
+      // Read by the wrappers at request time: the SDK's constructor wraps its own handlers before this is set.
+      private readonly checkParams: ParamsChecker,
+    ) {
+      super(info, options);
+    }
 
-  protected override _wrapHandler(
-    method: string,
-    handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<SdkResult>,
-  ): (request: JSONRPCRequest, ctx: ServerContext) => Promise<SdkResult> {
-    const wrapped = method === "tools/call" ? this.passTasks(method, handler) : super._wrapHandler(method, handler);
-    return (request, ctx) => {
-      const rejection = this.checkParams?.(method, request.params);
-      if (rejection) return Promise.reject(new McpError(rejection.code, rejection.message, rejection.data));
-      return wrapped(request, ctx);
-    };
-  }
+    protected override _wrapHandler(
+      method: string,
+      handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<SdkResult>,
+    ): (request: JSONRPCRequest, ctx: ServerContext) => Promise<SdkResult> {
+      const wrapped = method === "tools/call" ? this.passTasks(method, handler) : super._wrapHandler(method, handler);
+      return (request, ctx) => {
+        const rejection = this.checkParams?.(method, request.params);
+        if (rejection) return Promise.reject(new McpError(rejection.code, rejection.message, rejection.data));
+        return wrapped(request, ctx);
+      };
+    }
 
-  private passTasks(
-    method: string,
-    handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<SdkResult>,
-  ): (request: JSONRPCRequest, ctx: ServerContext) => Promise<SdkResult> {
-    const tasks = new WeakMap<JSONRPCRequest, SdkResult>();
-    const checked = super._wrapHandler(method, async (request, ctx) => {
-      const result = await handler(request, ctx);
-      if (result.resultType === "task") tasks.set(request, result);
-      return result;
-    });
-    return async (request, ctx) => {
-      const result = await checked(request, ctx);
-      const task = tasks.get(request);
-      return task === undefined ? result : (tasks.delete(request), task);
-    };
-  }
+    private passTasks(
+      method: string,
+      handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<SdkResult>,
+    ): (request: JSONRPCRequest, ctx: ServerContext) => Promise<SdkResult> {
+      const tasks = new WeakMap<JSONRPCRequest, SdkResult>();
+      const checked = super._wrapHandler(method, async (request, ctx) => {
+        const result = await handler(request, ctx);
+        if (result.resultType === "task") tasks.set(request, result);
+        return result;
+      });
+      return async (request, ctx) => {
+        const result = await checked(request, ctx);
+        const task = tasks.get(request);
+        return task === undefined ? result : (tasks.delete(request), task);
+      };
+    }
+  };
 }
+
+/** The class, made once the SDK is loaded (it extends the SDK's `Server`, loaded at first use). */
+let BridgeServer: ReturnType<typeof bridgeServerClass> | undefined;
 
 // A method the SDK has no built-in schema for is registered with its own, converted once.
 const paramsSchemas = new WeakMap<FeatureMethod, ReturnType<typeof fromJsonSchema>>();
@@ -115,6 +118,7 @@ const paramsSchemas = new WeakMap<FeatureMethod, ReturnType<typeof fromJsonSchem
  */
 export function buildSdkServer(options: BridgeOptions): Server {
   const { capabilities, dispatcher, era } = options;
+  BridgeServer ??= bridgeServerClass(sdk().Server);
   const server = new BridgeServer(
     options.serverInfo,
     {
@@ -139,7 +143,7 @@ export function buildSdkServer(options: BridgeOptions): Server {
       continue;
     }
     let params = paramsSchemas.get(entry);
-    if (params === undefined) paramsSchemas.set(entry, (params = fromJsonSchema(entry.paramsSchema as never)));
+    if (params === undefined) paramsSchemas.set(entry, (params = sdk().fromJsonSchema(entry.paramsSchema as never)));
     server.setRequestHandler(entry.method, { params }, (parsed, ctx) => dispatch({ params: parsed as JsonObject }, ctx) as never);
   }
   return server;

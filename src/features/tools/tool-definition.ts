@@ -39,7 +39,7 @@ export function compileTool(component: DeclaredComponent, options: ToolOptions, 
   let bindArguments: ArgumentBinder;
   if (input === undefined) {
     inputSchema = EMPTY_INPUT_SCHEMA;
-    bindArguments = compiler.rawBinder(EMPTY_INPUT_SCHEMA, where);
+    bindArguments = compiler.rawBinder(EMPTY_INPUT_SCHEMA, where, { deferred: true });
   } else if (typeof input === "function") {
     inputSchema = compiler.argumentsSchema(input, where, plan, "tool");
     const validate = dtoValidator(input as DtoClass);

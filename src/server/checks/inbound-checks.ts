@@ -1,10 +1,10 @@
-import { parseJSONRPCMessage, PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import type { HeaderLookup } from "../../features/feature-module";
 import type { FeatureTable } from "../../features/feature-table";
 import { ErrorCode } from "../../protocol/errors";
 import { isPlainObject } from "../../protocol/plain-object";
 import type { JsonObject } from "../../protocol/wire-types";
 import type { TransportFacts } from "../request/transport-facts";
+import { PROTOCOL_VERSION_META_KEY, sdk, SUPPORTED_PROTOCOL_VERSIONS } from "../request/sdk-module";
 import { ParamsCheck } from "./params-check";
 import { describeBreach, requestIdOf, scanJsonText, scanJsonValue, type LimitBreach, type RequestLimits } from "./request-limits";
 
@@ -132,7 +132,7 @@ function limits(this: InboundChecks, { message, facts }: CheckedMessage): Reject
 /** A value that is not a JSON-RPC message the SDK accepts is -32600. */
 function jsonRpcMessage({ message }: CheckedMessage): Rejection | undefined {
   try {
-    parseJSONRPCMessage(message);
+    sdk().parseJSONRPCMessage(message);
     return undefined;
   } catch {
     const problem = Array.isArray(message) ? "batches are not supported" : "not a valid JSON-RPC 2.0 message";

@@ -8,7 +8,8 @@ const MAX_PROBLEM_CHARS = 160;
 
 /**
  * The wire shape of each method's params (`paramsShape`, else `paramsSchema`, from the feature
- * table), compiled once at bootstrap. A check stops at the first violation, so its work is
+ * table), each compiled on first use or by the warm-up after a stdio server's first answer (the
+ * shapes are the features' own, vouched valid: startup need not load ajv for them). A check stops at the first violation, so its work is
  * bounded by where the params first fail, and it reports that one violation as one short line
  * ("uri must be string", "name is required"): never a validator dump, never a copy of the input.
  */
@@ -19,7 +20,7 @@ export class ParamsCheck {
     const validator = new JsonSchemaValidator({ firstOnly: true });
     for (const method of features.methods) {
       const shape = method.paramsShape ?? method.paramsSchema;
-      if (shape) this.checks.set(method.method, validator.compile(shape, `${method.method} params`));
+      if (shape) this.checks.set(method.method, validator.compile(shape, `${method.method} params`, { deferred: true }));
     }
   }
 

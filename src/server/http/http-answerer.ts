@@ -1,4 +1,5 @@
-import { isJsonContentType, type AuthInfo, type McpHttpHandler } from "@modelcontextprotocol/server";
+import type { AuthInfo, McpHttpHandler } from "@modelcontextprotocol/server";
+import { sdk } from "../request/sdk-module";
 import type { HeaderLookup } from "../../features/feature-module";
 import type { Cancellation } from "../../protocol/cancellation";
 import { isPlainObject } from "../../protocol/plain-object";
@@ -67,7 +68,7 @@ export class HttpAnswerer {
     if (body !== undefined) {
       const params = isPlainObject(body) && isPlainObject(body.params) ? body.params : undefined;
       if (params !== undefined) facts = { ...facts, rawParams: params };
-      if (this.lane !== undefined && received.method === "POST" && isJsonContentType(header("content-type"))) {
+      if (this.lane !== undefined && received.method === "POST" && sdk().isJsonContentType(header("content-type"))) {
         const taken = this.lane.admit(body, header);
         if (taken !== undefined) {
           const answer = await this.lane.answer(taken, facts, received.cancellation);

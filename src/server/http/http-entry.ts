@@ -1,5 +1,5 @@
-import { readRequestBody, type AuthInfo, type McpHandlerRequestOptions, type McpHttpHandler } from "@modelcontextprotocol/server";
-import { isJsonContentType } from "@modelcontextprotocol/server";
+import type { AuthInfo, McpHandlerRequestOptions, McpHttpHandler } from "@modelcontextprotocol/server";
+import { sdk as sdkModule } from "../request/sdk-module";
 import { signalCancellation } from "../../protocol/cancellation";
 import { ErrorCode } from "../../protocol/errors";
 import { errorResponse } from "../checks/error-response";
@@ -48,11 +48,11 @@ export function httpEntry(answerer: HttpAnswerer, auth?: { readonly http: HttpAu
       body === undefined &&
       request.method === "POST" &&
       request.body !== null &&
-      isJsonContentType(request.headers.get("content-type"))
+      sdkModule().isJsonContentType(request.headers.get("content-type"))
     ) {
-      let read: Awaited<ReturnType<typeof readRequestBody>>;
+      let read: Awaited<ReturnType<ReturnType<typeof sdkModule>["readRequestBody"]>>;
       try {
-        read = await readRequestBody(request, checks.limits.maxBodyBytes);
+        read = await sdkModule().readRequestBody(request, checks.limits.maxBodyBytes);
       } catch {
         return reply({ code: ErrorCode.ParseError, message: "Parse error: the request body could not be read", status: 400 }, null);
       }

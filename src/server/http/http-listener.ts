@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
+import { sdk } from "../request/sdk-module";
 import type { AppLogger } from "../../protocol/app-logger";
 import type { HttpAuth } from "./http-auth";
 import { nodeCaller, nodeReceived, type NodeBearer } from "./node-request";
@@ -102,11 +102,11 @@ export async function startHttpListener(
   // Verdicts on Host and Origin values, pure functions of the header: computed once per distinct value.
   const hostVerdicts = new VerdictCache((value: string | undefined) => {
     if (value !== undefined && !HOST_SYNTAX.test(value)) return "Invalid Host header";
-    const check = validateHostHeader(value, allowedHosts);
+    const check = sdk().validateHostHeader(value, allowedHosts);
     return check.ok ? undefined : check.message;
   });
   const originVerdicts = new VerdictCache((value: string) => {
-    const check = validateOriginHeader(value, allowedOrigins);
+    const check = sdk().validateOriginHeader(value, allowedOrigins);
     return check.ok ? undefined : check.message;
   });
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
+import { sdk } from "../request/sdk-module";
 import type { AppLogger } from "../../protocol/app-logger";
 import { ErrorCode } from "../../protocol/errors";
 import { errorResponse } from "../checks/error-response";
@@ -111,11 +111,11 @@ export class NodeMount {
     this.requestTimeout = positive(options.requestTimeoutMs, 30_000, "requestTimeoutMs");
     this.hostVerdicts = new VerdictCache((value: string | undefined) => {
       if (value !== undefined && !HOST_SYNTAX.test(value)) return "Invalid Host header";
-      const check = validateHostHeader(value, this.allowedHosts);
+      const check = sdk().validateHostHeader(value, this.allowedHosts);
       return check.ok ? undefined : check.message;
     });
     this.originVerdicts = new VerdictCache((value: string) => {
-      const check = validateOriginHeader(value, allowedOrigins);
+      const check = sdk().validateOriginHeader(value, allowedOrigins);
       return check.ok ? undefined : check.message;
     });
   }

@@ -1,11 +1,11 @@
 import type { Authorization } from "../../protocol/authorization";
 import {
-  classifyInboundRequest,
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
   PROTOCOL_VERSION_META_KEY,
+  sdk,
   SERVER_INFO_META_KEY,
-} from "@modelcontextprotocol/server";
+} from "../request/sdk-module";
 import type { Dispatcher } from "../../dispatch/dispatcher";
 import type { FeatureMethod, HeaderLookup } from "../../features/feature-module";
 import { isMcpError } from "../../protocol/errors";
@@ -267,7 +267,7 @@ export class FastLane {
 
   /** The SDK's own classifier on a request carrying this `_meta`: is it a valid 2026-07-28 envelope? */
   private verdict(meta: JsonObject): boolean {
-    const outcome = classifyInboundRequest({
+    const outcome = sdk().classifyInboundRequest({
       httpMethod: "POST",
       protocolVersionHeader: MODERN_PROTOCOL_VERSION,
       mcpMethodHeader: "tools/list",

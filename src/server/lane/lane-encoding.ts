@@ -1,4 +1,4 @@
-import { SERVER_INFO_META_KEY } from "@modelcontextprotocol/server";
+import { SERVER_INFO_META_KEY } from "../request/sdk-module";
 import { isAllowedBy } from "../../elicitation/capabilities";
 import type { DirectAnswer, MethodSpec } from "../../features/feature-module";
 import type { InputRequest } from "../../protocol/input-request";

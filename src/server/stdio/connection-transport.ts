@@ -1,12 +1,13 @@
 import type { Authorization } from "../../protocol/authorization";
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from "@modelcontextprotocol/server";
-import { PROTOCOL_VERSION_META_KEY } from "@modelcontextprotocol/server";
+import { PROTOCOL_VERSION_META_KEY } from "../request/sdk-module";
 import { OnDemandCancellation } from "../../protocol/cancellation";
 import { isPlainObject } from "../../protocol/plain-object";
 import { errorResponse } from "../checks/error-response";
 import type { FastLane, LaneRequest } from "../lane/fast-lane";
 import type { TransportFacts } from "../request/transport-facts";
 import { StdioLineTransport } from "./stdio-line-transport";
+import type { OpeningDiscover } from "./opening-discover";
 import { echoedId, isRequest, type InboundChecks } from "../checks/inbound-checks";
 
 const SHUTTING_DOWN = { code: -32000, message: "Service unavailable: the server is shutting down; send the request again once it is back" };
@@ -24,6 +25,14 @@ export interface ConnectionOptions {
   readonly authorization?: Authorization;
   /** The fast lane, on a transport that writes lines (stdio). */
   readonly lane?: FastLane;
+  /** Answers an opening `server/discover` before anything reaches the SDK (with the lane, on stdio). */
+  readonly opening?: OpeningDiscover;
+  /**
+   * Attaches the SDK's connection entry (which sets `onmessage`), called before the first message
+   * it must see when it was not attached yet; `opened` after the opening answer was written.
+   */
+  readonly attach?: () => void;
+  readonly opened?: () => void;
 }
 
 /**
@@ -59,6 +68,9 @@ export class ConnectionTransport implements Transport {
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
 
   private readonly lane: FastLane | undefined;
+  /** Until a message goes to the SDK path: the opening `server/discover` is answered here. */
+  private opening: OpeningDiscover | undefined;
+  private started: Promise<void> | undefined;
 
   constructor(
     private readonly inner: Transport,
@@ -66,6 +78,7 @@ export class ConnectionTransport implements Transport {
     options: ConnectionOptions,
   ) {
     this.lane = options.lane;
+    this.opening = options.lane === undefined ? undefined : options.opening;
     // What a line transport hands on it parsed from a line it scanned, for this request alone.
     const ownBytes = inner instanceof StdioLineTransport;
     this.base = {
@@ -82,6 +95,7 @@ export class ConnectionTransport implements Transport {
     };
     inner.onerror = (error) => this.onerror?.(error);
     inner.onmessage = (message, extra) => {
+      if (this.opening !== undefined && !this.draining && this.answerOpening(this.opening, message)) return;
       const rejection = checks.run("stream", { message, facts: this.base });
       if (rejection) {
         inner.send(errorResponse(rejection, echoedId(message)) as JSONRPCMessage).catch((error: unknown) => this.onerror?.(error as Error));
@@ -99,8 +113,38 @@ export class ConnectionTransport implements Transport {
       }
       if (this.lane !== undefined && this.takeByLane(this.lane, message)) return;
       if (isRequest(message) && isPlainObject(message.params)) this.inflight.set(message.id, { ...this.base, rawParams: message.params });
-      this.onmessage?.(message, extra);
+      this.toSdk(message, extra);
     };
+    this.attach = options.attach;
+    this.opened = options.opened;
+  }
+
+  private readonly attach: (() => void) | undefined;
+  private readonly opened: (() => void) | undefined;
+
+  /** Hands a message to the SDK's connection entry, attaching it first if it was not yet. */
+  private toSdk(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
+    this.opening = undefined;
+    if (this.onmessage === undefined) this.attach?.();
+    this.onmessage?.(message, extra);
+  }
+
+  /**
+   * True when `message` is an opening `server/discover` answered here (the SDK has seen nothing
+   * yet, so it stays in its opening state, as after answering a discover itself: the next request
+   * pins the era). The stream checks are known to pass for what `OpeningDiscover.take` accepts.
+   */
+  private answerOpening(opening: OpeningDiscover, message: JSONRPCMessage): boolean {
+    const line = opening.take(message);
+    const inner = this.inner;
+    if (line === undefined || !(inner instanceof StdioLineTransport)) return false;
+    const id = (message as { id: string | number }).id;
+    this.open.add(id);
+    void inner
+      .sendLine(line)
+      .catch((error: unknown) => this.onerror?.(error as Error))
+      .finally(() => (this.settle(id), this.opened?.()));
+    return true;
   }
 
   /** True when the lane took the message (answering it itself, or settling it for the SDK path to encode). */
@@ -141,7 +185,7 @@ export class ConnectionTransport implements Transport {
     if (answer.kind === "settled") {
       this.inflight.set(taken.id, { ...this.base, rawParams: taken.params, settled: answer.settled });
       answer.settled.catch(() => undefined);
-      this.onmessage?.(message);
+      this.toSdk(message);
       return;
     }
     // The lane runs only on a line transport (see the constructor's caller): it writes the bytes as one line.
@@ -159,8 +203,9 @@ export class ConnectionTransport implements Transport {
     return this.inflight.get(id) ?? this.base;
   }
 
+  /** Starts the inner transport once (the connection starts it before the SDK's entry, which starts it again, is attached). */
   start(): Promise<void> {
-    return this.inner.start();
+    return (this.started ??= this.inner.start());
   }
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {

@@ -1,6 +1,5 @@
 import type { Readable, Writable } from "node:stream";
-import type { JSONRPCMessage } from "@modelcontextprotocol/server";
-import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
 import { ErrorCode } from "../../protocol/errors";
 import { errorResponse } from "../checks/error-response";
 import type { InboundChecks, Rejection } from "../checks/inbound-checks";
@@ -9,10 +8,14 @@ import { requestIdOf } from "../checks/request-limits";
 const NEWLINE = 0x0a;
 /** How much of a line too long to keep is kept to find its id (requests name it near the start). */
 const ID_PREFIX_BYTES = 4096;
+/** Marks the stdout error listener a closed transport leaves to swallow late write failures (the SDK's way, too). */
+const SWALLOWS_AFTER_CLOSE = Symbol("swallowsErrorsAfterClose");
 
 /**
- * The SDK's stdio transport (its writing, stdout error handling and end-of-input shutdown) with
- * the framework's own reading of lines, because the SDK's answers nothing to a bad line: it skips
+ * The stdio transport: the writing, stdout error handling and end-of-input shutdown of the SDK's
+ * `StdioServerTransport` (2.4.0), without loading the SDK (a stdio server answers its first
+ * request before the SDK is needed), and the framework's own reading of lines, because the
+ * SDK's answers nothing to a bad line: it skips
  * a line that is not JSON, and closes the connection (exit code 0, nothing said) when a line
  * outgrows its buffer. Here every line gets an answer and the process keeps serving:
  * - a line over `maxBodyBytes` is dropped as it streams in (never buffered whole) and answered
@@ -23,7 +26,12 @@ const ID_PREFIX_BYTES = 4096;
  * Errors about a line whose id is unknown carry no id (the 2026-07-28 schema and the official SDK
  * accept an error response without one, not one with `"id": null`).
  */
-export class StdioLineTransport extends StdioServerTransport {
+export class StdioLineTransport implements Transport {
+  private started = false;
+  private closed = false;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   /** Inside a line already refused as too large: its bytes are dropped until its newline. */
@@ -31,13 +39,56 @@ export class StdioLineTransport extends StdioServerTransport {
 
   constructor(
     private readonly checks: InboundChecks,
-    stdin?: Readable,
-    stdout?: Writable,
-  ) {
-    super(stdin, stdout);
+    private readonly stdin: Readable = process.stdin,
+    private readonly stdout: Writable = process.stdout,
+  ) {}
+
+  private readonly onStdinError = (error: Error): void => this.onerror?.(error);
+  private readonly onStdinClose = (): void => void this.close();
+  private readonly onStdoutError = Object.assign(
+    (error: Error): void => {
+      if (this.closed) return;
+      this.onerror?.(error);
+      void this.close();
+    },
+    { [SWALLOWS_AFTER_CLOSE]: false },
+  );
+
+  /** Starts reading stdin; stdin already ended closes the transport. */
+  async start(): Promise<void> {
+    if (this.started) throw new Error("StdioLineTransport already started: serve it once");
+    this.started = true;
+    for (const listener of this.stdout.listeners("error"))
+      if ((listener as { [SWALLOWS_AFTER_CLOSE]?: boolean })[SWALLOWS_AFTER_CLOSE]) this.stdout.off("error", listener as never);
+    if (this.stdin.readableEnded || this.stdin.destroyed) setImmediate(this.onStdinClose);
+    this.stdin.on("data", this.ondata);
+    this.stdin.on("error", this.onStdinError);
+    this.stdin.on("end", this.onStdinClose);
+    this.stdin.on("close", this.onStdinClose);
+    this.stdout.on("error", this.onStdoutError);
   }
 
-  override _ondata = (chunk: Buffer): void => {
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.stdin.off("data", this.ondata);
+    this.stdin.off("error", this.onStdinError);
+    this.stdin.off("end", this.onStdinClose);
+    this.stdin.off("close", this.onStdinClose);
+    // Left attached so a write failing after the close does not crash the process.
+    this.onStdoutError[SWALLOWS_AFTER_CLOSE] = true;
+    if (this.stdin.listenerCount("data") === 0) this.stdin.pause();
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.onclose?.();
+  }
+
+  /** Writes one message as a line: resolves once written, or once stdout drained when it pushed back. */
+  send(message: JSONRPCMessage): Promise<void> {
+    return this.sendLine(JSON.stringify(message));
+  }
+
+  private readonly ondata = (chunk: Buffer): void => {
     const max = this.checks.limits.maxBodyBytes;
     let start = 0;
     while (start < chunk.length) {
@@ -92,9 +143,8 @@ export class StdioLineTransport extends StdioServerTransport {
    * lane's answers): resolves once written, or once stdout drained when it pushed back.
    */
   sendLine(json: string): Promise<void> {
-    const self = this as unknown as { _closed: boolean; _stdout: Writable };
-    if (self._closed) return Promise.reject(new Error("StdioServerTransport is closed"));
-    const stdout = self._stdout;
+    if (this.closed) return Promise.reject(new Error("StdioServerTransport is closed"));
+    const stdout = this.stdout;
     return new Promise((resolve, reject) => {
       const onError = (error: Error) => {
         stdout.off("drain", onDrain);

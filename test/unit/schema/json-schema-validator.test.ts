@@ -4,9 +4,12 @@
 //   minLength, an empty anyOf);
 // - every validator of the process checks against one compiled meta-schema (not one per
 //   validator: compiling the meta-schema is most of a first compile's cost, paid at startup);
-// - a valid schema validates values, reporting a missing property at its own path.
+// - a valid schema validates values, reporting a missing property at its own path;
+// - a deferred compile (the framework's own shapes) compiles nothing until the first value or a
+//   warm-up step (warmDeferredSchema, one schema per step, saying whether any remains), and
+//   checks values as an eager one does.
 import Ajv2020 from "ajv/dist/2020";
-import { JsonSchemaValidator } from "../../../src/schema/json-schema-validator";
+import { JsonSchemaValidator, warmDeferredSchema } from "../../../src/schema/json-schema-validator";
 
 describe("JsonSchemaValidator", () => {
   it.each([
@@ -41,5 +44,40 @@ describe("JsonSchemaValidator", () => {
     const check = new JsonSchemaValidator().compile({ type: "object", properties: { name: { type: "string" } }, required: ["name"] }, "x");
     expect(check({ name: "a" })).toEqual([]);
     expect(check({})).toEqual([{ field: "name", constraint: "required", message: "/name is required" }]);
+  });
+
+  describe("deferred", () => {
+    const schema = { type: "object", properties: { n: { type: "number" } }, required: ["n"] };
+    let compiles: jest.SpyInstance;
+    beforeEach(() => {
+      while (warmDeferredSchema());
+      compiles = jest.spyOn(Ajv2020.prototype, "compile");
+    });
+    afterEach(() => compiles.mockRestore());
+
+    it("compiles at the first value, once, and checks it as an eager compile does", () => {
+      const check = new JsonSchemaValidator().compile(schema, "d", { deferred: true });
+      expect(compiles).not.toHaveBeenCalled();
+      expect(check({})).toEqual(new JsonSchemaValidator().compile(schema, "e")({}));
+      expect(check({ n: 1 })).toEqual([]);
+      expect(compiles).toHaveBeenCalledTimes(2);
+    });
+
+    it("is compiled by warm-up steps, one schema per step, until none remains", () => {
+      const first = new JsonSchemaValidator().compile(schema, "f", { deferred: true });
+      const second = new JsonSchemaValidator().compile({ type: "string" }, "g", { deferred: true });
+      expect(warmDeferredSchema()).toBe(true);
+      expect(compiles).toHaveBeenCalledTimes(1);
+      expect(warmDeferredSchema()).toBe(false);
+      expect(compiles).toHaveBeenCalledTimes(2);
+      expect(first({ n: "x" })).toEqual([{ field: "n", constraint: "type", message: "/n must be number" }]);
+      expect(second("s")).toEqual([]);
+      expect(compiles).toHaveBeenCalledTimes(2);
+    });
+
+    it("reports an invalid deferred schema at its first value, naming where", () => {
+      const check = new JsonSchemaValidator().compile({ minLength: -1 }, "Feature params", { deferred: true });
+      expect(() => check("x")).toThrow("Feature params: invalid JSON Schema: schema is invalid: data/minLength must be >= 0");
+    });
   });
 });

@@ -1,11 +1,6 @@
 import { randomBytes } from "node:crypto";
-import {
-  PROTOCOL_VERSION_META_KEY,
-  WebStandardStreamableHTTPServerTransport,
-  type AuthInfo,
-  type JSONRPCMessage,
-  type Server,
-} from "@modelcontextprotocol/server";
+import type { AuthInfo, JSONRPCMessage, Server, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import { PROTOCOL_VERSION_META_KEY, sdk } from "../../request/sdk-module";
 import type { AppLogger } from "../../../protocol/app-logger";
 import { isPlainObject } from "../../../protocol/plain-object";
 import type { JsonValue } from "../../../protocol/canonical-json";
@@ -212,7 +207,7 @@ export class LegacySessions {
 
   private async create(id: string | undefined, principal: string | null): Promise<Session> {
     const { options } = this.deps;
-    const transport = new WebStandardStreamableHTTPServerTransport({
+    const transport = new (sdk().WebStandardStreamableHTTPServerTransport)({
       sessionIdGenerator: id === undefined ? undefined : () => id,
       eventStore: new SessionEventLog(options.maxReplayEvents),
       retryInterval: options.retryMs,

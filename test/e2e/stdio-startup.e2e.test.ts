@@ -1,0 +1,206 @@
+// Pins what a stdio server loads and answers before its first answer (issue 24 item 3), in real
+// child processes of the compiled code:
+// - the preferences sample answers its opening server/discover with neither the SDK
+//   (@modelcontextprotocol/*), zod nor ajv loaded; they are loaded afterwards (the warm-up), and
+//   the tools/list and tools/call that follow are answered;
+// - the opening discover answered without the SDK is byte-equal to the SDK path's answer (the lane
+//   off: ROUNDTRIP_FAST_LANE=off), for a bare envelope, one with client info and capabilities, an
+//   app with a title and instructions, and an envelope outside the subset answered here (the SDK
+//   path answers it, loaded first);
+// - an initialize after that discover still opens a 2025 session (the host's fallback), as after
+//   the SDK's own discover answer;
+// - every envelope the opening answer accepts is one the SDK's envelope validation accepts.
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { classifyInboundRequest } from "@modelcontextprotocol/server";
+import { OpeningDiscover } from "../../src/server/stdio/opening-discover";
+
+const ROOT = path.resolve(__dirname, "../..");
+const SAMPLE = path.join(ROOT, "dist/sample/preferences/main-stdio.js");
+const FEATURE = path.join(ROOT, "dist/test/e2e/fixtures/feature-app.js");
+const TESTING = path.join(ROOT, "dist/src/testing/index.js");
+const V = "io.modelcontextprotocol/protocolVersion";
+const CAPS = "io.modelcontextprotocol/clientCapabilities";
+const INFO = "io.modelcontextprotocol/clientInfo";
+
+/** A child's hook: at its first stdout write, the packages loaded so far, on stderr. */
+const HOOK = `
+const path = require("node:path");
+const has = (name) => Object.keys(require.cache).some((file) => file.includes(path.sep + "node_modules" + path.sep + name + path.sep));
+const write = process.stdout.write.bind(process.stdout);
+let first = true;
+process.stdout.write = (chunk, ...rest) => {
+  if (first) {
+    first = false;
+    process.stderr.write("LOADED " + JSON.stringify({ sdk: has("@modelcontextprotocol"), zod: has("zod"), ajv: has("ajv") }) + "\\n");
+  }
+  return write(chunk, ...rest);
+};
+`;
+
+const SAMPLE_SCRIPT = `${HOOK}\nrequire(${JSON.stringify(SAMPLE)});`;
+const FEATURE_SCRIPT = `${HOOK}
+const { createFeatureApp } = require(${JSON.stringify(FEATURE)});
+const { SilentLogger } = require(${JSON.stringify(TESTING)});
+createFeatureApp({ logger: new SilentLogger(), title: "Feature \\"app\\"", instructions: "Use greet first.\\nThen add." }).serveStdio();
+`;
+
+interface Child {
+  readonly process: ChildProcessWithoutNullStreams;
+  /** The next stdout line. */
+  line(): Promise<string>;
+  /** What the hook saw loaded at the first answer. */
+  loaded: Promise<{ sdk: boolean; zod: boolean; ajv: boolean }>;
+}
+
+const children: ChildProcessWithoutNullStreams[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill("SIGKILL");
+});
+
+function start(script: string, env: Record<string, string> = {}): Child {
+  for (const file of [SAMPLE, FEATURE, TESTING])
+    if (!fs.existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first (\`npm test\` does)`);
+  const child = spawn(process.execPath, ["-e", script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });
+  children.push(child);
+  const lines: string[] = [];
+  const waiting: ((line: string) => void)[] = [];
+  createInterface({ input: child.stdout }).on("line", (line) => {
+    const waiter = waiting.shift();
+    if (waiter) waiter(line);
+    else lines.push(line);
+  });
+  const loaded = new Promise<{ sdk: boolean; zod: boolean; ajv: boolean }>((resolve) => {
+    createInterface({ input: child.stderr }).on("line", (line) => {
+      if (line.startsWith("LOADED ")) resolve(JSON.parse(line.slice(7)));
+    });
+  });
+  return {
+    process: child,
+    line: () => {
+      const next = lines.shift();
+      return next !== undefined ? Promise.resolve(next) : new Promise((resolve) => waiting.push(resolve));
+    },
+    loaded,
+  };
+}
+
+function send(child: Child, message: object): void {
+  child.process.stdin.write(`${JSON.stringify(message)}\n`);
+}
+
+const request = (id: number, method: string, meta: object, params: object = {}) => ({
+  jsonrpc: "2.0",
+  id,
+  method,
+  params: { ...params, _meta: meta },
+});
+
+const BARE = { [V]: "2026-07-28", [CAPS]: {} };
+const HOST = {
+  [V]: "2026-07-28",
+  [INFO]: { name: "host", version: "1.2.3", title: "A host" },
+  [CAPS]: {
+    roots: { listChanged: true },
+    sampling: { tools: {} },
+    elicitation: { form: { applyDefaults: true }, url: {} },
+    extensions: { x: {} },
+  },
+};
+/** Outside the subset answered without the SDK (a tasks capability): the SDK path answers it. */
+const OTHER = { [V]: "2026-07-28", [CAPS]: { tasks: { list: {} } } };
+
+async function discoverLine(script: string, meta: object, env: Record<string, string> = {}): Promise<string> {
+  const child = start(script, env);
+  send(child, request(7, "server/discover", meta));
+  return child.line();
+}
+
+/** The SDK's own classifier (as the fast lane asks it): is this a valid 2026-07-28 request envelope? */
+function sdkAccepts(meta: object): boolean {
+  const outcome = classifyInboundRequest({
+    httpMethod: "POST",
+    protocolVersionHeader: "2026-07-28",
+    mcpMethodHeader: "server/discover",
+    body: request(1, "server/discover", meta),
+  } as never) as { kind: string };
+  return outcome.kind === "modern";
+}
+
+describe("stdio startup", () => {
+  it("answers the opening discover of the preferences sample before loading the SDK, zod or ajv, then serves tools", async () => {
+    const child = start(SAMPLE_SCRIPT);
+    send(child, request(1, "server/discover", BARE));
+    expect(JSON.parse(await child.line())).toMatchObject({ id: 1, result: { supportedVersions: ["2026-07-28"] } });
+    expect(await child.loaded).toEqual({ sdk: false, zod: false, ajv: false });
+    send(child, request(2, "tools/list", BARE));
+    const list = JSON.parse(await child.line()) as { id: number; result: { tools: { name: string }[] } };
+    expect(list.id).toBe(2);
+    expect(list.result.tools.map((t) => t.name)).toContain("reset_preferences");
+    send(child, request(3, "tools/call", BARE, { name: "reset_preferences", arguments: {} }));
+    expect(JSON.parse(await child.line())).toMatchObject({ id: 3, result: { resultType: "input_required" } });
+  });
+
+  it("loads them before the first answer with the lane off (the check can fail)", async () => {
+    const child = start(SAMPLE_SCRIPT, { ROUNDTRIP_FAST_LANE: "off" });
+    send(child, request(1, "server/discover", BARE));
+    await child.line();
+    expect(await child.loaded).toEqual({ sdk: true, zod: true, ajv: false });
+  });
+
+  it.each([
+    ["a bare envelope", SAMPLE_SCRIPT, BARE],
+    ["client info and capabilities", SAMPLE_SCRIPT, HOST],
+    ["an app with a title and instructions", FEATURE_SCRIPT, HOST],
+    ["an envelope the SDK path answers", FEATURE_SCRIPT, OTHER],
+  ])("answers the opening discover with the SDK path's bytes: %s", async (_, script, meta) => {
+    const [fast, sdk] = await Promise.all([discoverLine(script, meta), discoverLine(script, meta, { ROUNDTRIP_FAST_LANE: "off" })]);
+    expect(fast).toBe(sdk);
+    expect(JSON.parse(fast)).toMatchObject({ id: 7, result: { resultType: "complete" } });
+  });
+
+  it("opens a 2025 session on an initialize after the discover it answered (the host's fallback)", async () => {
+    const child = start(FEATURE_SCRIPT);
+    send(child, request(1, "server/discover", BARE));
+    await child.line();
+    expect(await child.loaded).toMatchObject({ sdk: false });
+    send(child, {
+      jsonrpc: "2.0",
+      id: 2,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "old", version: "1" } },
+    });
+    expect(JSON.parse(await child.line())).toMatchObject({ id: 2, result: { protocolVersion: "2025-11-25" } });
+  });
+
+  it("accepts only envelopes the SDK's envelope validation accepts", () => {
+    const opening = new OpeningDiscover({}, { serverInfo: { name: "n", version: "1" } });
+    const metas: object[] = [
+      BARE,
+      HOST,
+      OTHER,
+      { [V]: "2026-07-28" },
+      { [V]: "2025-11-25", [CAPS]: {} },
+      { ...BARE, [INFO]: { name: "n" } },
+      { ...BARE, [INFO]: { name: "n", version: "1", icons: [] } },
+      { [V]: "2026-07-28", [CAPS]: { roots: { listChanged: "yes" } } },
+      { [V]: "2026-07-28", [CAPS]: { elicitation: { form: { applyDefaults: 1 } } } },
+      { [V]: "2026-07-28", [CAPS]: { sampling: true } },
+      { [V]: "2026-07-28", [CAPS]: { experimental: { a: {} }, elicitation: {} } },
+      { ...BARE, "io.modelcontextprotocol/logLevel": "debug" },
+      { ...BARE, progressToken: 1 },
+    ];
+    const verdicts = metas.map((meta) => ({
+      taken: opening.take(request(1, "server/discover", meta)) !== undefined,
+      valid: sdkAccepts(meta),
+    }));
+    for (const verdict of verdicts) if (verdict.taken) expect(verdict.valid).toBe(true);
+    // The classifier can refuse (so the check above can fail).
+    expect(verdicts.map((v) => v.valid)).toContain(false);
+    expect(verdicts.map((v) => v.taken)).toEqual([true, true, false, false, false, false, false, false, false, false, true, false, false]);
+    expect(opening.take({ ...request(1, "server/discover", BARE), extra: 1 })).toBeUndefined();
+    expect(opening.take(request(1, "tools/list", BARE))).toBeUndefined();
+  });
+});
