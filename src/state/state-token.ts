@@ -57,8 +57,10 @@ export function sealPayload(
   if (units > maxBytes) return { tooLarge: Buffer.byteLength(head, "utf8") + Buffer.byteLength(body, "utf8") + 1 };
   const header = macHeader(key.id, digest, principal);
   const buffer = messageBuffer((header.length + units) * 3);
-  const start = MESSAGE_START + buffer.write(header, MESSAGE_START, "utf8");
-  let end = start + buffer.write(head, start, "utf8");
+  // One write for the MAC's header and the payload's head: the head is ASCII (numbers and tags),
+  // so the payload starts its length before where the write ended.
+  let end = MESSAGE_START + buffer.write(header + head, MESSAGE_START, "utf8");
+  const start = end - head.length;
   end += buffer.write(body, end, "utf8");
   buffer[end++] = 0x5d; // "]"
   const bytes = end - start;
