@@ -24,6 +24,8 @@ export function messageBuffer(bytes: number): Buffer {
  * serves every key, and a MAC costs no Buffer of its own.
  */
 const scratch = Buffer.allocUnsafe(BLOCK + SCRATCH_BYTES);
+/** The key whose inner pad is in the first BLOCK bytes of `scratch`, which only `macOfBuffer` writes. */
+let padIn: HmacSha256 | undefined;
 
 /**
  * HMAC-SHA256 (RFC 2104) under one key, for the sealer's one MAC per seal and per open.
@@ -74,7 +76,11 @@ export class HmacSha256 {
         .update(buffer.subarray(BLOCK, BLOCK + length))
         .digest("base64url");
     }
-    this.innerPad.copy(buffer, 0);
+    // The shared scratch keeps the pad of the last key that used it: copied only when it changed.
+    if (buffer !== scratch || padIn !== this) {
+      this.innerPad.copy(buffer, 0);
+      padIn = buffer === scratch ? this : undefined;
+    }
     this.outer.write(hash("sha256", buffer.subarray(0, BLOCK + length), "binary"), BLOCK, "latin1");
     return hash("sha256", this.outer, "base64url") as string;
   }

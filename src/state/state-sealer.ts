@@ -170,8 +170,7 @@ export class StateSealer {
     const key = this.ring.signing;
     const issued = this.nowSeconds();
     const digest = bindingDigestOf(ctx);
-    // A principal is a string or null (checked above): JSON.stringify is its canonical JSON.
-    const principalText = JSON.stringify(principal);
+    const principalText = principalTextOf(principal);
     const head = `[${VERSION},${issued},${issued + ttl},"${tagsOf(key.tagKey, digest, principalText)}",`;
     const overhead = PREFIX.length + key.id.length + 2 + MAC_CHARS; // rt3.<keyId>.<payload>.<mac>
     const sealed = sealPayload(key, digest, principalText, head, body, STATE_TOKEN_MAX_BYTES - overhead);
@@ -223,7 +222,7 @@ export class StateSealer {
     if (version === CURRENT) {
       // The one HMAC of an open, over the payload's bytes: authenticity and binding at once.
       const digest = bindingDigestOf(ctx);
-      const principalText = JSON.stringify(principal);
+      const principalText = principalTextOf(principal);
       const opened = openPayload(key, digest, principalText, payload, mac);
       if (opened === undefined) throw this.refuse("bad-mac", token, ctx);
       fields = parseFields(opened.json);
@@ -283,6 +282,19 @@ export class StateSealer {
     }
     return Math.floor(ms / 1000);
   }
+}
+
+/** The last principal seen and its text: a round's open and seal, and a caller's next request, ask for the same one. */
+let lastPrincipal: string | null = null;
+let lastPrincipalText = "null";
+
+/** A principal's canonical JSON (a string or null, checked by the caller: JSON.stringify is it). */
+function principalTextOf(principal: string | null): string {
+  if (principal !== lastPrincipal) {
+    lastPrincipalText = JSON.stringify(principal);
+    lastPrincipal = principal;
+  }
+  return lastPrincipalText;
 }
 
 function checkBinding(call: "seal" | "open", ctx: StateBinding): void {

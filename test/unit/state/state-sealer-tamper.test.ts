@@ -4,7 +4,8 @@
  *   over the key id, the binding digest, the principal and the payload's bytes, reproduced by an
  *   independent implementation (as is rt2's, which open still reads);
  * - a payload whose base64url is not the one seal writes for its bytes (padding, the other
- *   base64 alphabet, stray bits in its last character) fails, although its bytes and MAC are right;
+ *   base64 alphabet, stray bits in its last character, a character above 0xff read by its low
+ *   byte) fails, although its bytes and MAC are right;
  * - one flipped character at any position fails (every position, two replacements each); so does a
  *   MAC character replaced by a non-ASCII one, even right after the true MAC was compared;
  * - truncation, appended characters, and a missing part fail;
@@ -147,6 +148,8 @@ describe("StateSealer token format", () => {
         `${text}${"=".repeat((4 - (text.length % 4)) % 4)}`,
         text.replace(/-/g, "+").replace(/_/g, "/"),
         `${text.slice(0, 8)}*${text.slice(8)}`,
+        // A character above 0xff that Node's decoder reads by its low byte, the character it replaces.
+        `${text.slice(0, 8)}${String.fromCharCode(0x100 | text.charCodeAt(8))}${text.slice(9)}`,
       ];
       if (text.length % 4 !== 0) {
         const last = ALPHABET.indexOf(text[text.length - 1]);
