@@ -32,7 +32,8 @@ export function bindingDigestOf(ctx: StateBinding): string {
   const params = ctx.requestParams;
   const method = ctx.requestMethod;
   for (let i = 0; i < SLOTS; i++) {
-    if (slotParams[i] === params && slotMethods[i] === method) return slotDigests[i];
+    // Every slot below SLOTS holds a string (filled above), so the index is never a hole.
+    if (slotParams[i] === params && slotMethods[i] === method) return slotDigests[i]!;
   }
   const salient = salientParams(ctx);
   const digest = sha256Base64url(`${DIGEST_LABEL}${canonicalJson([method, salient])}`);
