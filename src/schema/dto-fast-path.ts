@@ -129,9 +129,9 @@ function compile(dto: Function): FastPath | undefined {
       // As plainToInstance: a new instance, then each key of the input assigned in its order.
       const instance = new Dto();
       if (Object.getPrototypeOf(instance) !== Dto.prototype) return undefined;
-      for (let i = 0; i < keys.length; i++) {
-        if (instance[keys[i]] instanceof Function) return undefined;
-        instance[keys[i]] = values[i];
+      for (const [i, key] of keys.entries()) {
+        if (instance[key] instanceof Function) return undefined;
+        instance[key] = values[i];
       }
       // Whitelist: a property without rules (a field the constructor set) is refused by the libraries.
       for (const key of Object.keys(instance)) if (!known.has(key)) return undefined;
