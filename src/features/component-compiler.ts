@@ -96,7 +96,8 @@ export class ComponentCompiler {
     const types: unknown[] = reflected ?? [];
     const arity = Math.max(
       types.length,
-      (cls.prototype as Record<string, Function>)[methodName].length,
+      // The declaration was recorded by a decorator on this very method, so it exists.
+      (cls.prototype as Record<string, Function>)[methodName]!.length,
       ...declared.map((d) => d.index + 1),
     );
     // With emitDecoratorMetadata on, TypeScript records the parameter types of every decorated
