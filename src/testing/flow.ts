@@ -61,7 +61,8 @@ export class Flow<R extends WireResult = WireResult> {
 
   /** The latest round. */
   get round(): Round {
-    return this.history[this.history.length - 1];
+    // Every Flow is made with at least one round (first() and each next round add one).
+    return this.history[this.history.length - 1]!;
   }
 
   /** The latest exact JSON-RPC response. */
