@@ -140,7 +140,7 @@ export class ComponentCompiler {
     const { params, elicits, middleware } = plan;
     const carriedFlow = elicits.length > 0 || params.some((p) => p.kind === "operationId");
     const timeoutMs = (component.declaration.options as { timeoutMs?: unknown }).timeoutMs;
-    if (timeoutMs !== undefined && (!Number.isSafeInteger(timeoutMs) || (timeoutMs as number) < 1)) {
+    if (timeoutMs !== undefined && (typeof timeoutMs !== "number" || !Number.isSafeInteger(timeoutMs) || timeoutMs < 1)) {
       throw new RegistrationError(`${component.where}: timeoutMs must be a positive integer number of milliseconds`);
     }
     const rateLimit = (component.declaration.options as { rateLimit?: unknown }).rateLimit;
@@ -149,7 +149,7 @@ export class ComponentCompiler {
       checkedLimit =
         rateLimit === undefined || rateLimit === false ? rateLimit : checkRateLimit(rateLimit, `${component.where}: rateLimit`);
     } catch (error) {
-      throw new RegistrationError((error as Error).message);
+      throw new RegistrationError(error instanceof Error ? error.message : String(error));
     }
     const own = checkScopes((component.declaration.options as { scopes?: unknown }).scopes, component.where);
     const scopes = checkScopes([...declaredScopes(component.cls, component.declaration.methodName), ...own], component.where);
@@ -164,7 +164,7 @@ export class ComponentCompiler {
       elicits,
       carriedFlow,
       descriptor,
-      ...(timeoutMs !== undefined && { timeoutMs: timeoutMs as number }),
+      ...(timeoutMs !== undefined && { timeoutMs }),
       ...(checkedLimit !== undefined && { rateLimit: checkedLimit }),
     };
   }
