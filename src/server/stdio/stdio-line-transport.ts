@@ -92,6 +92,7 @@ export class StdioLineTransport extends StdioServerTransport {
    * lane's answers): resolves once written, or once stdout drained when it pushed back.
    */
   sendLine(json: string): Promise<void> {
+    // as unknown as: _closed and _stdout are the SDK transport's private fields, which no public type exposes.
     const self = this as unknown as { _closed: boolean; _stdout: Writable };
     if (self._closed) return Promise.reject(new Error("StdioServerTransport is closed"));
     const stdout = self._stdout;
