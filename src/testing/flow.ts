@@ -140,11 +140,13 @@ export class Flow<R extends WireResult = WireResult> {
 
   /** `notifications/progress` params received during the latest round. */
   get progress(): ProgressParams[] {
+    // as unknown as: received JSON the kit does not check, read as the shape the spec gives these params.
     return this.notificationParams("notifications/progress") as unknown as ProgressParams[];
   }
 
   /** `notifications/message` params received during the latest round. */
   get logs(): LogMessageParams[] {
+    // as unknown as: received JSON the kit does not check, read as the shape the spec gives these params.
     return this.notificationParams("notifications/message") as unknown as LogMessageParams[];
   }
 
