@@ -43,7 +43,7 @@ export class JsonSchemaValidator {
       checkAgainstMetaSchema(schema);
       fn = this.ajv.compile(schema);
     } catch (error) {
-      throw new Error(`${where}: invalid JSON Schema: ${(error as Error).message}`);
+      throw new Error(`${where}: invalid JSON Schema: ${error instanceof Error ? error.message : String(error)}`);
     }
     return (value) => {
       if (fn(value)) return [];
