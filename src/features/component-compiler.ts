@@ -71,7 +71,7 @@ export class ComponentCompiler {
       return compile();
     } catch (error) {
       if (error instanceof RegistrationError) throw error;
-      const message = (error as Error).message;
+      const message = error instanceof Error ? error.message : String(error);
       throw new RegistrationError(message.startsWith(where) ? message : `${where}: ${message}`);
     }
   }
