@@ -125,8 +125,9 @@ export class BearerAuth {
       return refusal(401, missingTokenChallenge(metadataUrl, this.challengeScopes), -32001, "Unauthorized: a bearer token is required");
     }
     if (authorization.length > 1) return this.malformed(metadataUrl, "several-headers", "Send one Authorization header");
-    const [scheme, token, ...rest] = authorization[0].trim().split(/ +/);
-    if (scheme.toLowerCase() !== "bearer" || token === undefined || rest.length > 0 || !B64TOKEN.test(token))
+    // One header (length checked above); split always returns at least one item.
+    const [scheme, token, ...rest] = authorization[0]!.trim().split(/ +/);
+    if (scheme!.toLowerCase() !== "bearer" || token === undefined || rest.length > 0 || !B64TOKEN.test(token))
       return this.malformed(metadataUrl, "malformed-header", "The Authorization header must be: Bearer <token>");
     let granted: Authorization;
     try {

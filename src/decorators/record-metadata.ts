@@ -21,7 +21,7 @@ export function declareComponent(
   propertyKey: string | symbol | undefined,
   make: (methodName: string) => RecordedComponent,
 ): void {
-  const ctor = (propertyKey === undefined ? target : (target as { constructor: Ctor }).constructor) as Ctor;
+  const ctor = (propertyKey === undefined ? target : target.constructor) as Ctor;
   if (typeof propertyKey === "symbol") {
     throw new TypeError(`${ctor.name}: a component method must have a string name`);
   }
@@ -32,7 +32,7 @@ export function declareComponent(
 
 /** Adds a parameter declaration for method `propertyKey` of the class that owns `target`. */
 export function declareParam<P extends RecordedParam>(target: object, propertyKey: string | symbol | undefined, entry: P): void {
-  const ctor = (typeof target === "function" ? target : (target as { constructor: Function }).constructor) as Function;
+  const ctor = typeof target === "function" ? target : target.constructor;
   const method = propertyKey === undefined ? "constructor" : String(propertyKey);
   if (method === "constructor") {
     throw new TypeError(`${ctor.name}: parameter decorators of roundtrip-mcp go on handler methods, not constructors`);

@@ -9,7 +9,7 @@ import { SCOPES_KEY } from "./metadata-keys";
  */
 export function Scopes(...scopes: string[]): ClassDecorator & MethodDecorator {
   return (target: object, propertyKey?: string | symbol) => {
-    const ctor = propertyKey === undefined ? (target as Function) : (target as { constructor: Function }).constructor;
+    const ctor = propertyKey === undefined ? (target as Function) : target.constructor;
     const key = propertyKey === undefined ? undefined : String(propertyKey);
     const own: string[] =
       (key === undefined ? Reflect.getOwnMetadata(SCOPES_KEY, ctor) : Reflect.getOwnMetadata(SCOPES_KEY, ctor, key)) ?? [];

@@ -9,7 +9,7 @@ import type { Middleware } from "../protocol/middleware";
  */
 export function UseMiddleware(...middleware: Middleware[]): ClassDecorator & MethodDecorator {
   return (target: object, propertyKey?: string | symbol) => {
-    const ctor = propertyKey === undefined ? (target as Function) : (target as { constructor: Function }).constructor;
+    const ctor = propertyKey === undefined ? (target as Function) : target.constructor;
     const key = propertyKey === undefined ? undefined : String(propertyKey);
     const own: Middleware[] =
       (key === undefined ? Reflect.getOwnMetadata(MIDDLEWARE_KEY, ctor) : Reflect.getOwnMetadata(MIDDLEWARE_KEY, ctor, key)) ?? [];

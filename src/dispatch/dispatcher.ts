@@ -169,7 +169,8 @@ export class Dispatcher implements ComponentRunner {
       called = true;
       return this.through(chain, index + 1, round, replacement ?? current);
     };
-    return Promise.resolve(chain[index](current, next, round.def.ref));
+    // index < chain.length: the end of the chain was handled above.
+    return Promise.resolve(chain[index]!(current, next, round.def.ref));
   }
 
   /** The app's middleware, then the component's: joined once per component. */
@@ -315,7 +316,8 @@ export class Dispatcher implements ComponentRunner {
           return operationId;
       }
     });
-    return instance[def.methodName](...parameters);
+    // The definition was compiled from a decorator on this method, so the instance has it.
+    return instance[def.methodName]!(...parameters);
   }
 
   /**

@@ -30,6 +30,7 @@ const LAZY_SIGNAL: PropertyDescriptor = {
 
 function withLazySignal<T extends object>(fields: T): RequestContext {
   Object.defineProperty(fields, "signal", LAZY_SIGNAL);
+  // as unknown as: `signal` is added by defineProperty (a lazy getter), which no type of `fields` records.
   return Object.freeze(fields) as unknown as RequestContext;
 }
 

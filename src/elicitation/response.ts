@@ -70,12 +70,12 @@ function acceptedContent(
   const properties = schema.properties as Readonly<Record<string, FormPropertySchema>>;
   const required = schema.required ?? NONE;
   const kept: ElicitationContent = {};
-  for (const name of Object.keys(properties)) {
+  for (const [name, property] of Object.entries(properties)) {
     if (!hasOwn(submitted, name) || submitted[name] === undefined) {
       if (required.includes(name)) throw invalid(`content.${name}: required`);
       continue; // defaults are the client's to pre-fill, never the server's to assume
     }
-    const violation = formValueViolation(properties[name], submitted[name]);
+    const violation = formValueViolation(property, submitted[name]);
     if (violation !== undefined) throw invalid(`content.${name}: ${violation}`);
     const value = submitted[name] as ElicitationContent[string];
     setOwn(kept, name, Array.isArray(value) ? [...value] : value);

@@ -49,7 +49,7 @@ export const Roots = {
       if (root._meta !== undefined && !isPlainObject(root._meta)) throw invalid(`roots[${index}]._meta: not an object`);
       return {
         uri: root.uri,
-        ...(root.name !== undefined ? { name: root.name as string } : {}),
+        ...(typeof root.name === "string" ? { name: root.name } : {}),
         ...(root._meta !== undefined ? { _meta: structuredClone(root._meta) } : {}),
       };
     });

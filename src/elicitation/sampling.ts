@@ -56,7 +56,7 @@ export const Sampling = {
       role: entry.role,
       content: structuredClone(entry.content) as SamplingContent,
       model: entry.model,
-      ...(entry.stopReason !== undefined ? { stopReason: entry.stopReason as string } : {}),
+      ...(typeof entry.stopReason === "string" ? { stopReason: entry.stopReason } : {}),
       ...(entry._meta !== undefined ? { _meta: structuredClone(entry._meta) } : {}),
     };
     return { status: "answered", result };

@@ -71,7 +71,7 @@ export class ComponentCompiler {
       return compile();
     } catch (error) {
       if (error instanceof RegistrationError) throw error;
-      const message = (error as Error).message;
+      const message = error instanceof Error ? error.message : String(error);
       throw new RegistrationError(message.startsWith(where) ? message : `${where}: ${message}`);
     }
   }
@@ -96,7 +96,8 @@ export class ComponentCompiler {
     const types: unknown[] = reflected ?? [];
     const arity = Math.max(
       types.length,
-      (cls.prototype as Record<string, Function>)[methodName].length,
+      // The declaration was recorded by a decorator on this very method, so it exists.
+      (cls.prototype as Record<string, Function>)[methodName]!.length,
       ...declared.map((d) => d.index + 1),
     );
     // With emitDecoratorMetadata on, TypeScript records the parameter types of every decorated
@@ -139,7 +140,7 @@ export class ComponentCompiler {
     const { params, elicits, middleware } = plan;
     const carriedFlow = elicits.length > 0 || params.some((p) => p.kind === "operationId");
     const timeoutMs = (component.declaration.options as { timeoutMs?: unknown }).timeoutMs;
-    if (timeoutMs !== undefined && (!Number.isSafeInteger(timeoutMs) || (timeoutMs as number) < 1)) {
+    if (timeoutMs !== undefined && (typeof timeoutMs !== "number" || !Number.isSafeInteger(timeoutMs) || timeoutMs < 1)) {
       throw new RegistrationError(`${component.where}: timeoutMs must be a positive integer number of milliseconds`);
     }
     const rateLimit = (component.declaration.options as { rateLimit?: unknown }).rateLimit;
@@ -148,7 +149,7 @@ export class ComponentCompiler {
       checkedLimit =
         rateLimit === undefined || rateLimit === false ? rateLimit : checkRateLimit(rateLimit, `${component.where}: rateLimit`);
     } catch (error) {
-      throw new RegistrationError((error as Error).message);
+      throw new RegistrationError(error instanceof Error ? error.message : String(error));
     }
     const own = checkScopes((component.declaration.options as { scopes?: unknown }).scopes, component.where);
     const scopes = checkScopes([...declaredScopes(component.cls, component.declaration.methodName), ...own], component.where);
@@ -163,7 +164,7 @@ export class ComponentCompiler {
       elicits,
       carriedFlow,
       descriptor,
-      ...(timeoutMs !== undefined && { timeoutMs: timeoutMs as number }),
+      ...(timeoutMs !== undefined && { timeoutMs }),
       ...(checkedLimit !== undefined && { rateLimit: checkedLimit }),
     };
   }

@@ -38,7 +38,7 @@ export function elicitSpecs(declared: readonly ParamDeclaration[], where: string
       try {
         Object.assign(spec, prepareStaticQuestion(spec));
       } catch (error) {
-        throw new RegistrationError(`${place}: ${(error as Error).message}`);
+        throw new RegistrationError(`${place}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
     specs.push(spec);

@@ -88,9 +88,10 @@ export class FeatureTable {
     for (const component of components) {
       const claimed = features.filter((f) => f.execution?.claims(component));
       if (claimed.length > 1) throw new RegistrationError(`${component.where}: claimed by more than one execution strategy`);
-      if (claimed.length === 1) this.strategies.set(component, claimed[0].execution!);
+      const [claimer] = claimed;
+      if (claimer !== undefined) this.strategies.set(component, claimer.execution!);
       const required = component.requiredFeature;
-      if (required !== undefined && (claimed.length === 0 || names.get(claimed[0]) !== required.name)) {
+      if (required !== undefined && (claimer === undefined || names.get(claimer) !== required.name)) {
         throw new RegistrationError(`${component.where}: needs the ${required.name} feature, which the app does not list; ${required.fix}`);
       }
     }

@@ -59,15 +59,17 @@ export const Result = {
    * an empty `inputRequests` needs a `requestState`.
    */
   inputRequired(spec: { inputRequests?: Record<string, InputRequest>; requestState?: string }): InputRequiredResult {
-    return inputRequired(spec) as InputRequiredResult;
+    return inputRequired(spec);
   },
   /** From a method with `@Elicit` parameters: drop the carried answers for these keys and ask them again. */
   reask(...keys: string[]): ReaskResult {
     if (keys.length === 0) throw new TypeError("Result.reask needs at least one question key");
-    return { reask: keys, [REASK]: true } as ReaskResult;
+    // Through a variable: the brand is a property ReaskResult does not declare.
+    const reask = { reask: keys, [REASK]: true };
+    return reask;
   },
 };
 
 export function isReask(value: unknown): value is ReaskResult {
-  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[REASK] === true;
+  return typeof value === "object" && value !== null && REASK in value && value[REASK] === true;
 }

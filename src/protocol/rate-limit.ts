@@ -24,15 +24,14 @@ export interface RateDecision {
 /** Checks a rate limit as an option is given (`where` names it), or throws a TypeError/RangeError naming the fix. */
 export function checkRateLimit(value: unknown, where: string): RateLimit {
   if (typeof value !== "object" || value === null) throw new TypeError(`${where} must be { limit, windowMs } (or false on a component)`);
-  const { limit, windowMs } = value as { limit?: unknown; windowMs?: unknown };
-  for (const [name, v] of [
-    ["limit", limit],
-    ["windowMs", windowMs],
-  ] as const) {
-    if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1)
-      throw new RangeError(`${where}: ${name} must be a positive integer, got ${String(v)}`);
-  }
-  return Object.freeze({ limit: limit as number, windowMs: windowMs as number });
+  const { limit, windowMs }: { limit?: unknown; windowMs?: unknown } = value;
+  return Object.freeze({ limit: positiveInteger(limit, "limit", where), windowMs: positiveInteger(windowMs, "windowMs", where) });
+}
+
+function positiveInteger(v: unknown, name: string, where: string): number {
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1)
+    throw new RangeError(`${where}: ${name} must be a positive integer, got ${String(v)}`);
+  return v;
 }
 
 /**

@@ -82,13 +82,14 @@ export function compileFastPath(dto: Function): FastPath | undefined {
 function compile(dto: Function): FastPath | undefined {
   const storage = getMetadataStorage();
   // The lookup class-validator's validate() makes for an instance of dto, with no groups.
-  const metadatas = storage.getTargetValidationMetadatas(
+  const metadatas: RuleMetadata[] = storage.getTargetValidationMetadatas(
     dto,
+    // as unknown as: class-validator's validate() passes undefined here, which its declared signature (string) does not allow.
     undefined as unknown as string,
     false,
     false,
     undefined,
-  ) as unknown as RuleMetadata[];
+  );
   if (metadatas.length === 0) return undefined;
   const byProperty = new Map<string, RuleMetadata[]>();
   for (const metadata of metadatas) {
@@ -103,7 +104,7 @@ function compile(dto: Function): FastPath | undefined {
     if (!plainlyAssignable(dto, name)) return undefined;
     const rules: Rule[] = [];
     for (const metadata of [...list.filter((m) => m.type === IS_DEFINED), ...list.filter((m) => m.type === CUSTOM_VALIDATION)]) {
-      const entries = storage.getTargetValidatorConstraints(metadata.constraintCls) as unknown as ConstraintEntry[];
+      const entries: ConstraintEntry[] = storage.getTargetValidatorConstraints(metadata.constraintCls);
       if (entries.some((entry) => entry.async)) return undefined;
       rules.push({ metadata, constraints: entries.map((entry) => constraintOf(metadata.constraintCls, entry)) });
     }
@@ -129,9 +130,9 @@ function compile(dto: Function): FastPath | undefined {
       // As plainToInstance: a new instance, then each key of the input assigned in its order.
       const instance = new Dto();
       if (Object.getPrototypeOf(instance) !== Dto.prototype) return undefined;
-      for (let i = 0; i < keys.length; i++) {
-        if (instance[keys[i]] instanceof Function) return undefined;
-        instance[keys[i]] = values[i];
+      for (const [i, key] of keys.entries()) {
+        if (instance[key] instanceof Function) return undefined;
+        instance[key] = values[i];
       }
       // Whitelist: a property without rules (a field the constructor set) is refused by the libraries.
       for (const key of Object.keys(instance)) if (!known.has(key)) return undefined;

@@ -70,7 +70,7 @@ export function dtoToFormSchema(dto: DtoClass): FormSchema {
 }
 
 function convert(dto: DtoClass): FormSchema {
-  const entries = getMetadataStorage().getTargetValidationMetadatas(dto, "", true, false) as unknown as ValidatorEntry[];
+  const entries: ValidatorEntry[] = getMetadataStorage().getTargetValidationMetadatas(dto, "", true, false);
   const byProperty = new Map<string, ValidatorEntry[]>();
   for (const entry of entries) {
     byProperty.set(entry.propertyName, [...(byProperty.get(entry.propertyName) ?? []), entry]);

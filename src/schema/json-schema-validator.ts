@@ -110,7 +110,7 @@ export class JsonSchemaValidator {
       checkAgainstMetaSchema(schema);
       return this.ajv.compile(schema);
     } catch (error) {
-      throw new Error(`${where}: invalid JSON Schema: ${(error as Error).message}`);
+      throw new Error(`${where}: invalid JSON Schema: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 

@@ -16,6 +16,7 @@ const GENERATION = Symbol.for("roundtrip-mcp.validation-metadata-generation");
 type Storage = Record<string | symbol, unknown>;
 
 export function installValidationMetadataCache(): void {
+  // as unknown as: the cache is kept as symbol-keyed fields on class-validator's storage, which its class does not declare.
   const storage = getMetadataStorage() as unknown as Storage & {
     getTargetValidationMetadatas: Lookup;
     addValidationMetadata: (...args: unknown[]) => void;
@@ -50,6 +51,7 @@ export function installValidationMetadataCache(): void {
  * custom constraint): what was compiled from the metadata before is then compiled again.
  */
 export function validationMetadataGeneration(): number {
+  // as unknown as: the generation is a symbol-keyed field installValidationMetadataCache put on the storage.
   return (getMetadataStorage() as unknown as Storage)[GENERATION] as number;
 }
 

@@ -19,7 +19,7 @@ type RegistrationLookup = (token: unknown) => Registration | null | undefined;
  * other never sees, a trap that otherwise shows only as wrong answers ("Resource not found").
  */
 export function warnSharedTransients(container: DependencyContainer, components: readonly Function[], logger: AppLogger): void {
-  const lookup = (container as unknown as { getRegistration?: RegistrationLookup }).getRegistration;
+  const lookup = (container as { getRegistration?: RegistrationLookup }).getRegistration;
   if (typeof lookup !== "function") return; // not tsyringe's own container: nothing to read
   const registrationOf: RegistrationLookup = (token) => lookup.call(container, token);
   const keptBy = new Map<Function, string[]>();

@@ -37,7 +37,8 @@ export function bindingDigestOf(ctx: StateBinding): string {
   const params = ctx.requestParams;
   const method = ctx.requestMethod;
   for (let i = 0; i < SLOTS; i++) {
-    if (slotParams[i] === params && slotMethods[i] === method) return slotDigests[i];
+    // Every slot below SLOTS holds a string (filled above), so the index is never a hole.
+    if (slotParams[i] === params && slotMethods[i] === method) return slotDigests[i]!;
   }
   const digest = sha256Base64url(`${DIGEST_LABEL}${writeRequest(method, params)}`);
   if (allFrozen) {
@@ -59,8 +60,7 @@ function writeRequest(method: string, params: Readonly<Record<string, unknown>>)
   allFrozen = Object.isFrozen(params);
   const keys = sortedKeys(params);
   let text = "";
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i];
+  for (const key of keys) {
     const item = params[key];
     if (item === undefined || UNBOUND_PARAMS.has(key)) continue;
     const written = write(item, 1);
@@ -103,12 +103,12 @@ function write(value: unknown, depth: number): string | undefined {
       if (!isPlain(value)) return undefined;
       const keys = sortedKeys(value as Record<string, unknown>);
       let text = "";
-      for (let i = 0; i < keys.length; i++) {
-        const item = (value as Record<string, unknown>)[keys[i]];
+      for (const key of keys) {
+        const item = (value as Record<string, unknown>)[key];
         if (item === undefined) continue;
         const written = write(item, depth + 1);
         if (written === undefined) return undefined;
-        text += `${text === "" ? "" : ","}${quote(keys[i])}:${written}`;
+        text += `${text === "" ? "" : ","}${quote(key)}:${written}`;
       }
       return `{${text}}`;
     }
@@ -130,12 +130,13 @@ function isPlain(value: object): boolean {
  */
 function sortedKeys(value: Readonly<Record<string, unknown>>): string[] {
   const keys = Object.keys(value);
+  // Every index read below is in 0..i, inside the array: the `!`s say only that.
   for (let i = 1; i < keys.length; i++) {
-    const key = keys[i];
+    const key = keys[i]!;
     let j = i - 1;
-    if (keys[j] < key) continue;
-    while (j >= 0 && keys[j] > key) {
-      keys[j + 1] = keys[j];
+    if (keys[j]! < key) continue;
+    while (j >= 0 && keys[j]! > key) {
+      keys[j + 1] = keys[j]!;
       j--;
     }
     keys[j + 1] = key;

@@ -28,7 +28,7 @@ export function createStateSealer(
       );
     }
   }
-  const given = SOURCES.filter((name) => (options as unknown as Record<string, unknown>)[name] !== undefined);
+  const given = SOURCES.filter((name) => options[name] !== undefined);
   if (given.length !== 1) {
     throw new TypeError(
       given.length === 0

@@ -51,9 +51,9 @@ export class HmacSha256 {
     (key.length > BLOCK ? createHash("sha256").update(key).digest() : key).copy(padded);
     this.innerPad = Buffer.alloc(BLOCK);
     this.outer = Buffer.alloc(BLOCK + DIGEST);
-    for (let i = 0; i < BLOCK; i++) {
-      this.innerPad[i] = padded[i] ^ 0x36;
-      this.outer[i] = padded[i] ^ 0x5c;
+    for (const [i, byte] of padded.entries()) {
+      this.innerPad[i] = byte ^ 0x36;
+      this.outer[i] = byte ^ 0x5c;
     }
   }
 

@@ -135,7 +135,8 @@ export class KeyRing {
       seen.set(id, i);
       derived.push(derive(id, checkSecret(secret, `${at}.secret`)));
     });
-    return new KeyRing(derived[0], derived);
+    // keys holds at least one entry (checked above) and each one pushed its key.
+    return new KeyRing(derived[0]!, derived);
   }
 }
 

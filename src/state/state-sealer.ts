@@ -99,7 +99,7 @@ export class StateSealer {
         );
       }
     }
-    const given = SOURCES.filter((name) => (options as unknown as Record<string, unknown>)[name] !== undefined);
+    const given = SOURCES.filter((name) => options[name] !== undefined);
     if (given.length > 1) {
       throw new TypeError(
         given.length === 2 && given[0] === "secret" && given[1] === "keys"
@@ -246,13 +246,14 @@ export class StateSealer {
     if (fields === undefined || fields.length !== 5) throw this.reject("malformed", ctx);
     const [payloadVersion, issued, expires, tagsOrScope, data] = fields;
     if (payloadVersion !== Number(version)) throw this.reject("version-mismatch", ctx);
-    if (!Number.isSafeInteger(issued) || !Number.isSafeInteger(expires) || typeof tagsOrScope !== "string") {
+    if (typeof issued !== "number" || typeof expires !== "number" || typeof tagsOrScope !== "string") throw this.reject("malformed", ctx);
+    if (!Number.isSafeInteger(issued) || !Number.isSafeInteger(expires)) {
       throw this.reject("malformed", ctx);
     }
     const now = this.nowSeconds();
-    if ((issued as number) > now) throw this.reject("issued-in-future", ctx);
-    if (now >= (expires as number)) throw this.reject("expired", ctx);
-    if ((expires as number) - (issued as number) > ttl) throw this.reject("lifetime-exceeds-ttl", ctx);
+    if (issued > now) throw this.reject("issued-in-future", ctx);
+    if (now >= expires) throw this.reject("expired", ctx);
+    if (expires - issued > ttl) throw this.reject("lifetime-exceeds-ttl", ctx);
     if (version === RT1) {
       const mismatch = legacyScopeMismatch(key, tagsOrScope, binding!);
       if (mismatch !== undefined) throw this.reject(mismatch, ctx);

@@ -37,7 +37,8 @@ export class PostgresChangeFeed {
       {
         notification: (_channel, payload) => {
           const [taskId, revision] = payload.split(" ");
-          this.handlers.notice(taskId, revision === "gone" ? undefined : Number(revision));
+          // split always returns at least one item.
+          this.handlers.notice(taskId!, revision === "gone" ? undefined : Number(revision));
         },
         lost: () => {
           this.pollTimer ??= setInterval(() => void this.resync(), this.pollMs);

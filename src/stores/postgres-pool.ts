@@ -165,8 +165,7 @@ export class PoolGuard {
         connections: this.connections.size,
       });
       // pg has no public way to drop a connection whose goodbye is never answered: end its socket.
-      for (const client of this.connections)
-        (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+      for (const client of this.connections) (client as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
       this.connections.clear();
     }
   }

@@ -94,7 +94,8 @@ export class PostgresRateLimitStore implements RateLimitStore {
   async take(key: string, rule: RateLimit): Promise<RateDecision> {
     if (++this.calls % SWEEP_EVERY === 0) void this.sweep().catch(() => undefined);
     const { rows } = await this.pool.query<{ tokens: number; allowed: boolean }>(this.upsert, [key, rule.limit, rule.windowMs]);
-    const { tokens, allowed } = rows[0];
+    // An upsert with RETURNING returns its one row, inserted or updated.
+    const { tokens, allowed } = rows[0]!;
     if (allowed) return { allowed, remaining: Math.floor(tokens), retryAfterMs: 0 };
     return { allowed, remaining: 0, retryAfterMs: Math.max(1, Math.ceil(((1 - tokens) * rule.windowMs) / rule.limit)) };
   }

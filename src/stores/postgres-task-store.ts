@@ -180,8 +180,9 @@ export class PostgresTaskStore extends RowTaskStore {
         `The PostgreSQL task store's schema ${s} is version ${current}, newer than this roundtrip-mcp knows (${migrations.length}); upgrade roundtrip-mcp`,
       );
     }
-    for (let version = current + 1; version <= migrations.length; version++) {
-      await client.query(migrations[version - 1]);
+    for (const [index, migration] of migrations.slice(current).entries()) {
+      const version = current + 1 + index;
+      await client.query(migration);
       await client.query(`INSERT INTO ${s}.roundtrip_schema_version (version) VALUES ($1)`, [version]);
     }
   }

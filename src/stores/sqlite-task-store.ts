@@ -296,8 +296,9 @@ function migrate(db: Database, now: number): void {
     );
   }
   const record = db.prepare("INSERT INTO roundtrip_schema_version (version, applied_at) VALUES (?, ?)");
-  for (let version = current + 1; version <= SQLITE_MIGRATIONS.length; version++) {
-    db.exec(SQLITE_MIGRATIONS[version - 1]);
+  for (const [index, migration] of SQLITE_MIGRATIONS.slice(current).entries()) {
+    const version = current + 1 + index;
+    db.exec(migration);
     record.run(version, now);
   }
 }

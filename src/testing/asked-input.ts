@@ -73,7 +73,7 @@ export class AskedInput {
    */
   get choices(): string[] | undefined {
     const fields = this.fields;
-    return fields.length === 1 ? this.choicesOf(fields[0]) : undefined;
+    return fields.length === 1 ? this.choicesOf(fields[0]!) : undefined;
   }
 
   /**

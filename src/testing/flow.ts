@@ -61,7 +61,8 @@ export class Flow<R extends WireResult = WireResult> {
 
   /** The latest round. */
   get round(): Round {
-    return this.history[this.history.length - 1];
+    // Every Flow is made with at least one round (first() and each next round add one).
+    return this.history[this.history.length - 1]!;
   }
 
   /** The latest exact JSON-RPC response. */
@@ -139,11 +140,13 @@ export class Flow<R extends WireResult = WireResult> {
 
   /** `notifications/progress` params received during the latest round. */
   get progress(): ProgressParams[] {
+    // as unknown as: received JSON the kit does not check, read as the shape the spec gives these params.
     return this.notificationParams("notifications/progress") as unknown as ProgressParams[];
   }
 
   /** `notifications/message` params received during the latest round. */
   get logs(): LogMessageParams[] {
+    // as unknown as: received JSON the kit does not check, read as the shape the spec gives these params.
     return this.notificationParams("notifications/message") as unknown as LogMessageParams[];
   }
 

@@ -26,9 +26,9 @@ export function tamper(state: string, mode: TamperMode = "flip"): string {
       const middle = Math.floor(state.length / 2);
       for (let step = 0; step < state.length; step++) {
         const at = (middle + step) % state.length;
-        const index = ALPHABET.indexOf(state[at]);
+        const index = ALPHABET.indexOf(state.charAt(at));
         if (index < 0) continue;
-        const replacement = ALPHABET[(index + 1) % ALPHABET.length];
+        const replacement = ALPHABET.charAt((index + 1) % ALPHABET.length);
         return state.slice(0, at) + replacement + state.slice(at + 1);
       }
       return `${state}-TAMPERED`;

@@ -117,7 +117,7 @@ export async function rate(op: () => Promise<unknown>, ms: number): Promise<numb
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
 /** The benchmark's cases by name, each checked once (a wrong answer throws before anything is timed). */

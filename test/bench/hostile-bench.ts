@@ -172,16 +172,17 @@ function summary(text: string, status: number): string {
   }
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+// Only called on the samples just taken (never none).
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (n: number) => n.toFixed(1).padStart(6);
 
 async function main(): Promise<void> {
   const { child, url } = await startServer();
   try {
-    for (let i = 0; i < 200; i++) await post(url, ORDINARY, agents[1]);
+    for (let i = 0; i < 200; i++) await post(url, ORDINARY, agents[1]!);
     const solo: number[] = [];
     const before = await serverCpuMs(child);
-    for (let i = 0; i < 100; i++) solo.push((await post(url, ORDINARY, agents[1])).ms);
+    for (let i = 0; i < 100; i++) solo.push((await post(url, ORDINARY, agents[1]!)).ms);
     const referenceCpu = ((await serverCpuMs(child)) - before) / 100;
     const soloLatency = median(solo);
     console.log(
@@ -196,20 +197,20 @@ async function main(): Promise<void> {
     let worstCpu = 0;
     let worstDelay = 0;
     for (const c of cases()) {
-      await post(url, c, agents[0]);
+      await post(url, c, agents[0]!);
       const cpu: number[] = [];
       const delay: number[] = [];
       let answer = "";
       for (let t = 0; t < TRIALS; t++) {
         const start = await serverCpuMs(child);
-        const out = await post(url, c, agents[0]);
+        const out = await post(url, c, agents[0]!);
         cpu.push((await serverCpuMs(child)) - start);
         answer = summary(out.answer, out.status);
         // The ordinary request goes once the hostile body is on the wire: it waits for whatever the server does with it.
         // (A refused body may be answered before it is all written: then it goes with the answer.)
         let ordinary: Promise<{ ms: number }> | undefined;
-        const startOrdinary = () => (ordinary ??= post(url, ORDINARY, agents[1]));
-        await post(url, c, agents[0], startOrdinary);
+        const startOrdinary = () => (ordinary ??= post(url, ORDINARY, agents[1]!));
+        await post(url, c, agents[0]!, startOrdinary);
         delay.push(Math.max(0, (await startOrdinary()).ms - soloLatency));
       }
       const ok = median(cpu) < TARGET_CPU_MS && median(delay) <= TARGET_DELAY_MS;

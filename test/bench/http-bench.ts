@@ -179,8 +179,8 @@ function printSummaryTable(): void {
     f.met ? "met" : f.failed > 0 ? `MISSED (${fmt(f.failed)} failed answers)` : "MISSED",
   ]);
   const header = ["figure", "value", "target", "result"];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => `  ${cells.map((c, i) => c.padEnd(widths[i])).join("   ")}`.trimEnd();
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => `  ${cells.map((c, i) => c.padEnd(widths[i]!)).join("   ")}`.trimEnd();
   console.log(`\nsummary`);
   console.log(line(header));
   console.log(line(widths.map((w) => "-".repeat(w))));
@@ -284,7 +284,7 @@ function judgeTrials(contestants: Contestant[], servers: Record<"small" | "large
     summarize(contestants.find((c) => c.scenario === scenario && c.server === server)!);
 
   if (ONLY.has("plain")) {
-    const [s, l, c, k] = [small, large, ceiling, sdk].map((server) => find("plain", server));
+    const [s, l, c, k] = [find("plain", small), find("plain", large), find("plain", ceiling), find("plain", sdk)];
     judge(
       "plain tools/call: 3 components / ceiling",
       `${(s.rate / c.rate).toFixed(3)} (${fmt(s.rate)} vs ${fmt(c.rate)} calls/s)`,
@@ -315,7 +315,7 @@ function judgeTrials(contestants: Contestant[], servers: Record<"small" | "large
     ["state", "sealed-state round trips"],
   ] as const) {
     if (!ONLY.has(scenario)) continue;
-    const [app, c] = [small, ceiling].map((server) => find(scenario, server));
+    const [app, c] = [find(scenario, small), find(scenario, ceiling)];
     judge(
       `${name}: app / ceiling`,
       `${(app.rate / c.rate).toFixed(3)} (${fmt(app.rate)} vs ${fmt(c.rate)} round trips/s)`,

@@ -86,7 +86,7 @@ function rate(op: () => void, ms: number): number {
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
 function main(): void {
@@ -110,7 +110,7 @@ function main(): void {
       sink += (sealer.open(token, request(), { principal: "user-42" }) as { round: number }).round;
     },
     "reference: HMAC-SHA256 of the same 1 KiB": () => {
-      sink += createHmac("sha256", hmacKey).update(bytes).digest()[0];
+      sink += createHmac("sha256", hmacKey).update(bytes).digest()[0]!;
     },
     // What any seal+open of the rt3 design does natively, with nothing of the sealer's own: the
     // binding's canonical JSON and its SHA-256 (once per request), the data written as JSON, one
@@ -130,17 +130,17 @@ function main(): void {
     },
   };
 
-  const loadBefore = loadavg()[0];
+  const loadBefore = loadavg()[0]!; // loadavg() is always three figures
   for (const op of Object.values(cases)) rate(op, WARMUP_MS);
   const results: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
   for (let trial = 0; trial < TRIALS; trial++) {
-    for (const [name, op] of Object.entries(cases)) results[name].push(rate(op, TRIAL_MS));
+    for (const [name, op] of Object.entries(cases)) results[name]!.push(rate(op, TRIAL_MS));
   }
 
   console.log(`StateSealer benchmark: node ${process.version}, payload ${bytes.length} bytes of JSON, token ${token.length} bytes`);
   console.log(
     `${TRIALS} trials of ${TRIAL_MS} ms CPU after ${WARMUP_MS} ms warm-up; median ops per CPU second (min - max); ` +
-      `load average ${loadBefore.toFixed(2)} before, ${loadavg()[0].toFixed(2)} after`,
+      `load average ${loadBefore.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after`,
   );
   const format = (n: number) => Math.round(n).toLocaleString("en-US");
   for (const [name, values] of Object.entries(results)) {
@@ -148,9 +148,9 @@ function main(): void {
       `  ${name.padEnd(44)} ${format(median(values)).padStart(10)}  (${format(Math.min(...values))} - ${format(Math.max(...values))})`,
     );
   }
-  const reference = median(results["reference: HMAC-SHA256 of the same 1 KiB"]);
-  const pair = median(results["seal+open (1 KiB, one request)"]);
-  const floor = median(results[FLOOR]);
+  const reference = median(results["reference: HMAC-SHA256 of the same 1 KiB"]!);
+  const pair = median(results["seal+open (1 KiB, one request)"]!);
+  const floor = median(results[FLOOR]!);
   const units = reference / pair;
   const floorUnits = reference / floor;
   console.log(

@@ -93,7 +93,8 @@ async function loops(work: (slot: number) => Promise<void>): Promise<number> {
 }
 
 async function trial(config: Config): Promise<Trial> {
-  const at = (slot: number, shift = 0) => config.urls[(slot + shift) % config.urls.length];
+  // A modulo of the length: always an index of urls.
+  const at = (slot: number, shift = 0) => config.urls[(slot + shift) % config.urls.length]!;
   const plain = await loops(async (slot) => {
     const result = await rpc(at(slot), "tools/call", { name: "quick", arguments: {} }, {});
     if (result.resultType !== "complete") throw new Error(`a plain call answered ${JSON.stringify(result)}`);
@@ -115,9 +116,10 @@ async function trial(config: Config): Promise<Trial> {
   return { plainPerSecond: plain / SECONDS, tasksPerSecond: tasks / SECONDS, latencies, polls: polls / Math.max(1, tasks) };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+// Only called on the samples of a finished trial (never none).
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const percentile = (values: number[], p: number) =>
-  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
 
 async function main(): Promise<void> {
   const postgres = process.env.TEST_POSTGRES_URL;
@@ -153,7 +155,7 @@ async function main(): Promise<void> {
       const tasks = median(trials.map((t) => t.tasksPerSecond));
       const latencies = trials.flatMap((t) => t.latencies);
       console.log(
-        `  ${config.label.padEnd(26)}${plain.toFixed(0).padStart(15)}${tasks.toFixed(0).padStart(10)}${(tasks / plain).toFixed(2).padStart(13)}` +
+        `  ${config.label.padEnd(26)}${plain!.toFixed(0).padStart(15)}${tasks!.toFixed(0).padStart(10)}${(tasks! / plain!).toFixed(2).padStart(13)}` +
           `${percentile(latencies, 0.5).toFixed(1).padStart(13)}${percentile(latencies, 0.99).toFixed(1).padStart(9)}${median(
             trials.map((t) => t.polls),
           )

@@ -80,7 +80,7 @@ const RUN_DIR = /^server-(.+)-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z)$/;
 /** Splits a run directory name into scenario and timestamp; undefined for anything else. */
 export function parseRunDir(name: string): { scenario: string; stamp: string } | undefined {
   const m = RUN_DIR.exec(name);
-  return m ? { scenario: m[1], stamp: m[2] } : undefined;
+  return m ? { scenario: m[1]!, stamp: m[2]! } : undefined; // both groups are not optional
 }
 
 /** Reads the suite's frozen requirement file for `revision` (server leg only). */

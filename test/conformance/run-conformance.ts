@@ -68,6 +68,8 @@ function runnerEntry(): string {
     bin: string | Record<string, string>;
   };
   const bin = typeof pkg.bin === "string" ? pkg.bin : pkg.bin.conformance;
+  if (bin === undefined)
+    throw new Error(`${SUITE_PACKAGE_DIR}/package.json names no "conformance" bin: reinstall the suite (npm ci in test/conformance)`);
   return path.join(SUITE_PACKAGE_DIR, bin);
 }
 

@@ -158,7 +158,7 @@ async function startAndCall(app: string): Promise<void> {
         const found = /listening on (http:\/\/\S+)/.exec(output);
         if (found) {
           clearTimeout(timer);
-          resolve(found[1]);
+          resolve(found[1]!);
         }
       };
       child.stdout.on("data", read);

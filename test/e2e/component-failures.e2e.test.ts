@@ -31,7 +31,7 @@ describe.each(BOUNDARIES)("component failures over %s", (name) => {
     const response = await request("tools/call", { name: tool, arguments: {} });
     const result = response.result as { isError?: unknown; content: { text: string }[] };
     expect(JSON.stringify(response)).not.toContain("hunter2");
-    return { text: result.content[0].text, isError: result.isError };
+    return { text: result.content[0]!.text, isError: result.isError };
   }
 
   it.each(["sync_throw", "async_throw"])(

@@ -133,7 +133,7 @@ describe("conformance fixture server", () => {
       inputResponses: { confirm: accept({ ok: true }) },
       requestState: first.requestState,
     });
-    expect((done.json.result!.content as { text: string }[])[0].text).toContain("state-ok");
+    expect((done.json.result!.content as { text: string }[])[0]!.text).toContain("state-ok");
   });
 
   it("asks a sampling-only client for sampling only", async () => {

@@ -107,7 +107,7 @@ describe.each(BOUNDARIES)("foundation over %s", (name) => {
   it("names every failing field and constraint in an isError result", async () => {
     const result = await c.client.callTool({ name: "add", arguments: { a: "x", b: 5000, extra: 1 } });
     expect(result.isError).toBe(true);
-    const text = (result.content as { text: string }[])[0].text;
+    const text = (result.content as { text: string }[])[0]!.text;
     expect(text).toContain("Invalid arguments for tool add");
     expect(text).toContain("a: isInt");
     expect(text).toContain("b: max");
@@ -124,14 +124,14 @@ describe.each(BOUNDARIES)("foundation over %s", (name) => {
     expect(ok.structuredContent).toEqual({ items: ["one"], when: "now" });
     const bad = await c.client.callTool({ name: "echo_raw", arguments: { items: ["one", "two"] } });
     expect(bad.isError).toBe(true);
-    expect((bad.content as { text: string }[])[0].text).toContain("items: items (/items must NOT have more than 1 items)");
+    expect((bad.content as { text: string }[])[0]!.text).toContain("items: items (/items must NOT have more than 1 items)");
   });
 
   it("refuses arguments to a tool that takes none", async () => {
     expect((await c.client.callTool({ name: "ping", arguments: {} })).content).toEqual([{ type: "text", text: "pong" }]);
     const bad = await c.client.callTool({ name: "ping", arguments: { x: 1 } });
     expect(bad.isError).toBe(true);
-    expect((bad.content as { text: string }[])[0].text).toContain("additionalProperties");
+    expect((bad.content as { text: string }[])[0]!.text).toContain("additionalProperties");
   });
 
   it("returns every content kind", async () => {

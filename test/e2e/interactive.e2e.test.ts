@@ -82,7 +82,7 @@ describe.each(BOUNDARIES)("interactive operations over %s", (name) => {
         },
       },
     });
-    expect(first.inputRequests!.seats.params.requestedSchema).toEqual({
+    expect(first.inputRequests!.seats!.params.requestedSchema).toEqual({
       type: "object",
       properties: { count: { type: "integer", minimum: 1, maximum: 9 } },
       required: ["count"],
@@ -124,7 +124,7 @@ describe.each(BOUNDARIES)("interactive operations over %s", (name) => {
     const r2 = resultOf(
       await call({ requestState: r1.requestState, inputResponses: { color: { action: "accept", content: { color: "blue" } } } }),
     );
-    expect(r2.inputRequests!.style.params).toMatchObject({
+    expect(r2.inputRequests!.style!.params).toMatchObject({
       message: "Which blue?",
       requestedSchema: { properties: { style: { enum: ["navy", "sky"] } } },
     });
@@ -424,7 +424,7 @@ describe.each(BOUNDARIES)("interactive operations over %s", (name) => {
       } as never,
       { allowInputRequired: true },
     )) as unknown as Result;
-    expect(r2.inputRequests!.style.params.message).toBe("Which red?");
+    expect(r2.inputRequests!.style!.params.message).toBe("Which red?");
     const r3 = await client.callTool(
       {
         name: "choose_style",

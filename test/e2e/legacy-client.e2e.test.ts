@@ -40,7 +40,7 @@ describe("a 2025-11-25 client over stdio", () => {
   it("reads resources and gets prompts", async () => {
     expect((await c.client.readResource({ uri: "notes://a/1" })).contents[0]).toMatchObject({ text: "note 1 in a" });
     const prompt = await c.client.getPrompt({ name: "code_review", arguments: { language: "go" } });
-    expect(prompt.messages[0].content).toEqual({ type: "text", text: "Review this go code." });
+    expect(prompt.messages[0]!.content).toEqual({ type: "text", text: "Review this go code." });
   });
 
   it("keeps typed error codes", async () => {

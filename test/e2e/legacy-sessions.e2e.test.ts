@@ -156,7 +156,7 @@ describe.each([
   it("completes a sampling round and a roots round", async () => {
     const c = await connectHere({ sampling: {}, roots: {} });
     c.client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
-      expect(request.params.messages[0].content).toEqual({ type: "text", text: "Name a colour" });
+      expect(request.params.messages[0]!.content).toEqual({ type: "text", text: "Name a colour" });
       return { role: "assistant", content: { type: "text", text: "teal" }, model: "test-model" };
     });
     c.client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: "file:///work", name: "work" }] }));

@@ -56,7 +56,7 @@ describe.each([
     for (const [method, c] of [
       ["tools/list", cursor.slice(0, -1) + (cursor.endsWith("A") ? "B" : "A")],
       ["prompts/list", cursor],
-    ]) {
+    ] as const) {
       const refused = await client.raw(method, { cursor: c });
       expect(refused.error).toMatchObject({ code: -32602, message: expect.stringContaining("list again without a cursor") });
     }

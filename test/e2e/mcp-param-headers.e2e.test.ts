@@ -67,12 +67,12 @@ describe("Mcp-Param-* headers over HTTP", () => {
     const tools = (r.body!.result as { tools: { name: string; inputSchema: { properties: Record<string, Record<string, unknown>> } }[] })
       .tools;
     const route = tools.find((t) => t.name === "route")!.inputSchema.properties;
-    expect([route.region["x-mcp-header"], route.priority["x-mcp-header"], route.dryRun["x-mcp-header"]]).toEqual([
+    expect([route.region!["x-mcp-header"], route.priority!["x-mcp-header"], route.dryRun!["x-mcp-header"]]).toEqual([
       "Region",
       "Priority",
       "Dry-Run",
     ]);
-    expect(tools.find((t) => t.name === "raw_route")!.inputSchema.properties.tenant["x-mcp-header"]).toBe("Tenant");
+    expect(tools.find((t) => t.name === "raw_route")!.inputSchema.properties.tenant!["x-mcp-header"]).toBe("Tenant");
   });
 
   it.each([

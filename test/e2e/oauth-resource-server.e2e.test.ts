@@ -255,7 +255,7 @@ describe("an OAuth 2.1 resource server against oidc-provider", () => {
               _meta: FORM,
               requestState,
               inputResponses: {
-                [first.result.inputRequests ? Object.keys(first.result.inputRequests)[0] : "color"]: {
+                [(first.result.inputRequests ? Object.keys(first.result.inputRequests)[0] : undefined) ?? "color"]: {
                   action: "accept",
                   content: { color: "red" },
                 },

@@ -81,7 +81,7 @@ describe("pinoLogger", () => {
       lines(stream);
       await client.raw("tools/call", { name: "chatty", arguments: {} });
       const [span] = spans.getFinishedSpans();
-      expect(lines(stream).map((e) => e.traceId)).toEqual([span.spanContext().traceId]);
+      expect(lines(stream).map((e) => e.traceId)).toEqual([span!.spanContext().traceId]);
     } finally {
       await client.close();
       await app.close();

@@ -121,7 +121,7 @@ describe("the preferences sample", () => {
   });
 
   it.each(["red", "green", "blue"])("asks colour %s, then that colour's styles, and completes in three requests", async (color) => {
-    const style = STYLES[color][1];
+    const style = STYLES[color]![1]!; // each colour offers two styles
     const round1 = await client.callTool("choose_preferences");
     expect(round1.inputRequests).toEqual({ color: COLOR_REQUEST });
     expect(round1.asked("color").choices).toEqual(["red", "green", "blue"]);
@@ -143,8 +143,8 @@ describe("the preferences sample", () => {
     const uri = "preferences://home/summary";
     const done = await chooseAll(client.readResource(uri), "blue", "teal");
     const [first, second] = done.history.map((r) => r.response.result!);
-    expect(first.inputRequests).toEqual({ color: COLOR_REQUEST });
-    expect(second.inputRequests).toEqual({ style: styleRequest("blue") });
+    expect(first!.inputRequests).toEqual({ color: COLOR_REQUEST });
+    expect(second!.inputRequests).toEqual({ style: styleRequest("blue") });
     for (const interim of [first, second]) {
       expect(interim).not.toHaveProperty("ttlMs");
       expect(interim).not.toHaveProperty("cacheScope");
@@ -157,8 +157,8 @@ describe("the preferences sample", () => {
   it("renders the prompt through the same questions", async () => {
     const done = await chooseAll(client.getPrompt("preferences_prompt"), "red", "brick");
     const [first, second] = done.history.map((r) => r.response.result!);
-    expect(first.inputRequests).toEqual({ color: COLOR_REQUEST });
-    expect(second.inputRequests).toEqual({ style: styleRequest("red") });
+    expect(first!.inputRequests).toEqual({ color: COLOR_REQUEST });
+    expect(second!.inputRequests).toEqual({ style: styleRequest("red") });
     expect(done.result.messages).toEqual([
       { role: "user", content: { type: "text", text: "Suggest a colour theme for me. My preferences: red / brick." } },
     ]);

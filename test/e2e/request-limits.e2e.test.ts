@@ -114,7 +114,7 @@ describe.each(BOUNDARIES)("request limits over %s", (name) => {
     const response = await request("tools/call", { name: tool, arguments: { ...valid, ...keys(900, "unknown_argument_") } });
     const result = response.result as { isError: boolean; content: { text: string }[] };
     expect(result.isError).toBe(true);
-    const text = result.content[0].text;
+    const text = result.content[0]!.text;
     expect(text).toMatch(/and \d+ more/);
     expect(text.length).toBeLessThan(800);
     expect(text.split("; ").length).toBeLessThanOrEqual(6);

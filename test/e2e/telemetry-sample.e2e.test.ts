@@ -151,7 +151,7 @@ async function start(file: string, env: Record<string, string>): Promise<Sample>
     const lines = readline.createInterface({ input: child.stdout! });
     lines.on("line", (line) => {
       const found = /listening on (\S+)/.exec(line);
-      if (found) resolve(found[1]);
+      if (found) resolve(found[1]!);
     });
     void exited.then((code) => reject(new Error(`${file} exited (${code}) before listening: ${stderr}`)));
   });

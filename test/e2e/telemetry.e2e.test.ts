@@ -79,7 +79,7 @@ function only(setup: Setup): ReadableSpan {
   const finished = setup.spans.getFinishedSpans();
   if (finished.length !== 1) throw new Error(`expected one span, got ${finished.map((s) => s.name).join(", ")}`);
   setup.spans.reset();
-  return finished[0];
+  return finished[0]!; // length checked above
 }
 
 const HTTP = { "mcp.protocol.version": "2026-07-28", "network.transport": "tcp", "network.protocol.name": "http" };
@@ -270,7 +270,7 @@ describe.each([
       attributes: Record<string, unknown>;
       value: { count: number; buckets: { boundaries: number[] } };
     }[];
-    expect(points[0].value.buckets.boundaries).toEqual([0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300]);
+    expect(points[0]!.value.buckets.boundaries).toEqual([0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300]);
     const read = points.find((p) => p.attributes["mcp.method.name"] === "resources/read")!;
     expect(read.attributes).toEqual({ "mcp.method.name": "resources/read", ...HTTP });
     const failed = points.find((p) => p.attributes["error.type"] === "-32602" && p.attributes["gen_ai.tool.name"] === "no_such_tool")!;

@@ -59,7 +59,7 @@ describe.each(KIT_BOUNDARIES)("the testing kit over %s (interactive app)", (boun
     expect(round2.asked("style").choices).toEqual(["navy", "sky"]);
     expect(round2.requestState).not.toBe(round1.requestState);
 
-    const done = await round2.answer({ style: (asked) => accept({ style: asked.choices![1] }) });
+    const done = await round2.answer({ style: (asked) => accept({ style: asked.choices![1]! }) });
     expect(done.status).toBe("complete");
     expect(done.result.structuredContent).toEqual({ color: "blue", style: "sky" });
     expect(done.rounds).toBe(3);
@@ -74,13 +74,13 @@ describe.each(KIT_BOUNDARIES)("the testing kit over %s (interactive app)", (boun
         arguments: {},
         _meta: { "io.modelcontextprotocol/clientCapabilities": FORM },
       });
-    expect(sent[0].params).not.toHaveProperty("inputResponses");
-    expect(sent[1].params).toMatchObject({
+    expect(sent[0]!.params).not.toHaveProperty("inputResponses");
+    expect(sent[1]!.params).toMatchObject({
       inputResponses: { color: { action: "accept", content: { color: "blue" } } },
       requestState: round1.requestState,
     });
-    expect(sent[2].params!.inputResponses).toEqual({ style: { action: "accept", content: { style: "sky" } } });
-    expect(sent[2].params!.requestState).toBe(round2.requestState);
+    expect(sent[2]!.params!.inputResponses).toEqual({ style: { action: "accept", content: { style: "sky" } } });
+    expect(sent[2]!.params!.requestState).toBe(round2.requestState);
     // Rounds are immutable: the first can be answered again, differently.
     expect(
       (await (await round1.answer({ color: accept({ color: "red" }) })).answer({ style: accept({ style: "brick" }) })).result
@@ -92,7 +92,7 @@ describe.each(KIT_BOUNDARIES)("the testing kit over %s (interactive app)", (boun
     const auto = await client.run(
       "tools/call",
       { name: "choose_style", arguments: {} },
-      { color: accept({ color: "green" }), style: (asked) => accept({ style: asked.choices![0] }) },
+      { color: accept({ color: "green" }), style: (asked) => accept({ style: asked.choices![0]! }) },
     );
     expect(auto.status).toBe("complete");
     expect(auto.result.structuredContent).toEqual({ color: "green", style: "forest" });

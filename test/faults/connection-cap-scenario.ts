@@ -65,7 +65,7 @@ function overCapCall(port: number, deadlineMs: number): Promise<RawEnd> {
       const status = /^HTTP\/1\.[01] (\d{3})/.exec(received)?.[1];
       if (status === undefined)
         return resolve({ kind: "dropped", reason: problem ? `reset (${problem}) with no HTTP answer` : "closed with no HTTP answer" });
-      const retryAfter = /\r\nretry-after:\s*([^\r]*)/i.exec(received.split("\r\n\r\n")[0])?.[1];
+      const retryAfter = /\r\nretry-after:\s*([^\r]*)/i.exec(received.split("\r\n\r\n")[0]!)?.[1];
       resolve({ kind: "answer", status: Number(status), ...(retryAfter !== undefined && { retryAfter }) });
     });
   });

@@ -70,7 +70,7 @@ function parse(text: string, headers: Headers): JsonRpcAnswer | undefined {
   try {
     if (headers.get("content-type")?.includes("text/event-stream")) {
       const data = text.split("\n").filter((line) => line.startsWith("data:"));
-      return data.length === 0 ? undefined : JSON.parse(data[data.length - 1].slice(5));
+      return data.length === 0 ? undefined : JSON.parse(data[data.length - 1]!.slice(5));
     }
     return text.length === 0 ? undefined : JSON.parse(text);
   } catch {

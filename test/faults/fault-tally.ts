@@ -124,5 +124,6 @@ export function totalOf(reports: readonly ScenarioReport[]): FaultCounts & { req
 export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+  // Clamped to 0 .. length - 1 of a list that is not empty (checked above).
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }

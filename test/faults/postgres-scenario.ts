@@ -60,7 +60,7 @@ export async function postgresScenario(settings: FaultSettings): Promise<Scenari
   try {
     // One after the other: both would create the schema at once otherwise (safe, but slower).
     for (const instance of instances) await instance.start();
-    const either = (first: number) => instances[first % 2].target ?? instances[(first + 1) % 2].target;
+    const either = (first: number) => instances[first % 2]!.target ?? instances[(first + 1) % 2]!.target;
     let polls = 0;
     const load = new TaskLoad(
       "pg",
@@ -97,7 +97,7 @@ export async function postgresScenario(settings: FaultSettings): Promise<Scenari
     await between("after PostgreSQL came back");
     await load.stop();
 
-    const any = () => instances[0].target ?? instances[1].target;
+    const any = () => instances[0]!.target ?? instances[1]!.target;
     await settle(load.tasks, () => either(polls++), Date.now() + settings.settleMs, flow);
     const reader = any();
     if (reader === undefined) {
@@ -106,7 +106,7 @@ export async function postgresScenario(settings: FaultSettings): Promise<Scenari
       for (const task of load.tasks) await verdict(task, reader, flow, true);
     }
     tally.note(
-      `${load.tasks.length} tasks acknowledged; instances started again after a crash: A ${instances[0].restarts}, B ${instances[1].restarts}`,
+      `${load.tasks.length} tasks acknowledged; instances started again after a crash: A ${instances[0]!.restarts}, B ${instances[1]!.restarts}`,
     );
     return tally.report();
   } finally {

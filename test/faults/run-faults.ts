@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     const started = Date.now();
     process.stdout.write(`${name}: running\n`);
     try {
-      const report = await SCENARIOS[name](settings);
+      const report = await SCENARIOS[name]!(settings);
       reports.push(report);
       process.stdout.write(`${name}: done in ${report.seconds.toFixed(1)} s\n`);
     } catch (error) {

@@ -160,7 +160,7 @@ export async function sigtermScenario(settings: FaultSettings): Promise<Scenario
 function parse(text: string): { result?: ResultFields; error?: { code: number } } | undefined {
   try {
     const data = text.split("\n").filter((line) => line.startsWith("data:"));
-    return JSON.parse(data.length > 0 ? data[data.length - 1].slice(5) : text);
+    return JSON.parse(data.length > 0 ? data[data.length - 1]!.slice(5) : text);
   } catch {
     return undefined;
   }

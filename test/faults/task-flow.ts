@@ -89,7 +89,7 @@ export async function settle(tasks: readonly TrackedTask[], pick: Pick, until: n
   const lanes = Math.min(8, open.length);
   await Promise.all(
     Array.from({ length: lanes }, async (_, lane) => {
-      for (let i = lane; i < open.length; i += lanes) await drive(open[i], pick, until, flow);
+      for (let i = lane; i < open.length; i += lanes) await drive(open[i]!, pick, until, flow);
     }),
   );
 }

@@ -196,31 +196,32 @@ function paths(root: Json): (string | number)[][] {
 function parentOf(root: Json, path: (string | number)[]): { parent: Record<string, Json> | Json[]; key: string | number } | undefined {
   if (path.length === 0) return undefined;
   let node: Json = root;
-  for (const step of path.slice(0, -1)) node = (node as Record<string, Json>)[step as string];
-  return node !== null && typeof node === "object" ? { parent: node, key: path[path.length - 1] } : undefined;
+  // Each path comes from paths(root), so every step exists; the path is not empty (checked above).
+  for (const step of path.slice(0, -1)) node = (node as Record<string, Json>)[step as string]!;
+  return node !== null && typeof node === "object" ? { parent: node, key: path[path.length - 1]! } : undefined;
 }
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.tuple(fc.nat(), oddValue).map(([pick, value]): Mutation => (m) => {
     const all = paths(m);
-    const at = parentOf(m, all[pick % all.length]);
+    const at = parentOf(m, all[pick % all.length]!);
     if (at) (at.parent as Record<string, Json>)[at.key as string] = value;
     return "value";
   }),
   fc.nat().map((pick): Mutation => (m) => {
     const all = paths(m);
-    const at = parentOf(m, all[pick % all.length]);
+    const at = parentOf(m, all[pick % all.length]!);
     if (at && Array.isArray(at.parent)) at.parent.splice(at.key as number, 1);
     else if (at) delete (at.parent as Record<string, Json>)[at.key as string];
     return "delete";
   }),
   fc.tuple(fc.nat(), fc.oneof(fc.constantFrom(...KEYS), fc.string()), oddValue).map(([pick, key, value]): Mutation => (m) => {
     const objects = paths(m).filter((p) => {
-      const node = p.reduce<Json>((n, step) => (n as Record<string, Json>)[step as string], m);
+      const node = p.reduce<Json>((n, step) => (n as Record<string, Json>)[step as string]!, m);
       return node !== null && typeof node === "object" && !Array.isArray(node);
     });
-    const path = objects[pick % objects.length];
-    const node = path.reduce<Json>((n, step) => (n as Record<string, Json>)[step as string], m) as Record<string, Json>;
+    const path = objects[pick % objects.length]!; // the root is always an object, so objects is never empty
+    const node = path.reduce<Json>((n, step) => (n as Record<string, Json>)[step as string]!, m) as Record<string, Json>;
     Object.defineProperty(node, key, { value: value, enumerable: true, configurable: true, writable: true });
     return "extra key";
   }),

@@ -62,7 +62,7 @@ function messageProblem(message: unknown, method: string | undefined): string | 
   } catch (error) {
     // A 2025-era result (the SDK's compatibility leg) has no resultType: only its envelope is checked.
     if (m.jsonrpc === "2.0" && "result" in m && !("error" in m) && (typeof id === "string" || typeof id === "number")) return undefined;
-    return `${(error as Error).message.split("\n")[0].slice(0, 200)}`;
+    return `${(error as Error).message.split("\n")[0]!.slice(0, 200)}`;
   }
 }
 

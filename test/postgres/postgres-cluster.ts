@@ -21,7 +21,7 @@ export function findBinDir(): string {
   const root = "/usr/lib/postgresql";
   const versions = existsSync(root) ? readdirSync(root).filter((v) => has(path.join(root, v, "bin"))) : [];
   versions.sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a));
-  if (versions.length > 0) return path.join(root, versions[0], "bin");
+  if (versions.length > 0) return path.join(root, versions[0]!, "bin");
   const onPath = (process.env.PATH ?? "").split(path.delimiter).find((dir) => dir && has(dir));
   if (onPath) return onPath;
   throw new Error(

@@ -95,12 +95,12 @@ describe("PostgresMessageBus", () => {
     const [a, b] = await twoBuses();
     const channels = ['he said "x"; DROP TABLE y; --', "Session", "session", "säße ☃ 🎉", "x".repeat(1000), ""];
     const boxes = channels.map(() => inbox());
-    for (const [i, channel] of channels.entries()) await a.subscribe(channel, boxes[i].handler);
+    for (const [i, channel] of channels.entries()) await a.subscribe(channel, boxes[i]!.handler);
     for (const [i, channel] of channels.entries()) await b.publish(channel, { i });
-    for (const [i] of channels.entries()) expect(await boxes[i].next(1)).toEqual([{ i }]);
+    for (const [i] of channels.entries()) expect(await boxes[i]!.next(1)).toEqual([{ i }]);
     // Each got exactly its own: a second round, then every box holds two, its own each time.
     for (const [i, channel] of channels.entries()) await b.publish(channel, { i, again: true });
-    for (const [i] of channels.entries()) expect(await boxes[i].next(2)).toEqual([{ i }, { i, again: true }]);
+    for (const [i] of channels.entries()) expect(await boxes[i]!.next(2)).toEqual([{ i }, { i, again: true }]);
   });
 
   it("keeps buses of other schemas on one database apart", async () => {
@@ -130,8 +130,8 @@ describe("PostgresMessageBus", () => {
     await b.publish("big", large);
     await b.publish("big", "last");
     expect(await got.next(5)).toEqual([inlineMax, rowMin, "small after", large, "last"]);
-    const [{ count }] = await sql<{ count: string }>(`SELECT count(*) AS count FROM ${b.schema}.roundtrip_bus_messages`);
-    expect(Number(count)).toBe(2);
+    const [counted] = await sql<{ count: string }>(`SELECT count(*) AS count FROM ${b.schema}.roundtrip_bus_messages`);
+    expect(Number(counted!.count)).toBe(2);
 
     const refused = b.publish("big", "x".repeat(400_000));
     await expect(refused).rejects.toThrow(RangeError);

@@ -55,7 +55,7 @@ describe("PostgresRateLimitStore", () => {
       }
       expect((await call(b.as("bob"))).result).toBeDefined();
       const rows = await sql<{ n: string }>(`SELECT count(*) AS n FROM ${schema}.roundtrip_rate_buckets`);
-      expect(Number(rows[0].n)).toBe(2);
+      expect(Number(rows[0]!.n)).toBe(2);
     } finally {
       await a.close();
       await b.close();

@@ -40,12 +40,12 @@ describe("PostgresTaskStore", () => {
   it("takes every time from the database's clock, never the app's", async () => {
     const store = await open();
     jest.spyOn(Date, "now").mockReturnValue(Date.UTC(2001, 0, 1));
-    const [{ db_now }] = await sql<{ db_now: Date }>("SELECT clock_timestamp() AS db_now");
+    const [clock] = await sql<{ db_now: Date }>("SELECT clock_timestamp() AS db_now");
     const { task, lease } = await store.create(taskInput({ ttlMs: 60_000 }));
-    expect(Math.abs(Date.parse(task.createdAt) - db_now.getTime())).toBeLessThan(60_000);
+    expect(Math.abs(Date.parse(task.createdAt) - clock!.db_now.getTime())).toBeLessThan(60_000);
     expect(Date.parse(task.expiresAt!) - Date.parse(task.createdAt)).toBe(60_000);
     expect(Date.parse(lease.expiresAt) - Date.parse(task.createdAt)).toBe(30_000);
-    expect(Date.parse((await store.renewLease(task.id, lease, 5000)).expiresAt)).toBeGreaterThan(db_now.getTime());
+    expect(Date.parse((await store.renewLease(task.id, lease, 5000)).expiresAt)).toBeGreaterThan(clock!.db_now.getTime());
   });
 
   it("opens a fresh schema from several instances at once, recording one version; reopening changes nothing", async () => {
@@ -64,7 +64,7 @@ describe("PostgresTaskStore", () => {
     await sql(
       `CREATE TABLE ${schema}.roundtrip_schema_version (version integer NOT NULL PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
     );
-    await sql(postgresMigrations(schema)[0]);
+    await sql(postgresMigrations(schema)[0]!);
     await sql(`INSERT INTO ${schema}.roundtrip_schema_version (version) VALUES (1)`);
     await sql(
       `INSERT INTO ${schema}.roundtrip_tasks (id, principal, tool_name, input, status, created_at, last_updated_at, ttl_ms, expires_at, input_requests, input_responses,
@@ -85,7 +85,7 @@ describe("PostgresTaskStore", () => {
       `SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname = 'roundtrip_tasks_by_creation_key'`,
       [schema],
     );
-    expect(index.indexdef).toMatch(/^CREATE UNIQUE INDEX/);
+    expect(index!.indexdef).toMatch(/^CREATE UNIQUE INDEX/);
   });
 
   it("refuses a schema newer than this code", async () => {

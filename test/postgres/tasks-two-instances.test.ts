@@ -105,7 +105,7 @@ describe("two app processes on one PostgreSQL database", () => {
           JSON.stringify(["alice", `two-instances-${round}`]),
         ]),
       ).toEqual([{ n: 1 }]);
-      expect((await taskReaches(b.url, taskId, ["completed"], "alice")).status).toBe("completed");
+      expect((await taskReaches(b.url, taskId!, ["completed"], "alice")).status).toBe("completed");
     }
   });
 

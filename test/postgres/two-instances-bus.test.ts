@@ -96,12 +96,13 @@ describe("change notifications across two app instances on one PostgreSQL", () =
   }
 
   it("brings a change announced on B to a subscriptions/listen stream on A", async () => {
+    // beforeAll starts both instances, A and B.
     const [a, b] = listeners;
-    const stream = await listenOn(a.url, 7, { toolsListChanged: true, promptsListChanged: true });
-    const called = await rpc(b.url, "tools/call", { _meta: meta(), name: "enable_beta", arguments: {} });
+    const stream = await listenOn(a!.url, 7, { toolsListChanged: true, promptsListChanged: true });
+    const called = await rpc(b!.url, "tools/call", { _meta: meta(), name: "enable_beta", arguments: {} });
     expect(called.body!.result).toMatchObject({ resultType: "complete" });
     expect(await stream.next()).toMatchObject({ method: "notifications/tools/list_changed" });
-    apps[1].changes.promptsChanged();
+    apps[1]!.changes.promptsChanged();
     expect(await stream.next()).toMatchObject({ method: "notifications/prompts/list_changed" });
   });
 
@@ -112,8 +113,8 @@ describe("change notifications across two app instances on one PostgreSQL", () =
     await rpc(url, "tools/call", { _meta: meta(), name: "enable_beta", arguments: {} });
     expect(await stream.next()).toMatchObject({ method: "notifications/tools/list_changed" });
     const [listen, call] = proxy.routed.slice(first);
-    expect([listen.rpc, call.rpc]).toEqual(["subscriptions/listen", "tools/call"]);
-    expect(listen.backend).not.toBe(call.backend);
+    expect([listen!.rpc, call!.rpc]).toEqual(["subscriptions/listen", "tools/call"]);
+    expect(listen!.backend).not.toBe(call!.backend);
   });
 
   it("brings a change announced on B to a 2025 client's GET stream on A", async () => {
@@ -127,10 +128,10 @@ describe("change notifications across two app instances on one PostgreSQL", () =
     };
     const client = new Client({ name: "vscode-like", version: "1.0.0" }, { capabilities: {} });
     const heard = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
-    await client.connect(new StreamableHTTPClientTransport(new URL(listeners[0].url), { fetch: watching }));
+    await client.connect(new StreamableHTTPClientTransport(new URL(listeners[0]!.url), { fetch: watching }));
     try {
       await opened;
-      apps[1].changes.toolsChanged();
+      apps[1]!.changes.toolsChanged();
       await heard;
     } finally {
       await client.close();
@@ -166,12 +167,12 @@ describe("change notifications across two instances while the database goes away
   });
 
   const announceOn = async (i: number) =>
-    expect((await rpc(listeners[i].url, "tools/call", { _meta: meta(), name: "enable_beta", arguments: {} })).body!.result).toMatchObject({
+    expect((await rpc(listeners[i]!.url, "tools/call", { _meta: meta(), name: "enable_beta", arguments: {} })).body!.result).toMatchObject({
       resultType: "complete",
     });
 
   it("keeps serving its own streams while the bus is down, and carries changes across again once it is back", async () => {
-    stream = await openListen(listeners[0].url, 9, { toolsListChanged: true });
+    stream = await openListen(listeners[0]!.url, 9, { toolsListChanged: true });
     expect((await stream.next()).method).toBe("notifications/subscriptions/acknowledged");
 
     cluster.stop("fast");
@@ -179,7 +180,7 @@ describe("change notifications across two instances while the database goes away
     await announceOn(0);
     expect(await stream.next()).toMatchObject({ method: "notifications/tools/list_changed" });
     await eventually("the failed relay logged", async () =>
-      logs[0].entries.some((e) => e.message.startsWith("a change notification did not reach the other instances")),
+      logs[0]!.entries.some((e) => e.message.startsWith("a change notification did not reach the other instances")),
     );
 
     cluster.start();

@@ -64,12 +64,13 @@ let child: ChildProcess | undefined;
 
 function run(command: string[], url: string): Promise<number> {
   return new Promise((resolve) => {
-    child = spawn(command[0], command.slice(1), { stdio: "inherit", env: { ...process.env, TEST_POSTGRES_URL: url } });
-    child.on("error", (error) => {
+    const started = spawn(command[0]!, command.slice(1), { stdio: "inherit", env: { ...process.env, TEST_POSTGRES_URL: url } });
+    child = started;
+    started.on("error", (error) => {
       process.stderr.write(`with-postgres: could not run ${command[0]}: ${error.message}\n`);
       resolve(127);
     });
-    child.on("exit", (code, signal) => resolve(code ?? 128 + (signal ? os.constants.signals[signal] : 0)));
+    started.on("exit", (code, signal) => resolve(code ?? 128 + (signal ? os.constants.signals[signal] : 0)));
   });
 }
 

@@ -35,19 +35,25 @@ const FENCE = /^```(\w*)\s*$/;
 export function guideFiles(markdown: string): GuideFile[] {
   const lines = markdown.split("\n");
   const files: GuideFile[] = [];
+  // i and j stay within the loop's bounds (0 .. lines.length - 1), so each line read exists.
   for (let i = 0; i < lines.length; i++) {
-    if (!FENCE.test(lines[i])) continue;
+    if (!FENCE.test(lines[i]!)) continue;
     const end = lines.indexOf("```", i + 1);
     if (end < 0) throw new Error(`${GUIDE}:${i + 1}: a code block is never closed`);
     let j = i - 1;
-    while (j >= 0 && lines[j].trim() === "") j--;
-    if (j >= 0 && MARKER.test(lines[j])) {
+    while (j >= 0 && lines[j]!.trim() === "") j--;
+    if (j >= 0 && MARKER.test(lines[j]!)) {
       j--;
-      while (j >= 0 && lines[j].trim() === "") j--;
+      while (j >= 0 && lines[j]!.trim() === "") j--;
     }
-    const caption = j >= 0 ? CAPTION.exec(lines[j]) : null;
+    const caption = j >= 0 ? CAPTION.exec(lines[j]!) : null;
     if (caption)
-      files.push({ path: caption[1], text: lines.slice(i + 1, end).join("\n") + "\n", line: i + 1, kind: caption[2] ? "esm" : "commonjs" });
+      files.push({
+        path: caption[1]!,
+        text: lines.slice(i + 1, end).join("\n") + "\n",
+        line: i + 1,
+        kind: caption[2] ? "esm" : "commonjs",
+      });
     i = end;
   }
   return files;

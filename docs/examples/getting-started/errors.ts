@@ -35,5 +35,5 @@ export class Notes {
 function firstWord(id: string): string {
   const note = NOTES.get(id);
   if (note === undefined) throw new ToolError(`No note ${id}: list the notes:// resources first.`);
-  return note.split(/\s+/)[0];
+  return note.split(/\s+/)[0] ?? "";
 }

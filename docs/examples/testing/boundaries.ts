@@ -12,10 +12,10 @@ const clients: Record<string, () => Promise<TestClient>> = {
     ),
 };
 
-describe.each(Object.keys(clients))("choose_preferences over %s", (boundary) => {
+describe.each(Object.entries(clients))("choose_preferences over %s", (_boundary, connect) => {
   let client: TestClient;
   beforeAll(async () => {
-    client = await clients[boundary]();
+    client = await connect();
   });
   afterAll(() => client.close());
 

@@ -87,7 +87,7 @@ function waitForUrl(child: ChildProcess, stderr: () => string): Promise<string> 
       const found = /listening on (http:\/\/\S+)/.exec(stdout);
       if (found) {
         clearTimeout(timer);
-        resolve(found[1]);
+        resolve(found[1]!); // group 1 is not optional
       }
     });
     child.once("exit", (code, signal) => {

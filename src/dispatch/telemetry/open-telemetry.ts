@@ -148,10 +148,11 @@ export class OpenTelemetryRequests implements RequestTelemetry {
 function w3cSpanContext(api: Api, traceparent: string, tracestate: unknown): SpanContext | undefined {
   const match = TRACEPARENT.exec(traceparent.trim());
   if (match === null || match[1] === "ff") return undefined;
+  // Groups 1 to 4 are not optional: all set whenever the pattern matched.
   const context: SpanContext = {
-    traceId: match[2],
-    spanId: match[3],
-    traceFlags: parseInt(match[4], 16) & 1,
+    traceId: match[2]!,
+    spanId: match[3]!,
+    traceFlags: parseInt(match[4]!, 16) & 1,
     isRemote: true,
     ...(typeof tracestate === "string" && tracestate.length > 0 && { traceState: api.createTraceState(tracestate) }),
   };

@@ -6,7 +6,7 @@ export function shapePromptResult(def: { where: string; descriptor: JsonObject }
   let result: JsonObject;
   if (typeof value === "string") result = { messages: [{ role: "user", content: { type: "text", text: value } }] };
   else if (Array.isArray(value)) result = { messages: value };
-  else if (value && typeof value === "object" && Array.isArray((value as JsonObject).messages)) result = { ...(value as JsonObject) };
+  else if (value && typeof value === "object" && "messages" in value && Array.isArray(value.messages)) result = { ...value };
   else throw new OutputSchemaViolation(`${def.where} must return a string, an array of messages or { messages }`);
   delete result.resultType;
   const description = (def.descriptor.description as string | undefined) ?? undefined;

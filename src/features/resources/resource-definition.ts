@@ -81,7 +81,7 @@ function compileTemplate(
   try {
     template = new UriTemplate(text);
   } catch (error) {
-    throw new RegistrationError(`${where}: ${(error as Error).message}`);
+    throw new RegistrationError(`${where}: ${error instanceof Error ? error.message : String(error)}`);
   }
   const bound = params.filter((p): p is { kind: "argument"; name: string } => p.kind === "argument").map((p) => p.name);
   const unbound = template.variables.filter((v) => !bound.includes(v));

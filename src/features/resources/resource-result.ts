@@ -26,9 +26,8 @@ export function shapeResourceResult(
   if (value === undefined || value === null) contents = [];
   else if (typeof value === "string") contents = [{ uri, ...mime, text: value }];
   else if (value instanceof Uint8Array) contents = [{ uri, ...mime, blob: Buffer.from(value).toString("base64") }];
-  else if (typeof value === "object" && Array.isArray((value as JsonObject).contents))
-    contents = (value as { contents: JsonObject[] }).contents;
-  else if (Array.isArray(value)) contents = value as JsonObject[];
+  else if (typeof value === "object" && "contents" in value && Array.isArray(value.contents)) contents = value.contents;
+  else if (Array.isArray(value)) contents = value;
   else contents = [value as JsonObject];
   if (contents.length === 0) throw resourceNotFound(uri);
   contents = contents.map((c) => {

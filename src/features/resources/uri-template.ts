@@ -12,7 +12,7 @@ export class UriTemplate {
     let source = "^";
     let last = 0;
     for (const match of template.matchAll(/\{([^}]*)\}/g)) {
-      const expr = match[1];
+      const expr = match[1]!; // group 1 is not optional: set whenever the pattern matched
       if (!/^[A-Za-z0-9_]+$/.test(expr)) {
         throw new Error(`uriTemplate "${template}": only simple {name} expansions are supported, found {${expr}}`);
       }
@@ -35,7 +35,8 @@ export class UriTemplate {
     if (!m) return undefined;
     const out: Record<string, string> = {};
     try {
-      this.variables.forEach((name, i) => (out[name] = decodeURIComponent(m[i + 1])));
+      // The pattern holds one non-optional group per variable, in order.
+      this.variables.forEach((name, i) => (out[name] = decodeURIComponent(m[i + 1]!)));
     } catch {
       return undefined;
     }

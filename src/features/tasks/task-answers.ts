@@ -16,7 +16,7 @@ export function outstandingAnswers(outstanding: JsonObject, responses: Readonly<
   const accepted: Record<string, JsonValue> = {};
   for (const [key, request] of Object.entries(outstanding)) {
     if (!Object.hasOwn(responses, key)) continue;
-    checkAnswer({ inputResponses: responses }, key, request as unknown as { method: string });
+    checkAnswer({ inputResponses: responses }, key, request as { method: string });
     accepted[key] = responses[key] as JsonValue;
   }
   return accepted;

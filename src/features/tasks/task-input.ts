@@ -31,5 +31,6 @@ export function readTaskInput(stored: JsonValue): TaskInput | undefined {
   if (!isPlainObject(stored) || !isPlainObject(stored.answers) || !isPlainObject(stored.capabilities)) return undefined;
   if (stored.protocolVersion !== undefined && typeof stored.protocolVersion !== "string") return undefined;
   if (stored.operationId !== undefined && typeof stored.operationId !== "string") return undefined;
+  // as unknown as: the checks above cover the fields read back; JsonObject's index signature cannot narrow to TaskInput.
   return stored as unknown as TaskInput;
 }

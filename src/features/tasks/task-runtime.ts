@@ -151,6 +151,7 @@ export class TaskRuntime {
         ...(creationKey !== undefined && { creationKey }),
         principal: invocation.ctx.principal,
         toolName: tool.name,
+        // as unknown as: TaskInput is JSON (answers, capabilities, strings), but an interface has no index signature to match JsonValue.
         input: input as unknown as JsonValue,
         ttlMs: tool.ttlMs,
         pollIntervalMs: tool.pollIntervalMs,

@@ -9,7 +9,7 @@ import type { TaskStoreErrorCode } from "../../stores/task-store-errors";
 export function storeFailure(error: unknown, logger: AppLogger, operation: string): McpError {
   if (isMcpError(error)) return error;
   const code = (error as { code?: TaskStoreErrorCode } | null)?.code;
-  if (code === "task-limit") return new McpError(ErrorCode.InvalidParams, (error as Error).message);
+  if (code === "task-limit") return new McpError(ErrorCode.InvalidParams, error instanceof Error ? error.message : String(error));
   logger.error("task store operation failed", {
     operation,
     code,

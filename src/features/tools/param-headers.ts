@@ -104,7 +104,7 @@ export function decodeHeaderValue(raw: string): string | undefined {
   if (/[\r\n]/.test(raw)) return undefined;
   const m = /^=\?base64\?(.*)\?=$/.exec(raw);
   if (!m) return raw;
-  const b64 = m[1];
+  const b64 = m[1]!; // group 1 is not optional: set whenever the pattern matched
   if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(b64)) return undefined;
   const text = Buffer.from(b64, "base64").toString("utf8");
   // Reject bytes that were not valid UTF-8 (the decoder substitutes U+FFFD).

@@ -6,8 +6,8 @@ import { OutputSchemaViolation } from "../output-schema-violation";
 
 const CONTENT_TYPES = new Set(["text", "image", "audio", "resource_link", "resource"]);
 
-function isToolResult(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && Array.isArray((value as JsonObject).content);
+function isToolResult(value: unknown): value is JsonObject & { content: unknown[] } {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && "content" in value && Array.isArray(value.content);
 }
 
 /**
@@ -18,9 +18,8 @@ export function shapeToolResult(def: { where: string; checkOutput?: OutputCheck 
   let result: JsonObject;
   if (typeof value === "string") result = { content: [{ type: "text", text: value }] };
   else if (isToolResult(value)) {
-    const blocks = value.content as unknown[];
-    for (const block of blocks) {
-      if (!block || typeof block !== "object" || !CONTENT_TYPES.has((block as JsonObject).type as string)) {
+    for (const block of value.content) {
+      if (!block || typeof block !== "object" || !("type" in block) || typeof block.type !== "string" || !CONTENT_TYPES.has(block.type)) {
         throw new OutputSchemaViolation(`${def.where} returned a content block of unknown type`);
       }
     }

@@ -143,7 +143,8 @@ export function scanJsonText(text: string, limits: RequestLimits): LimitBreach |
         break;
       case COLON:
         if (++keys > maxKeys) return { limit: "maxKeys", maximum: maxKeys };
-        if (++objectKeys[depth] > maxObjectKeys) return { limit: "maxObjectKeys", maximum: maxObjectKeys };
+        // depth <= maxDepth (checked at each open) and the scratch holds maxDepth + 1 counters.
+        if (++objectKeys[depth]! > maxObjectKeys) return { limit: "maxObjectKeys", maximum: maxObjectKeys };
         break;
       case COMMA:
         if (depth > 0 && arrays[depth] === 1 && ++items > maxArrayItems) return { limit: "maxArrayItems", maximum: maxArrayItems };

@@ -201,7 +201,7 @@ export async function startHttpListener(
         const deadline = drainDeadline(closeOptions.drainTimeoutMs, drainTimeout, "close");
         return (closing ??= drain(deadline));
       } catch (error) {
-        return Promise.reject(error as Error);
+        return Promise.reject(error);
       }
     },
   };

@@ -57,7 +57,7 @@ class CheckpointCalc {
 /** A class component `tool_<i>` whose arguments are a DTO of its own, `{ n<i>: integer }`. */
 function generatedComponent(i: number): Function {
   const dtoName = `GeneratedArgs${i}`;
-  const Dto = { [dtoName]: class {} }[dtoName];
+  const Dto = { [dtoName]: class {} }[dtoName]!; // read back under the key just written
   IsInt()(Dto.prototype, `n${i}`);
   const className = `GeneratedTool${i}`;
   const Component = {
@@ -66,7 +66,7 @@ function generatedComponent(i: number): Function {
         return Result.structured({ index: i });
       }
     },
-  }[className];
+  }[className]!; // read back under the key just written
   Tool({ name: `tool_${i}`, description: `Generated tool number ${i}`, arguments: Dto })(Component);
   return Component;
 }

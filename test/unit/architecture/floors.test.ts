@@ -62,7 +62,7 @@ function importsOf(file: string): Import[] {
       found.push({ specifier: node.moduleSpecifier.text, typeOnly: node.isTypeOnly });
     } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
       found.push({ specifier: node.argument.literal.text, typeOnly: true });
-    } else if (ts.isCallExpression(node) && node.arguments.length === 1 && ts.isStringLiteral(node.arguments[0])) {
+    } else if (ts.isCallExpression(node) && node.arguments.length === 1 && ts.isStringLiteral(node.arguments[0]!)) {
       const callee = node.expression;
       if (callee.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(callee) && callee.text === "require")) {
         found.push({ specifier: node.arguments[0].text, typeOnly: false });
@@ -84,18 +84,18 @@ function resolve(from: string, specifier: string): string | undefined {
 /** The floor of a file: its top folder under src/, or "(entry)" for src/index.ts. */
 function floorOf(file: string): string {
   const relative = path.relative(SRC, file).split(path.sep);
-  return relative.length === 1 ? "(entry)" : relative[0];
+  return relative.length === 1 ? "(entry)" : relative[0]!;
 }
 
 /** The wing of a file in a floor with wings: its folder under the floor, or "(top)". */
 function wingOf(file: string): string {
   const relative = path.relative(SRC, file).split(path.sep);
-  return relative.length === 2 ? "(top)" : relative[1];
+  return relative.length === 2 ? "(top)" : relative[1]!;
 }
 
 /** The tier of a wing in its floor (-1: not a known wing). */
 function tierOf(floor: string, wing: string): number {
-  return WINGS[floor].findIndex((tier) => tier.includes(wing));
+  return WINGS[floor]!.findIndex((tier) => tier.includes(wing));
 }
 
 const files = sourceFiles(SRC);
@@ -129,7 +129,7 @@ describe("src/ floors", () => {
 
   it("has only known wings in the floors with wings", () => {
     const unknown = [...new Set(files.filter((f) => WINGS[floorOf(f)] !== undefined).map((f) => `${floorOf(f)}/${wingOf(f)}`))].filter(
-      (name) => tierOf(name.split("/")[0], name.split("/").slice(1).join("/")) < 0,
+      (name) => tierOf(name.split("/")[0]!, name.split("/").slice(1).join("/")) < 0,
     );
     expect(unknown).toEqual([]);
   });

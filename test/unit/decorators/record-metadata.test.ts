@@ -34,7 +34,7 @@ describe("component decorators", () => {
       { kind: "resource", methodName: "note", options: { uriTemplate: "notes://{id}", mimeType: "text/plain" } },
       { kind: "prompt", methodName: "review", options: {} },
     ]);
-    expect(componentDeclarations(Service)[0].options).toBe(toolOptions);
+    expect(componentDeclarations(Service)[0]!.options).toBe(toolOptions);
   });
 
   it("declare a class component whose handle() runs", () => {

@@ -244,17 +244,17 @@ describe("@OperationId", () => {
   it("is given to a call that completes in one round, fresh each time", async () => {
     const first = (await call("one_round")).content as { text: string }[];
     const second = (await call("one_round")).content as { text: string }[];
-    expect(first[0].text).toMatch(ID);
-    expect(second[0].text).not.toBe(first[0].text);
+    expect(first[0]!.text).toMatch(ID);
+    expect(second[0]!.text).not.toBe(first[0]!.text);
   });
 
   it("is carried through a hand-written flow without @Elicit parameters", async () => {
     const r1 = await call("handwritten");
     expect(r1).toMatchObject({ inputRequests: { summary: summaryQuestion("Rome") }, requestState: expect.any(String) });
     const r2 = await call("handwritten", { requestState: r1.requestState as string, inputResponses: { summary: reply("ruins") } });
-    expect(r2.content).toEqual([{ type: "text", text: seen[0].operationId }]);
+    expect(r2.content).toEqual([{ type: "text", text: seen[0]!.operationId }]);
     expect(seen.map((s) => s.requestState)).toEqual([undefined, undefined]);
-    expect(seen[1].operationId).toBe(seen[0].operationId);
+    expect(seen[1]!.operationId).toBe(seen[0]!.operationId);
   });
 
   it("is kept when a recorded invocation is restored (a task run again)", async () => {

@@ -25,7 +25,7 @@ function blocks(guide: string): Block[] {
   const lines = readFileSync(path.join(ROOT, guide), "utf8").split("\n");
   const out: Block[] = [];
   for (let i = 0; i < lines.length; i++) {
-    if (!/^```(ts|typescript)\s*$/.test(lines[i])) continue;
+    if (!/^```(ts|typescript)\s*$/.test(lines[i]!)) continue;
     const marker = /^<!-- (example|excerpt): (\S+) -->$/.exec(lines[i - 1] ?? "");
     const end = lines.indexOf("```", i + 1);
     out.push({ guide, line: i + 1, kind: marker?.[1] as Block["kind"], file: marker?.[2], code: lines.slice(i + 1, end).join("\n") });

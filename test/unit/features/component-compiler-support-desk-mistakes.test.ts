@@ -167,9 +167,9 @@ describe("a transient dependency kept by singleton components", () => {
     McpApp.create({ components: [Intake, Views], state, logger, container: rootContainer.createChildContainer() });
     const found = warnings(logger);
     expect(found).toHaveLength(1);
-    expect(found[0].fields).toEqual({ dependency: "TicketBook", components: ["Intake", "Views"] });
-    expect(found[0].message).toContain("TicketBook is transient");
-    expect(found[0].message).toContain("container.registerSingleton(TicketBook)");
+    expect(found[0]!.fields).toEqual({ dependency: "TicketBook", components: ["Intake", "Views"] });
+    expect(found[0]!.message).toContain("TicketBook is transient");
+    expect(found[0]!.message).toContain("container.registerSingleton(TicketBook)");
   });
 
   it("is not one when the dependency is registered once, or kept by one component", () => {

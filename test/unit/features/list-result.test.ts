@@ -99,7 +99,7 @@ describe("listResult", () => {
       expectInvalidCursor(() => listResult(request({ cursor: good }, "mallory"), "tools", items, paging(2)));
       expectInvalidCursor(() => listResult(request({ cursor: good }, null), "tools", items, paging(2)));
       // The same entries filtered otherwise (another caller's view), or a changed list.
-      expectInvalidCursor(() => listResult(request({ cursor: good }), "tools", [items[0], items[2], items[3], items[4]], paging(2)));
+      expectInvalidCursor(() => listResult(request({ cursor: good }), "tools", [items[0]!, items[2]!, items[3]!, items[4]!], paging(2)));
       expectInvalidCursor(() => listResult(request({ cursor: good }), "tools", frozenList(5, "u"), paging(2)));
       // A view made of the same entries in the same order is the same view, even as a new array.
       expect(listResult(request({ cursor: good }), "tools", [...items], paging(2)).tools).toEqual([items[2], items[3]]);

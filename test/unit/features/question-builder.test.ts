@@ -41,7 +41,7 @@ class Trips {
 }
 
 const table = new FeatureTable(BUILT_IN_FEATURES, { components: [Trips], logger: new MemoryLogger() });
-const specs = table.components[0].elicits;
+const specs = table.components[0]!.elicits;
 const byKey = (key: string) => specs.find((s) => s.key === key)!;
 const ctx = {
   requestMethod: "tools/call",

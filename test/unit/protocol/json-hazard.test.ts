@@ -38,9 +38,9 @@ describe("jsonHazard", () => {
     // the same object met again on a sibling branch (not a cycle).
     const levels: Record<string, unknown>[] = Array.from({ length: 100 }, () => ({}));
     levels.forEach((level, i) => (level.next = levels[i + 1]));
-    levels[99].next = levels[50];
+    levels[99]!.next = levels[50];
     expect(jsonHazard(levels[0])).toBe("a circular reference");
-    levels[99].next = "end";
+    levels[99]!.next = "end";
     expect(jsonHazard({ a: levels[0], b: [levels[0], levels[30]] })).toBeUndefined();
   });
 

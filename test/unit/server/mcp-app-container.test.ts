@@ -62,7 +62,7 @@ describe("McpApp and the StateSealer", () => {
         McpApp.create({ components: [SealingTool], state: { ephemeral: true }, logger });
         const about = logger.entries.filter((e) => /several instances/.test(e.message));
         expect(about).toHaveLength(1);
-        return about[0].level;
+        return about[0]!.level;
       } finally {
         if (saved === undefined) delete process.env.NODE_ENV;
         else process.env.NODE_ENV = saved;

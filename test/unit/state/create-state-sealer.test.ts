@@ -75,7 +75,7 @@ describe("createStateSealer", () => {
     expect(sealer.open(token, CTX, { principal: null })).toBe("x");
     clock.ms += 1_000;
     expect(() => sealer.open(token, CTX, { principal: null })).toThrow(McpError);
-    expect(logger.entries[0].fields?.reason).toBe("expired");
+    expect(logger.entries[0]!.fields?.reason).toBe("expired");
   });
 
   it("checks the sealer options it passes on", () => {
@@ -204,17 +204,17 @@ describe("createStateSealer", () => {
       expect(sealer.keyIds).toEqual(["ephemeral"]);
       expect(sealer.open(sealer.seal({ a: 1 }, CTX, { principal: null }), CTX, { principal: null })).toEqual({ a: 1 });
       expect(logger.entries).toHaveLength(1);
-      expect(logger.entries[0].level).toBe("warn");
-      expect(logger.entries[0].message).toMatch(/ephemeral/);
-      expect(logger.entries[0].message).toMatch(/cannot be opened by another instance/);
-      expect(logger.entries[0].message).toMatch(/several instances/);
+      expect(logger.entries[0]!.level).toBe("warn");
+      expect(logger.entries[0]!.message).toMatch(/ephemeral/);
+      expect(logger.entries[0]!.message).toMatch(/cannot be opened by another instance/);
+      expect(logger.entries[0]!.message).toMatch(/several instances/);
     });
 
     it("logs that entry at debug level under a test runner, where the logger still records it", () => {
       const logger = new MemoryLogger();
       createStateSealer({ ephemeral: true }, logger, { NODE_ENV: "test" });
       expect(logger.entries.map((e) => [e.level, e.fields])).toEqual([["debug", { keyId: "ephemeral" }]]);
-      expect(logger.entries[0].message).toMatch(/sealed with an ephemeral key/);
+      expect(logger.entries[0]!.message).toMatch(/sealed with an ephemeral key/);
     });
 
     it("keeps an app's default stderr logger quiet about it under a test runner, and only there", () => {
@@ -236,7 +236,7 @@ describe("createStateSealer", () => {
       const two = createStateSealer({ ephemeral: true, ttl: 60 }, logger);
       const token = one.seal({ a: 1 }, CTX, { principal: null, ttl: 60 });
       expect(() => two.open(token, CTX, { principal: null })).toThrow("Invalid or expired request state");
-      expect(logger.entries[logger.entries.length - 1].fields?.reason).toBe("bad-mac");
+      expect(logger.entries[logger.entries.length - 1]!.fields?.reason).toBe("bad-mac");
     });
 
     it.each([false, "true", 1])("refuses ephemeral: %p", (value) => {

@@ -40,7 +40,7 @@ describe("HmacSha256", () => {
     const keys = [Buffer.alloc(32, 1), Buffer.alloc(32, 2)];
     const macs = keys.map((key) => new HmacSha256(key));
     for (let round = 0; round < 3; round++) {
-      for (const [i, key] of keys.entries()) expect(macs[i].mac(`text ${round}`)).toBe(reference(key, `text ${round}`));
+      for (const [i, key] of keys.entries()) expect(macs[i]!.mac(`text ${round}`)).toBe(reference(key, `text ${round}`));
     }
   });
 });

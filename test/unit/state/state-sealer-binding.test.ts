@@ -241,7 +241,7 @@ describe("StateSealer binding", () => {
     const { sealer } = makeSealer();
     const other = new StateSealer({ secret: "binding-test-other-secret-0123456789-abcdef", now: () => NOW }, new MemoryLogger());
     const tagsOf = (token: string) =>
-      (JSON.parse(Buffer.from(token.split(".")[2], "base64url").toString("utf8")) as unknown[])[3] as string;
+      (JSON.parse(Buffer.from(token.split(".")[2]!, "base64url").toString("utf8")) as unknown[])[3] as string;
     const mine = tagsOf(sealer.seal(data, ctxOf(PARAMS), { principal: "alice" }));
     const theirs = tagsOf(other.seal(data, ctxOf(PARAMS), { principal: "alice" }));
     for (const [start, end] of [
@@ -262,7 +262,7 @@ describe("StateSealer binding", () => {
     const { sealer } = makeSealer();
     const token = sealer.seal({ note: "visible-data" }, ctxOf(PARAMS), { principal: "alice@example.com" });
     const [, , payload] = token.split(".");
-    const decoded = Buffer.from(payload, "base64url").toString("utf8");
+    const decoded = Buffer.from(payload!, "base64url").toString("utf8");
     expect(decoded).toContain("visible-data");
     for (const hidden of ["alice@example.com", "Lyon", "book_trip", "river", "tools/call"]) {
       expect(decoded).not.toContain(hidden);

@@ -77,7 +77,7 @@ describe("StateSealer cost", () => {
   );
 
   it("opens a token of a key that no longer seals with one HMAC", () => {
-    const before = new StateSealer({ keys: [KEYS[1]] }, new SilentLogger());
+    const before = new StateSealer({ keys: [KEYS[1]!] }, new SilentLogger());
     const after = new StateSealer({ keys: KEYS }, new SilentLogger());
     const token = before.seal(DATA, CTX, { principal: "alice" });
     expect(count(() => after.open(token, CTX, { principal: "alice" }))).toEqual({ result: DATA, hmac: 0, hash: 2, createHash: 0 });

@@ -33,7 +33,7 @@ function reasonOf(logger: MemoryLogger, open: () => unknown): unknown {
 }
 
 function fieldsOf(token: string): unknown[] {
-  return JSON.parse(Buffer.from(token.split(".")[2], "base64url").toString("utf8")) as unknown[];
+  return JSON.parse(Buffer.from(token.split(".")[2]!, "base64url").toString("utf8")) as unknown[];
 }
 
 describe("StateSealer lifetime", () => {

@@ -56,7 +56,7 @@ describe("StateSealer reading rt2 tokens sealed by the previous release", () => 
     expect(sealer.open(TOKENS.named, sameRequestReordered(), { principal: "alice" })).toEqual(DATA);
     expect(sealer.open(TOKENS.anonymousTtl900, CTX, { principal: null, ttl: 900 })).toEqual(DATA);
     expect(sealer.open(TOKENS.byK1, CTX, { principal: "alice" })).toEqual(DATA);
-    expect(makeSealer([FIXTURES.keys[1]]).sealer.open(TOKENS.byK1, CTX, { principal: "alice" })).toEqual(DATA);
+    expect(makeSealer([FIXTURES.keys[1]!]).sealer.open(TOKENS.byK1, CTX, { principal: "alice" })).toEqual(DATA);
     expect(logger.entries).toEqual([]);
   });
 
@@ -97,7 +97,7 @@ describe("StateSealer reading rt2 tokens sealed by the previous release", () => 
     expect(reasonOf(logger, () => sealer.open(token.replace(/^rt2\./, "rt3."), CTX, { principal: "alice" }))).toBe("bad-mac");
     const rt3 = sealer.seal(DATA, CTX, { principal: "alice" });
     expect(reasonOf(logger, () => sealer.open(rt3.replace(/^rt3\./, "rt2."), CTX, { principal: "alice" }))).toBe("bad-mac");
-    const rotated = makeSealer([FIXTURES.keys[1]]);
+    const rotated = makeSealer([FIXTURES.keys[1]!]);
     expect(reasonOf(rotated.logger, () => rotated.sealer.open(token, CTX, { principal: "alice" }))).toBe("unknown-key");
   });
 });

@@ -48,7 +48,7 @@ function reasonOf(logger: MemoryLogger, open: () => unknown): unknown {
   const before = logger.entries.length;
   rejectionOf(open);
   expect(logger.entries.length).toBe(before + 1);
-  const entry = logger.entries[logger.entries.length - 1];
+  const entry = logger.entries[logger.entries.length - 1]!; // one entry more than before (checked above)
   // The first of each reason per interval is a warning, the next ones debug lines (RejectionLog).
   expect(["warn", "debug"]).toContain(entry.level);
   expect(entry.message).toBe("requestState rejected");
@@ -97,13 +97,15 @@ function forge(secret: string, prefix: string, keyId: string, payloadJson: strin
 
 function partsOf(token: string) {
   const [prefix, keyId, payload, mac] = token.split(".");
+  if (prefix === undefined || keyId === undefined || payload === undefined || mac === undefined)
+    throw new Error(`expected a token of four dot-separated parts, got ${token}`);
   return { prefix, keyId, payload, mac, fields: JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as unknown[] };
 }
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 function flip(char: string): string {
   const at = ALPHABET.indexOf(char);
-  return at < 0 ? "A" : ALPHABET[(at + 1) % ALPHABET.length];
+  return at < 0 ? "A" : ALPHABET[(at + 1) % ALPHABET.length]!;
 }
 
 describe("StateSealer token format", () => {
@@ -152,7 +154,7 @@ describe("StateSealer token format", () => {
         `${text.slice(0, 8)}${String.fromCharCode(0x100 | text.charCodeAt(8))}${text.slice(9)}`,
       ];
       if (text.length % 4 !== 0) {
-        const last = ALPHABET.indexOf(text[text.length - 1]);
+        const last = ALPHABET.indexOf(text[text.length - 1]!);
         variants.push(text.slice(0, -1) + ALPHABET[last | (text.length % 4 === 2 ? 0x0f : 0x03)]);
       }
       for (const variant of variants.filter((v) => v !== text)) {
@@ -179,7 +181,7 @@ describe("StateSealer tamper resistance", () => {
     const reasons = new Set<unknown>();
     let attempts = 0;
     for (let i = 0; i < token.length; i++) {
-      for (const replacement of [flip(token[i]), "~"]) {
+      for (const replacement of [flip(token[i]!), "~"]) {
         const tampered = token.slice(0, i) + replacement + token.slice(i + 1);
         expect(tampered).not.toBe(token);
         reasons.add(reasonOf(logger, () => sealer.open(tampered, CTX, { principal: PRINCIPAL })));
@@ -303,7 +305,7 @@ describe("StateSealer tamper resistance", () => {
     const over = token + "A".repeat(16385 - token.length);
     expect(over.length).toBe(16385);
     expect(reasonOf(logger, () => sealer.open(over, CTX, { principal: PRINCIPAL }))).toBe("too-large");
-    expect(logger.entries[logger.entries.length - 1].fields).toEqual({ reason: "too-large", method: "tools/call", limit: 16384 });
+    expect(logger.entries[logger.entries.length - 1]!.fields).toEqual({ reason: "too-large", method: "tools/call", limit: 16384 });
     expect(reasonOf(logger, () => sealer.open("x".repeat(1_000_000), CTX, { principal: PRINCIPAL }))).toBe("too-large");
     // 16384 characters but 16385 bytes in UTF-8.
     expect(reasonOf(logger, () => sealer.open(`${"x".repeat(16383)}\u00e9`, CTX, { principal: PRINCIPAL }))).toBe("too-large");

@@ -112,7 +112,7 @@ describe("StateSealer properties", () => {
         else if (edit.kind === "delete") {
           const keys = Object.keys(changed.arguments);
           fc.pre(keys.length > 0);
-          delete changed.arguments[keys[edit.index % keys.length]];
+          delete changed.arguments[keys[edit.index % keys.length]!];
         } else if (edit.kind === "rename") changed.name = edit.name;
         else setOwn(changed, edit.key, edit.value);
         fc.pre(!isDeepStrictEqual(viaJson(changed), original));

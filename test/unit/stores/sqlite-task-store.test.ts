@@ -91,7 +91,7 @@ describe("SqliteTaskStore", () => {
     const file = path.join(folder, "v1.sqlite");
     const v1 = new Database(file);
     v1.exec("CREATE TABLE roundtrip_schema_version (version INTEGER NOT NULL PRIMARY KEY, applied_at INTEGER NOT NULL)");
-    v1.exec(SQLITE_MIGRATIONS[0]);
+    v1.exec(SQLITE_MIGRATIONS[0]!);
     v1.prepare("INSERT INTO roundtrip_schema_version (version, applied_at) VALUES (1, 0)").run();
     const columns = (v1.prepare("SELECT name FROM pragma_table_info('roundtrip_tasks') ORDER BY cid").all() as { name: string }[]).map(
       (c) => c.name,

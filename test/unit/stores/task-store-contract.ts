@@ -783,14 +783,14 @@ export function describeTaskStoreContract(name: string, options: ContractOptions
           await create({ retryPolicy: "rerun", maxAttempts: 1 }),
           await create({ retryPolicy: "rerun" }),
         ];
-        await store.requestInput(tasks[3].task.id, tasks[3].lease, { q: 1 });
+        await store.requestInput(tasks[3]!.task.id, tasks[3]!.lease, { q: 1 });
         db.advance(LEASE_MS);
         const rerun: ClaimedTask[] = [];
         for (let next = await store.claimNext("worker-b", LEASE_MS); next; next = await store.claimNext("worker-b", LEASE_MS))
           rerun.push(next);
         const failed = await store.failAbandoned();
-        expect(rerun.map((r) => r.task.id).sort()).toEqual([tasks[0].task.id, tasks[3].task.id].sort());
-        expect(failed.sort()).toEqual([tasks[1].task.id, tasks[2].task.id].sort());
+        expect(rerun.map((r) => r.task.id).sort()).toEqual([tasks[0]!.task.id, tasks[3]!.task.id].sort());
+        expect(failed.sort()).toEqual([tasks[1]!.task.id, tasks[2]!.task.id].sort());
         db.advance(1);
         expect(await store.claimNext("worker-c", LEASE_MS)).toBeUndefined();
         expect(await store.failAbandoned()).toEqual([]);
@@ -824,7 +824,7 @@ export function describeTaskStoreContract(name: string, options: ContractOptions
         expect(await store.reapExpired({ limit: 2 })).toBe(2);
         expect(await store.reapExpired({ limit: 2 })).toBe(1);
         expect(await store.reapExpired()).toBe(0);
-        for (const { task } of short) await expect(store.complete(task.id, short[0].lease, {})).rejects.toThrow(TaskNotFoundError);
+        for (const { task } of short) await expect(store.complete(task.id, short[0]!.lease, {})).rejects.toThrow(TaskNotFoundError);
         expect(await store.get(long.task.id, P)).toBeDefined();
         expect(await store.get(forever.task.id, P)).toBeDefined();
       });
@@ -963,7 +963,7 @@ export function describeTaskStoreContract(name: string, options: ContractOptions
           const made = results.filter((r): r is PromiseFulfilledResult<ClaimedTask> => r.status === "fulfilled");
           expect(made).toHaveLength(1);
           for (const r of results)
-            if (r.status === "rejected") expect(r.reason).toMatchObject({ code: "task-exists", task: { id: made[0].value.task.id } });
+            if (r.status === "rejected") expect(r.reason).toMatchObject({ code: "task-exists", task: { id: made[0]!.value.task.id } });
         }
       });
 
@@ -1043,7 +1043,10 @@ async function agrees(model: ModelTask, real: RealTask, r: Real): Promise<void> 
 /** A command on one of the tasks created so far (the drawn number modulo their count). */
 abstract class OnTask implements Command {
   private readonly drawn: number;
-  /** Set by check(): the task this command acts on. */
+  /**
+   * Set by check(): the task this command acts on, below m.tasks.length; r.tasks is kept in step
+   * with m.tasks, so `m.tasks[this.index]!` and `r.tasks[this.index]!` always exist.
+   */
   protected index = 0;
   constructor(drawn: number) {
     this.drawn = drawn;
@@ -1055,7 +1058,7 @@ abstract class OnTask implements Command {
   }
   abstract run(m: Model, r: Real): Promise<void>;
   protected async after(m: Model, r: Real): Promise<void> {
-    await agrees(m.tasks[this.index], r.tasks[this.index], r);
+    await agrees(m.tasks[this.index]!, r.tasks[this.index]!, r);
   }
 }
 
@@ -1083,9 +1086,9 @@ class Ask extends OnTask {
     super(index);
   }
   override async run(m: Model, r: Real): Promise<void> {
-    const t = m.tasks[this.index];
+    const t = m.tasks[this.index]!;
     const got = await refusal(() =>
-      r.store.requestInput(r.tasks[this.index].id, r.tasks[this.index].lease, Object.fromEntries(this.keys.map((k) => [k, { q: k }]))),
+      r.store.requestInput(r.tasks[this.index]!.id, r.tasks[this.index]!.lease, Object.fromEntries(this.keys.map((k) => [k, { q: k }]))),
     );
     const expected = terminal(t) ? "task-finished" : this.keys.some((k) => t.used.includes(k)) ? "input-key-reused" : undefined;
     expect(got).toBe(expected);
@@ -1109,9 +1112,9 @@ class Answer extends OnTask {
     super(index);
   }
   override async run(m: Model, r: Real): Promise<void> {
-    const t = m.tasks[this.index];
+    const t = m.tasks[this.index]!;
     const value = this.toString();
-    const back = await r.store.recordAnswers(r.tasks[this.index].id, r.principal, Object.fromEntries(this.keys.map((k) => [k, value])));
+    const back = await r.store.recordAnswers(r.tasks[this.index]!.id, r.principal, Object.fromEntries(this.keys.map((k) => [k, value])));
     expect(back).toBeDefined();
     if (t.status === "input_required") {
       for (const k of this.keys) {
@@ -1130,8 +1133,8 @@ class Answer extends OnTask {
 
 class Cancel extends OnTask {
   override async run(m: Model, r: Real): Promise<void> {
-    const t = m.tasks[this.index];
-    await r.store.cancel(r.tasks[this.index].id, r.principal);
+    const t = m.tasks[this.index]!;
+    await r.store.cancel(r.tasks[this.index]!.id, r.principal);
     if (!terminal(t)) {
       t.status = "cancelled";
       t.outstanding.clear();
@@ -1151,8 +1154,8 @@ class Finish extends OnTask {
     super(index);
   }
   override async run(m: Model, r: Real): Promise<void> {
-    const t = m.tasks[this.index];
-    const { id, lease } = r.tasks[this.index];
+    const t = m.tasks[this.index]!;
+    const { id, lease } = r.tasks[this.index]!;
     const got = await refusal(() =>
       this.outcome === "completed" ? r.store.complete(id, lease, { ok: true }) : r.store.fail(id, lease, { code: -32603, message: "boom" }),
     );
@@ -1171,12 +1174,12 @@ class Finish extends OnTask {
 /** The worker dies: its lease lapses and another worker claims the task. */
 class Takeover extends OnTask {
   override async run(m: Model, r: Real): Promise<void> {
-    const t = m.tasks[this.index];
-    const real = r.tasks[this.index];
+    const t = m.tasks[this.index]!;
+    const real = r.tasks[this.index]!;
     r.advance(LEASE_MS);
     // Every other task's worker is still alive: it renews before its lease would lapse.
     for (const [i, other] of r.tasks.entries())
-      if (i !== this.index && !terminal(m.tasks[i])) await r.store.renewLease(other.id, other.lease, LEASE_MS);
+      if (i !== this.index && !terminal(m.tasks[i]!)) await r.store.renewLease(other.id, other.lease, LEASE_MS);
     const claimed = await r.store.claim(real.id, "worker-b", LEASE_MS);
     expect(claimed !== undefined).toBe(!terminal(t));
     if (claimed) {
@@ -1193,10 +1196,10 @@ class Takeover extends OnTask {
 /** A worker whose lease was taken over tries to write. */
 class StaleWrite extends OnTask {
   override async run(m: Model, r: Real): Promise<void> {
-    const real = r.tasks[this.index];
+    const real = r.tasks[this.index]!;
     if (real.stale.length === 0) return;
-    const got = await refusal(() => r.store.complete(real.id, real.stale[0], { stale: true }));
-    expect(got).toBe(terminal(m.tasks[this.index]) ? "task-finished" : "stale-lease");
+    const got = await refusal(() => r.store.complete(real.id, real.stale[0]!, { stale: true }));
+    expect(got).toBe(terminal(m.tasks[this.index]!) ? "task-finished" : "stale-lease");
     await this.after(m, r);
   }
   override toString(): string {

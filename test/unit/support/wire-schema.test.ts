@@ -349,8 +349,8 @@ describe("the tasks extension", () => {
 
 describe("the method maps agree with the schema", () => {
   it("RESULT_DEFS covers every client request method", () => {
-    const methods = (schema.$defs.ClientRequest.anyOf ?? []).map(
-      (r) => schema.$defs[r.$ref?.split("/").pop() as string].properties?.method?.const,
+    const methods = (schema.$defs.ClientRequest!.anyOf ?? []).map(
+      (r) => schema.$defs[r.$ref?.split("/").pop() as string]!.properties?.method?.const,
     );
     expect(Object.keys(RESULT_DEFS).sort()).toEqual(methods.sort());
   });
@@ -365,10 +365,10 @@ describe("the method maps agree with the schema", () => {
   });
 
   it("NOTIFICATION_DEFS matches ServerNotification", () => {
-    const defs = (schema.$defs.ServerNotification.anyOf ?? []).map((r) => r.$ref?.split("/").pop() as string);
+    const defs = (schema.$defs.ServerNotification!.anyOf ?? []).map((r) => r.$ref?.split("/").pop() as string);
     expect(Object.values(NOTIFICATION_DEFS).sort()).toEqual(defs.sort());
     for (const [method, def] of Object.entries(NOTIFICATION_DEFS)) {
-      expect(schema.$defs[def].properties?.method?.const).toBe(method);
+      expect(schema.$defs[def]!.properties?.method?.const).toBe(method);
     }
   });
 });

@@ -274,7 +274,7 @@ export class LegacySessions {
     const session = this.sessions.get(message.session);
     if (session === undefined) return;
     session.lastUsed = this.now();
-    session.relay.deliver(message.message as unknown as JSONRPCMessage);
+    session.relay.deliver(message.message as JSONRPCMessage);
   }
 
   private endedElsewhere(message: JsonValue): void {

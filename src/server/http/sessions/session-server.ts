@@ -11,7 +11,7 @@ export function sessionCapabilities(legacy: ServerCapabilities): ServerCapabilit
 
 /** Adds `resources/subscribe` and `resources/unsubscribe` to a session's server, kept in `subscriptions`. */
 export function servesSubscriptions(server: Server, subscriptions: Set<string>): Server {
-  const serve = server as unknown as {
+  const serve = server as {
     setRequestHandler(method: string, handler: (request: { params?: { uri?: unknown } }) => Promise<object>): void;
   };
   serve.setRequestHandler("resources/subscribe", async (request) => {

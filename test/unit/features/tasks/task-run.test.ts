@@ -293,7 +293,7 @@ describe("TaskRun", () => {
     while (renewals.mock.calls.length < 3) await new Promise((resolve) => setTimeout(resolve, 5));
     held.open();
     await done;
-    expect(renewals.mock.calls[0][2]).toBe(30);
+    expect(renewals.mock.calls[0]![2]).toBe(30);
   });
 
   it("hands a rerun task over on shutdown, and fails a fail task with the shutdown error", async () => {

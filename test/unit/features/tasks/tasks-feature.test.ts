@@ -216,7 +216,7 @@ describe("anonymous callers over HTTP", () => {
     const first = await served.listen({ host: "127.0.0.1", port: 0 });
     const second = await served.listen({ host: "127.0.0.1", port: 0 });
     expect(warnings(logger)).toHaveLength(1);
-    expect(warnings(logger)[0].message).toContain("(maxAnonymousTasks 50000, maxActiveAnonymousTasks 7)");
+    expect(warnings(logger)[0]!.message).toContain("(maxAnonymousTasks 50000, maxActiveAnonymousTasks 7)");
     await first.close();
     await second.close();
   });
@@ -259,7 +259,7 @@ describe("what an ack says under races", () => {
       ),
     );
     const effects = acks.map(
-      (a) => (a.result!._meta as Record<string, { applied: boolean; ignored: Record<string, string> }>)["roundtrip-mcp/effect"],
+      (a) => (a.result!._meta as Record<string, { applied: boolean; ignored: Record<string, string> }>)["roundtrip-mcp/effect"]!,
     );
     const taken = effects.flatMap((e, i) => (e.applied ? [notes[i]] : []));
     expect(taken).toHaveLength(1);
