@@ -1,4 +1,9 @@
-import { parseJSONRPCMessage, PROTOCOL_VERSION_META_KEY, RELATED_TASK_META_KEY, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
+import {
+  parseJSONRPCMessage,
+  PROTOCOL_VERSION_META_KEY,
+  RELATED_TASK_META_KEY,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "@modelcontextprotocol/server";
 import type { HeaderLookup } from "../../features/feature-module";
 import type { FeatureTable } from "../../features/feature-table";
 import { ErrorCode } from "../../protocol/errors";
