@@ -19,6 +19,7 @@ import type { TransportFacts } from "../request/transport-facts";
 import type { InboundChecks } from "../checks/inbound-checks";
 import { encodeResult, responseHead, responseTail, responseText, type DirectMethod } from "./lane-encoding";
 import { MODERN_PROTOCOL_VERSION } from "../checks/inbound-checks";
+import { sameJson } from "./same-json";
 
 /**
  * The environment variable that turns the fast lane's default off for a whole process (`off`, `0`
@@ -320,29 +321,6 @@ function isBareEnvelope(meta: JsonObject): boolean {
   let keys = 0;
   for (const _ in meta) keys++;
   return keys === 2;
-}
-
-/**
- * Whether two JSON values are equal (objects by their keys whatever the order: the SDK's verdict
- * does not depend on it). `seen` is a stored envelope within MAX_META_KEY_CHARS, so the walk is bounded by it.
- */
-function sameJson(value: unknown, seen: unknown): boolean {
-  if (value === seen) return true;
-  if (typeof value !== "object" || typeof seen !== "object" || value === null || seen === null) return false;
-  if (Array.isArray(seen)) {
-    if (!Array.isArray(value) || value.length !== seen.length) return false;
-    for (let i = 0; i < seen.length; i++) if (!sameJson(value[i], seen[i])) return false;
-    return true;
-  }
-  if (Array.isArray(value) || !isPlainObject(value)) return false;
-  const stored = seen as JsonObject;
-  let keys = 0;
-  for (const key in value) {
-    if (!Object.prototype.hasOwnProperty.call(stored, key) || !sameJson(value[key], stored[key])) return false;
-    keys++;
-  }
-  for (const _ in stored) keys--;
-  return keys === 0;
 }
 
 function trimOws(value: string | undefined): string | undefined {
