@@ -70,12 +70,21 @@ export function withRequestState(ctx: RequestContext, requestState: string | und
   const source = made[SIGNAL_SOURCE];
   if (source === undefined || Object.getOwnPropertyDescriptor(ctx, "signal")?.get !== LAZY_SIGNAL.get)
     return Object.freeze({ ...ctx, requestState });
-  // Every field as `requestContextOf` wrote it, in its order, but the signal's getter (not read).
-  const fields: Record<string | symbol, unknown> = {};
-  for (const key of Object.keys(ctx)) if (key !== "signal") fields[key] = ctx[key as keyof RequestContext];
-  fields.requestState = requestState;
-  fields[SIGNAL_SOURCE] = source;
-  return withLazySignal(fields);
+  // Every field as `requestContextOf` wrote it, in its order (one literal, the same shape), but the
+  // signal's getter (not read).
+  return withLazySignal({
+    requestMethod: ctx.requestMethod,
+    requestParams: ctx.requestParams,
+    principal: ctx.principal,
+    authorization: ctx.authorization,
+    clientCapabilities: ctx.clientCapabilities,
+    protocolVersion: ctx.protocolVersion,
+    inputResponses: ctx.inputResponses,
+    requestState,
+    progress: ctx.progress,
+    log: ctx.log,
+    [SIGNAL_SOURCE]: source,
+  });
 }
 
 /** A malformed retry envelope is refused (-32602) before the component runs. */

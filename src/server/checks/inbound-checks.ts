@@ -4,7 +4,7 @@ import { ErrorCode } from "../../protocol/errors";
 import { isPlainObject } from "../../protocol/plain-object";
 import type { JsonObject } from "../../protocol/wire-types";
 import type { TransportFacts } from "../request/transport-facts";
-import { PROTOCOL_VERSION_META_KEY, sdk, SUPPORTED_PROTOCOL_VERSIONS } from "../request/sdk-module";
+import { PROTOCOL_VERSION_META_KEY, RELATED_TASK_META_KEY, sdk, SUPPORTED_PROTOCOL_VERSIONS } from "../request/sdk-module";
 import { ParamsCheck } from "./params-check";
 import { describeBreach, requestIdOf, scanJsonText, scanJsonValue, type LimitBreach, type RequestLimits } from "./request-limits";
 
@@ -131,6 +131,8 @@ function limits(this: InboundChecks, { message, facts }: CheckedMessage): Reject
 
 /** A value that is not a JSON-RPC message the SDK accepts is -32600. */
 function jsonRpcMessage({ message }: CheckedMessage): Rejection | undefined {
+  // The common request is told valid by a few property reads; the SDK's schema walk is for the rest.
+  if (isPlainRequest(message)) return undefined;
   try {
     sdk().parseJSONRPCMessage(message);
     return undefined;
@@ -138,6 +140,27 @@ function jsonRpcMessage({ message }: CheckedMessage): Rejection | undefined {
     const problem = Array.isArray(message) ? "batches are not supported" : "not a valid JSON-RPC 2.0 message";
     return { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${problem}`, status: 400 };
   }
+}
+
+const REQUEST_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
+
+/**
+ * A request the SDK's `JSONRPCRequestSchema` (a strict object: `jsonrpc` "2.0", a string or
+ * integer id, a string method, params an object whose `_meta` is an object) is known to accept,
+ * told by property reads alone. False says nothing: the SDK's own parse then decides. `_meta`
+ * keys the schema types (progressToken, related-task) are left to it.
+ */
+export function isPlainRequest(message: unknown): boolean {
+  if (!isPlainObject(message)) return false;
+  for (const key in message) if (!REQUEST_KEYS.has(key)) return false;
+  const { id, params } = message;
+  if (message.jsonrpc !== "2.0" || typeof message.method !== "string") return false;
+  if (typeof id !== "string" && !Number.isSafeInteger(id)) return false;
+  if (params === undefined) return true;
+  if (!isPlainObject(params)) return false;
+  const meta = params._meta;
+  if (meta === undefined) return true;
+  return isPlainObject(meta) && meta.progressToken === undefined && meta[RELATED_TASK_META_KEY] === undefined;
 }
 
 /** An id JSON-RPC allows but MCP does not (a number with a fraction) is -32600 without the id. */

@@ -3,6 +3,7 @@ import { sdk } from "../request/sdk-module";
 import type { HeaderLookup } from "../../features/feature-module";
 import type { Cancellation } from "../../protocol/cancellation";
 import { isPlainObject } from "../../protocol/plain-object";
+import type { JsonObject } from "../../protocol/wire-types";
 import { echoedId, type InboundChecks, type Rejection } from "../checks/inbound-checks";
 import type { FastLane, LaneBytes } from "../lane/fast-lane";
 import type { HttpOutcome, HttpStatus } from "../request/http-status";
@@ -56,32 +57,49 @@ export class HttpAnswerer {
     await this.sdk.close();
   }
 
-  async answer(received: HttpReceived): Promise<HttpAnswer> {
+  /**
+   * The answer of one request. Not an async function: a request the lane takes settles when its
+   * dispatch does, through one `then` (no async frame, no await of what is already known).
+   */
+  answer(received: HttpReceived): Promise<HttpAnswer> {
     const { body, header } = received;
-    let facts = received.facts;
-    const rejection = this.checks.run("http", { message: body, facts, header });
-    if (rejection !== undefined) return { kind: "refused", rejection, id: echoedId(body) };
-    if (this.sessions?.claims(received.method, header, body)) {
-      const request = received.webRequest();
-      return { kind: "sdk", response: await this.sessions.fetch(request, body, facts.principal, carryFacts(facts, received.authInfo)) };
+    const rejection = this.checks.run("http", { message: body, facts: received.facts, header });
+    if (rejection !== undefined) return Promise.resolve({ kind: "refused", rejection, id: echoedId(body) });
+    if (this.sessions?.claims(received.method, header, body)) return this.session(received);
+    if (body !== undefined && this.lane !== undefined && received.method === "POST" && sdk().isJsonContentType(header("content-type"))) {
+      const taken = this.lane.admit(body, header);
+      if (taken !== undefined)
+        return this.lane
+          .answer(taken, received.facts, received.cancellation)
+          .then((answer) => (answer.kind === "bytes" ? { kind: "lane", bytes: answer } : this.viaSdk(received, answer.settled)));
     }
-    if (body !== undefined) {
-      const params = isPlainObject(body) && isPlainObject(body.params) ? body.params : undefined;
-      if (params !== undefined) facts = { ...facts, rawParams: params };
-      if (this.lane !== undefined && received.method === "POST" && sdk().isJsonContentType(header("content-type"))) {
-        const taken = this.lane.admit(body, header);
-        if (taken !== undefined) {
-          const answer = await this.lane.answer(taken, facts, received.cancellation);
-          if (answer.kind === "bytes") return { kind: "lane", bytes: answer };
-          facts = { ...facts, settled: answer.settled };
-        }
-      }
-    }
+    return this.viaSdk(received, undefined);
+  }
+
+  private async session(received: HttpReceived): Promise<HttpAnswer> {
+    const { facts } = received;
+    const request = received.webRequest();
+    return {
+      kind: "sdk",
+      response: await this.sessions!.fetch(request, received.body, facts.principal, carryFacts(facts, received.authInfo)),
+    };
+  }
+
+  /** The SDK's handler, with the request's facts: its raw params, and what the lane already settled (if it took it). */
+  private async viaSdk(received: HttpReceived, settled: Promise<JsonObject> | undefined): Promise<HttpAnswer> {
+    const { body } = received;
+    const params = isPlainObject(body) && isPlainObject(body.params) ? body.params : undefined;
     const outcome: HttpOutcome = {};
+    const facts: TransportFacts = {
+      ...received.facts,
+      ...(params !== undefined && { rawParams: params }),
+      ...(settled !== undefined && { settled }),
+      http: outcome,
+    };
     const response = await this.sdk.fetch(received.webRequest(), {
       // A body read here travels as parsedBody; the SDK then never reads the stream.
       ...(body !== undefined && { parsedBody: body }),
-      authInfo: carryFacts({ ...facts, http: outcome }, received.authInfo),
+      authInfo: carryFacts(facts, received.authInfo),
     });
     return { kind: "sdk", response: outcome.status === undefined ? response : withStatus(response, outcome.status) };
   }

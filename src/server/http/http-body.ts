@@ -21,14 +21,18 @@ export function readBody(req: IncomingMessage, max: number): Promise<BodyRead> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let done = false;
+    // The listeners stay (they die with the request): a later event finds the read done, and an
+    // error after it still has a listener. Only the first outcome counts.
     const finish = (outcome: BodyRead) => {
-      req.off("data", onData).off("end", onEnd).off("error", onAbort).off("close", onAbort);
+      if (done) return;
+      done = true;
       resolve(outcome);
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > max) finish({ kind: "too-large" });
-      else chunks.push(chunk);
+      else if (!done) chunks.push(chunk);
     };
     const onEnd = () => finish({ kind: "body", text: Buffer.concat(chunks, size).toString("utf8") });
     const onAbort = () => finish({ kind: "aborted" });

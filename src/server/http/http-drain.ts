@@ -54,7 +54,8 @@ export class InFlightRequests {
   track(res: ServerResponse): Flight {
     const flight: Flight = { listen: false, stopped: false };
     this.flights.set(res, flight);
-    res.once("close", () => {
+    // `on`, not `once`: a response closes once, and `once` would wrap the listener per request.
+    res.on("close", () => {
       this.flights.delete(res);
       this.changed?.();
     });

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { sdk } from "../request/sdk-module";
 import type { AppLogger } from "../../protocol/app-logger";
 import type { HttpAuth } from "./http-auth";
-import { nodeCaller, nodeReceived, type NodeBearer } from "./node-request";
+import { ANONYMOUS_CALLER, nodeCaller, nodeReceived, type NodeBearer } from "./node-request";
 import { ErrorCode } from "../../protocol/errors";
 import { ConnectionGate, refusalMessage, RETRY_AFTER_SECONDS } from "./connection-gate";
 import { errorResponse } from "../checks/error-response";
@@ -141,7 +141,11 @@ export async function startHttpListener(
       if (originProblem !== undefined) return void jsonError(res, 403, -32000, originProblem);
     }
     if (route !== undefined) return void (await route(req, res));
-    const caller = await nodeCaller(req, res, url?.search.slice(1), bearer, options.authenticate);
+    // No await when nothing authenticates: the body is read in the tick the request arrives.
+    const caller =
+      bearer === undefined && options.authenticate === undefined
+        ? ANONYMOUS_CALLER
+        : await nodeCaller(req, res, url?.search.slice(1), bearer, options.authenticate);
     if (caller === undefined) return undefined;
     let bodyText: string | undefined;
     let body: unknown;

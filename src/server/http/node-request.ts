@@ -27,6 +27,9 @@ export interface NodeBearer {
 /** Who is calling, or undefined once the refusal is answered. */
 export type NodeCaller = { readonly principal: string | null; readonly authorization: Authorization | undefined };
 
+/** The caller of an entry with neither OAuth nor `authenticate`: one record for every request. */
+export const ANONYMOUS_CALLER: NodeCaller = Object.freeze({ principal: null, authorization: undefined });
+
 /**
  * The caller of a request: the bearer token verified (`query` is the request's query string, where
  * a token is refused), else the entry's `authenticate` (null is 401), else anonymous.
@@ -43,7 +46,7 @@ export async function nodeCaller(
     if (verdict.kind === "refused") return void send(res, verdict.status, errorResponse(verdict.error), verdict.headers);
     return { principal: verdict.principal, authorization: verdict.authorization };
   }
-  if (authenticate === undefined) return { principal: null, authorization: undefined };
+  if (authenticate === undefined) return ANONYMOUS_CALLER;
   const principal = await authenticate(req);
   if (principal !== null) return { principal, authorization: undefined };
   res.setHeader("www-authenticate", "Bearer");

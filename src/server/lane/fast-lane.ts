@@ -19,6 +19,7 @@ import type { TransportFacts } from "../request/transport-facts";
 import type { InboundChecks } from "../checks/inbound-checks";
 import { encodeResult, responseHead, responseTail, responseText, type DirectMethod } from "./lane-encoding";
 import { MODERN_PROTOCOL_VERSION } from "../checks/inbound-checks";
+import { sameJson } from "./same-json";
 
 /**
  * The environment variable that turns the fast lane's default off for a whole process (`off`, `0`
@@ -41,35 +42,36 @@ export function fastLaneEnabled(option: boolean | undefined, env: Readonly<Recor
  * token or log level reaches the lane, so `progress` and `log` are left to the context's defaults.
  */
 class LaneInbound implements InboundRequest {
-  readonly method: string;
-  readonly params: JsonObject;
-  readonly clientCapabilities: ClientCapabilities;
-  readonly protocolVersion = MODERN_PROTOCOL_VERSION;
-  readonly era = "modern" as const;
-  readonly inputResponses: unknown;
-  readonly requestState: unknown;
+  // `declare`: assigned once in the constructor, with no field definitions before (one shape, no redefinition).
+  declare readonly method: string;
+  declare readonly params: JsonObject;
+  declare readonly clientCapabilities: ClientCapabilities;
+  declare readonly protocolVersion: typeof MODERN_PROTOCOL_VERSION;
+  declare readonly era: "modern";
+  declare readonly inputResponses: unknown;
+  declare readonly requestState: unknown;
 
-  readonly principal: string | null;
-  readonly authorization: Authorization | undefined;
-  readonly exclusive: boolean;
-  readonly requestId: string | number;
-  readonly transportKind: "http" | "stdio" | undefined;
+  declare readonly principal: string | null;
+  declare readonly authorization: Authorization | undefined;
+  declare readonly exclusive: boolean;
+  declare readonly requestId: string | number;
+  declare readonly transportKind: "http" | "stdio" | undefined;
+  declare readonly cancellation: Cancellation | undefined;
 
-  constructor(
-    request: LaneRequest,
-    facts: TransportFacts,
-    readonly cancellation: Cancellation | undefined,
-  ) {
+  constructor(request: LaneRequest, facts: TransportFacts, cancellation: Cancellation | undefined) {
+    this.method = request.method;
+    this.params = request.params;
+    this.clientCapabilities = request.capabilities;
+    this.protocolVersion = MODERN_PROTOCOL_VERSION;
+    this.era = "modern";
+    this.inputResponses = request.params.inputResponses;
+    this.requestState = request.params.requestState;
     this.principal = facts.principal;
     this.authorization = facts.authorization;
     this.exclusive = facts.ownBytes;
     this.requestId = request.id;
     this.transportKind = facts.transport === "connection" ? undefined : facts.transport;
-    this.method = request.method;
-    this.params = request.params;
-    this.clientCapabilities = request.capabilities;
-    this.inputResponses = request.params.inputResponses;
-    this.requestState = request.params.requestState;
+    this.cancellation = cancellation;
   }
 }
 
@@ -120,6 +122,8 @@ const SDK_META_KEYS = new Set(["progressToken", "traceparent", "tracestate", "ba
 /** Longest `_meta` whose verdict is cached; a longer one takes the SDK path. */
 const MAX_META_KEY_CHARS = 2048;
 const MAX_CACHED_VERDICTS = 512;
+/** How many recent envelopes are compared before one is encoded as a cache key. */
+const RECENT_ENVELOPES = 4;
 
 export interface FastLaneOptions {
   dispatcher: Dispatcher;
@@ -143,6 +147,8 @@ export class FastLane {
   /** `_meta` JSON → whether the SDK accepts it as a valid 2026-07-28 envelope. */
   private readonly envelopes = new Map<string, boolean>();
   private readonly serverInfoMeta: string;
+  /** The last distinct envelopes verdicted (copies), newest first: most requests repeat one of them. */
+  private readonly recentEnvelopes: { readonly meta: JsonObject; readonly valid: boolean }[] = [];
   /** The verdict on the bare envelope (`isBareEnvelope`), once asked. */
   private bareEnvelope: boolean | undefined;
   /** Encoded response heads of frozen complete results (list pages), by result object. */
@@ -196,15 +202,24 @@ export class FastLane {
    * `cancellation` (its signal made only if a handler reads it). `facts.ownBytes`: the message was parsed
    * for this request alone, so the dispatcher may freeze its params in place (see `InboundRequest`).
    */
-  async answer(request: LaneRequest, facts: TransportFacts, cancellation: Cancellation): Promise<LaneAnswer> {
+  answer(request: LaneRequest, facts: TransportFacts, cancellation: Cancellation): Promise<LaneAnswer> {
     this.counts.taken++;
     const inbound = new LaneInbound(request, facts, cancellation);
-    let result: JsonObject;
+    let dispatched: Promise<JsonObject>;
     try {
-      result = await dispatchRequest(this.options.dispatcher, inbound, facts);
+      dispatched = dispatchRequest(this.options.dispatcher, inbound, facts);
     } catch (error) {
-      return this.failure(request, error);
+      return Promise.resolve(this.failure(request, error));
     }
+    // One `then`, not an async frame: the answer is encoded in the tick the dispatch settles.
+    return dispatched.then(
+      (result) => this.response(request, result),
+      (error: unknown) => this.failure(request, error),
+    );
+  }
+
+  /** The response of a result the dispatcher settled to: bytes, or left to the SDK path to encode. */
+  private response(request: LaneRequest, result: JsonObject): LaneAnswer {
     const kept = this.kept(request.spec, result);
     if (kept !== undefined) {
       const tail = responseTail(request.id);
@@ -254,6 +269,8 @@ export class FastLane {
         [PROTOCOL_VERSION_META_KEY]: MODERN_PROTOCOL_VERSION,
         [CLIENT_CAPABILITIES_META_KEY]: {},
       }));
+    // A client sends the same envelope on every request: compared with the last ones seen, not encoded.
+    for (const seen of this.recentEnvelopes) if (sameJson(meta, seen.meta)) return seen.valid;
     const key = JSON.stringify(meta);
     if (key.length > MAX_META_KEY_CHARS) return false;
     let valid = this.envelopes.get(key);
@@ -262,6 +279,9 @@ export class FastLane {
       if (this.envelopes.size >= MAX_CACHED_VERDICTS) this.envelopes.clear();
       this.envelopes.set(key, valid);
     }
+    // A copy: the request's own objects may be changed by whoever holds them after this request.
+    this.recentEnvelopes.unshift({ meta: JSON.parse(key) as JsonObject, valid });
+    if (this.recentEnvelopes.length > RECENT_ENVELOPES) this.recentEnvelopes.pop();
     return valid;
   }
 

@@ -29,5 +29,6 @@ export const CLIENT_CAPABILITIES_META_KEY = "io.modelcontextprotocol/clientCapab
 export const CLIENT_INFO_META_KEY = "io.modelcontextprotocol/clientInfo";
 export const SERVER_INFO_META_KEY = "io.modelcontextprotocol/serverInfo";
 export const LOG_LEVEL_META_KEY = "io.modelcontextprotocol/logLevel";
+export const RELATED_TASK_META_KEY = "io.modelcontextprotocol/related-task";
 /** The 2025-era revisions the SDK negotiates through `initialize`. */
 export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];
