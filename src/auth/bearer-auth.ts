@@ -160,15 +160,14 @@ export class BearerAuth {
   /** The 403 answer for a token without every scope in `required`. */
   insufficientScope(required: readonly string[], resource: string): BearerRefusal {
     this.logger.info("bearer token lacks scopes", { status: 403, requiredScopes: [...required] });
-    return refusal(
-      403,
-      insufficientScopeChallenge(protectedResourceMetadataUrl(resource), required),
-      -32003,
-      `Insufficient scope: this operation needs ${required.join(" ")}`,
-      {
-        requiredScopes: [...required],
-      },
-    );
+    return refusal(403, this.scopeChallenge(required, resource), -32003, `Insufficient scope: this operation needs ${required.join(" ")}`, {
+      requiredScopes: [...required],
+    });
+  }
+
+  /** The `WWW-Authenticate` value of that 403: every scope in `required`, and where the metadata is. */
+  scopeChallenge(required: readonly string[], resource: string): string {
+    return insufficientScopeChallenge(protectedResourceMetadataUrl(resource), required);
   }
 
   private malformed(metadataUrl: string, reason: string, description: string): BearerRefusal {

@@ -136,7 +136,9 @@ export function buildSdkServer(options: BridgeOptions): Server {
       const known = options.facts(ctx);
       const answer = known.settled ?? dispatchRequest(dispatcher, toInboundRequest(entry.method, request, ctx, server, known), known);
       const outcome = known.http;
-      return outcome === undefined ? answer : answer.catch((error: unknown) => (noteHttpStatus(outcome, error), Promise.reject(error)));
+      return outcome === undefined
+        ? answer
+        : answer.catch((error: unknown) => (noteHttpStatus(outcome, error, known.scopeChallenge), Promise.reject(error)));
     };
     if (entry.paramsSchema === undefined) {
       server.setRequestHandler(entry.method as "tools/list", dispatch as never);

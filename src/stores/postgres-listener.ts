@@ -25,7 +25,8 @@ const PLAIN_CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /**
  * LISTEN on a set of channels through one dedicated pooled connection. When that connection is
- * lost it reconnects with backoff (100 ms doubling to 5 s) and listens again on every channel.
+ * lost it reconnects with backoff (100 ms doubling to 5 s) and listens again on every channel;
+ * it logs the loss, the first failed retry, and the restore (whichever connect makes it).
  * Its connection has an 'error' listener for as long as it holds it: a lost connection is logged,
  * never thrown. A silent connection (a frozen server, a partition that never resets it) delivers
  * nothing and reports nothing, so the listener sends a heartbeat every `heartbeatMs` and counts a
@@ -43,6 +44,8 @@ export class PostgresListener {
   /** The current connection's queries, one at a time (pg deprecates overlapping queries on one client). */
   private queue: Promise<unknown> = Promise.resolve();
   private stopped = false;
+  /** The connection was lost and is not back: the next connect is the restore, whoever makes it. */
+  private down = false;
   /** A failed reconnect was logged; stay quiet until one succeeds. */
   private reconnecting = false;
 
@@ -99,6 +102,8 @@ export class PostgresListener {
 
   stop(): void {
     this.stopped = true;
+    this.down = false;
+    this.reconnecting = false;
     clearTimeout(this.reconnectTimer);
     clearInterval(this.heartbeatTimer);
     const client = this.client;
@@ -109,8 +114,13 @@ export class PostgresListener {
 
   private async connect(): Promise<void> {
     const client = await this.pool.connect();
+    /** The connection failed before it became the listener's (pg may report it before the last LISTEN's await resumes). */
+    let failed: Error | undefined;
     // Stays attached after release too: a destroyed connection may still report its end.
-    const lost = (error?: Error) => this.lost(client, error);
+    const lost = (error?: Error) => {
+      if (this.client === client) this.lost(client, error);
+      else failed ??= error ?? new Error("Connection terminated unexpectedly");
+    };
     client.on("error", lost);
     client.on("end", () => lost());
     client.on("notification", (message) => {
@@ -125,6 +135,7 @@ export class PostgresListener {
           await client.query(`LISTEN ${channel}`);
           listened.add(channel);
         }
+      if (failed) throw failed;
     } catch (error) {
       client.release(error instanceof Error ? error : true);
       throw error;
@@ -140,6 +151,20 @@ export class PostgresListener {
     clearInterval(this.heartbeatTimer);
     this.heartbeatTimer = setInterval(() => this.heartbeat(client), this.heartbeatMs);
     this.heartbeatTimer.unref();
+    if (this.down) this.restored();
+  }
+
+  /**
+   * Listening again after a loss, whether the retry timer or the owner's own start() connected,
+   * and at the first retry or a later one: every "lost" in the log is followed by "restored".
+   */
+  private restored(): void {
+    this.down = false;
+    this.reconnecting = false;
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = undefined;
+    this.warn(this.messages.restored, {});
+    void this.call(() => this.events.restored());
   }
 
   private heartbeat(client: PoolClient): void {
@@ -164,28 +189,25 @@ export class PostgresListener {
     clearInterval(this.heartbeatTimer);
     client.release(error ?? true);
     if (this.stopped) return;
+    this.down = true;
     this.warn(this.messages.lost, { error: error?.message ?? "connection ended" });
-    this.call(() => this.events.lost());
+    void this.call(() => this.events.lost());
     this.reconnect();
   }
 
+  /** Arms the one retry timer (a connect that succeeds meanwhile clears it: see restored()). */
   private reconnect(): void {
-    this.reconnectTimer = setTimeout(async () => {
-      if (this.stopped) return;
-      try {
-        await this.start();
-      } catch (error) {
-        if (this.stopped) return;
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      if (this.stopped || !this.down) return;
+      this.start().catch((error: unknown) => {
+        if (this.stopped || !this.down) return;
         if (!this.reconnecting) this.warn(this.messages.retrying, { error: error instanceof Error ? error.message : String(error) });
         this.reconnecting = true;
         this.backoffMs = Math.min(this.backoffMs * 2, MAX_BACKOFF_MS);
         this.reconnect();
-        return;
-      }
-      if (this.stopped) return;
-      if (this.reconnecting) this.warn(this.messages.restored, {});
-      this.reconnecting = false;
-      await this.call(() => this.events.restored());
+      });
     }, this.backoffMs);
     this.reconnectTimer.unref();
   }

@@ -37,7 +37,7 @@ export async function createStdioTestClient(server: StdioServerCommand, options:
     checkPrincipal: (_principal, scopes) => {
       if (scopes !== undefined)
         throw new Error(
-          "client.as: scopes without an authorization server work in-process (createTestClient); over HTTP run one, see docs/authorization.md",
+          "client.as: scopes without an authorization server work in-process (createTestClient) and over HTTP on the app (createHttpTestClient); for a server process, run one, see docs/authorization.md",
         );
       if (principalEnv === undefined) {
         throw new Error(

@@ -297,9 +297,10 @@ export class TestClient {
    * of its own, over HTTP a listener or headers of its own, over stdio a process of its own.
    * Throws, saying what to configure, where the boundary cannot do it.
    *
-   * `options.scopes` (in-process only): every request is authorized as a verified token granting
-   * exactly those scopes would be, so `@Scopes` checks and list filtering apply, with no
-   * authorization server.
+   * `options.scopes` (in-process, and over HTTP on an app the kit listens on): every request is
+   * authorized as a verified token granting exactly those scopes would be, so `@Scopes` checks and
+   * list filtering apply, with no authorization server. Over HTTP that is a listener of its own
+   * with `auth` (403 challenges and all); there the principal must be a string.
    *
    * @example const stolen = await round1.via(client.as("mallory")).answer({ color: accept({ color: "red" }) });
    * @example const reader = client.as("alice", { scopes: ["preferences:read"] });

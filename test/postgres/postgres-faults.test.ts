@@ -11,6 +11,9 @@
  * - the cluster stopped (`pg_ctl stop -m fast`) and started again under load, two instances on a
  *   cluster of the test's own: both survive, fail in bounded time while it is down, listen again
  *   and work once it is back;
+ * - the process stalled (SIGSTOP) across the whole stop and restart, so it learns of the loss only
+ *   once the cluster is back and its first retry succeeds: it still logs that it listens again
+ *   (the once-seen CI flake of the test above: a retry that never failed logged no restore);
  * - a frozen server (a proxy that stops forwarding and closes nothing): every operation ends
  *   within connectTimeoutMs + queryTimeoutMs with a TaskStoreUnavailableError naming the bound,
  *   the store drops every connection whose answer never came (no pool slot is held forever), the
@@ -154,6 +157,29 @@ describe("the PostgreSQL task store under faults", () => {
     }
     for (const s of stores) expect(await s.request("probe")).toMatchObject({ ok: true });
     expect(await Promise.all(stores.map((s) => s.close()))).toEqual([0, 0]);
+  });
+
+  it("logs that it listens again when its first retry succeeds (the process stalled across the stop and restart)", async () => {
+    const cluster = await PostgresCluster.create();
+    cleanups.push(() => cluster.destroy());
+    const store = await start({
+      connectionString: named(cluster.url, appName()),
+      schema: freshSchema(),
+      connectTimeoutMs: 1000,
+      queryTimeoutMs: 2000,
+    });
+    cleanups.push(() => store.resume());
+    await store.request("watch");
+
+    store.pause();
+    cluster.stop("fast");
+    cluster.start();
+    store.resume();
+    await store.warned("The PostgreSQL task store lost its LISTEN connection");
+    await store.warned("The PostgreSQL task store is listening for changes again");
+    expect(store.alive()).toBe(true);
+    expect(await store.request("probe")).toMatchObject({ ok: true });
+    expect(await store.close()).toBe(0);
   });
 
   it("ends every operation on a frozen server within its bounds, holds no pool slot forever, and works once it answers again", async () => {

@@ -13,7 +13,7 @@
  * - a handler that throws is logged and the others still receive the message;
  * - openMessageBus opens a PostgreSQL bus from its URL;
  * - the LISTEN connection terminated: the bus logs it, turns unhealthy, and listens again on
- *   every channel by itself;
+ *   every channel by itself, logging that it does (its first retry succeeds: the database is up);
  * - in two child processes on a cluster of the test's own, the cluster stopped (fast) and started
  *   again: both buses turn unhealthy, publish rejects in bounded time with
  *   TaskStoreUnavailableError naming the bus while a subscribe resolves, both turn healthy again
@@ -220,6 +220,10 @@ describe("PostgresMessageBus", () => {
     expect(killed).toEqual([{ killed: true }]); // a's LISTEN connection (b listens on nothing)
     await eventually("the bus to notice the loss", async () => warnings.some((w) => w.startsWith("The PostgreSQL message bus lost")));
     await eventually("both buses healthy again", async () => a.healthy && b.healthy);
+    expect(warnings.filter((w) => /LISTEN|listen/.test(w))).toEqual([
+      "The PostgreSQL message bus lost its LISTEN connection; publish fails until it is back",
+      "The PostgreSQL message bus is listening again",
+    ]);
     await b.publish("one", 1);
     await b.publish("two", 2);
     expect(await one.next(1)).toEqual([1]);

@@ -8,8 +8,9 @@
  * - a pool the app gives is not ended by close();
  * - claimNext skips a row another transaction holds locked (FOR UPDATE SKIP LOCKED) instead
  *   of waiting for it;
- * - when the LISTEN connection is killed, the store warns, polls, reconnects, and a watcher
- *   still learns of a change made through another handle;
+ * - when the LISTEN connection is killed, the store warns, polls, reconnects (logging that it
+ *   listens again, also when its first retry succeeds), and a watcher still learns of a change
+ *   made through another handle;
  * - a database that does not exist is TaskStoreUnavailableError (3D000), as is a closed port.
  */
 import { Client, Pool } from "pg";
@@ -17,6 +18,7 @@ import { postgresMigrations } from "../../src/stores/postgres-schema";
 import { PostgresTaskStore, type StoreLogger, type TaskRecord, TaskStoreConfigError, TaskStoreUnavailableError } from "../../src/stores";
 import { taskInput } from "../unit/stores/task-store-contract";
 import { freshSchema, postgresUrl, sql } from "./postgres-database";
+import { eventually } from "./store-under-fault";
 
 const connectionString = postgresUrl();
 const schemas: string[] = [];
@@ -150,7 +152,16 @@ describe("PostgresTaskStore", () => {
     expect(killed).toEqual({ killed: true });
     await other.recordAnswers(task.id, "alice", { a: "after the kill" });
     await answered;
-    expect(warnings).toContain("The PostgreSQL task store lost its LISTEN connection; polling until it is back");
+    // The database stayed up, so the first retry listens again: that restore is logged too.
+    await eventually(
+      "the store to log that it listens again",
+      async () => warnings.includes("The PostgreSQL task store is listening for changes again"),
+      10_000,
+    );
+    expect(warnings.filter((w) => /LISTEN|listen/.test(w))).toEqual([
+      "The PostgreSQL task store lost its LISTEN connection; polling until it is back",
+      "The PostgreSQL task store is listening for changes again",
+    ]);
     expect(told.at(-1)!.status).toBe("input_required");
   });
 

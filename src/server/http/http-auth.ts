@@ -4,6 +4,7 @@ import type { AppLogger } from "../../protocol/app-logger";
 import type { Authorization } from "../../protocol/authorization";
 import { isPlainObject } from "../../protocol/plain-object";
 import type { JsonObject } from "../../protocol/wire-types";
+import type { ScopeChallenge } from "../request/http-status";
 
 /** An answer the auth layer writes itself: the metadata document or a refusal. */
 export interface AuthAnswer {
@@ -20,6 +21,8 @@ export interface AuthAnswer {
  */
 export class HttpAuth {
   private readonly bearer: BearerAuth;
+  /** One challenge per resource served, made once: every request's facts carry it. */
+  private readonly challenges = new Map<string, ScopeChallenge>();
 
   constructor(
     options: AuthOptions,
@@ -48,6 +51,16 @@ export class HttpAuth {
 
   check(authorization: readonly string[] | undefined, query: string | undefined, resource: string): Promise<Authorized | BearerRefusal> {
     return this.bearer.check(authorization, query, resource);
+  }
+
+  /** The 403 challenge of a refusal the dispatcher makes (a task method, a completion) on `resource`. */
+  scopeChallenge(resource: string): ScopeChallenge {
+    let challenge = this.challenges.get(resource);
+    if (challenge === undefined) {
+      challenge = (required) => this.bearer.scopeChallenge(required, resource);
+      this.challenges.set(resource, challenge);
+    }
+    return challenge;
   }
 
   /** The 403 refusal of a request naming a component whose scopes `authorization` lacks, or undefined. */

@@ -76,7 +76,13 @@ export function httpEntry(answerer: HttpAnswerer, auth?: { readonly http: HttpAu
     const received: HttpReceived = {
       body,
       method: request.method,
-      facts: { transport: "http", principal, ...(authorization !== undefined && { authorization }), ownBytes },
+      facts: {
+        transport: "http",
+        principal,
+        ...(authorization !== undefined && { authorization }),
+        ...(auth !== undefined && { scopeChallenge: auth.http.scopeChallenge(auth.resource) }),
+        ownBytes,
+      },
       authInfo,
       header: (name) => request.headers.get(name) ?? undefined,
       cancellation: signalCancellation(request.signal),

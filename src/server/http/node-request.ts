@@ -89,7 +89,13 @@ export function nodeReceived(req: IncomingMessage, res: ServerResponse, flight: 
   return {
     body,
     method: req.method ?? "",
-    facts: { transport: "http", principal, ...(authorization !== undefined && { authorization }), ownBytes: read.ownBytes },
+    facts: {
+      transport: "http",
+      principal,
+      ...(authorization !== undefined && { authorization }),
+      ...(bearer !== undefined && { scopeChallenge: bearer.http.scopeChallenge(bearer.resource) }),
+      ownBytes: read.ownBytes,
+    },
     authInfo: { token: "", clientId: principal ?? "anonymous", scopes: [] },
     header: (name) => headerOf(req, name),
     cancellation,

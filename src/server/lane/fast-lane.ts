@@ -209,12 +209,12 @@ export class FastLane {
     try {
       dispatched = dispatchRequest(this.options.dispatcher, inbound, facts);
     } catch (error) {
-      return Promise.resolve(this.failure(request, error));
+      return Promise.resolve(this.failure(request, error, facts));
     }
     // One `then`, not an async frame: the answer is encoded in the tick the dispatch settles.
     return dispatched.then(
       (result) => this.response(request, result),
-      (error: unknown) => this.failure(request, error),
+      (error: unknown) => this.failure(request, error, facts),
     );
   }
 
@@ -297,7 +297,7 @@ export class FastLane {
   }
 
   /** An error the dispatcher threw, as the SDK writes a handler error (200, or 400 for -32021). */
-  private failure(request: LaneRequest, error: unknown): LaneAnswer {
+  private failure(request: LaneRequest, error: unknown, facts: TransportFacts): LaneAnswer {
     if (!isMcpError(error) || !Number.isSafeInteger(error.code) || typeof error.message !== "string") {
       this.counts.settled++;
       return { kind: "settled", settled: Promise.reject(error) };
@@ -305,7 +305,7 @@ export class FastLane {
     const code = error.code === -32002 ? -32602 : error.code;
     const data = error.data === undefined ? "" : `,"data":${JSON.stringify(error.data)}`;
     const text = `{"jsonrpc":"2.0","id":${JSON.stringify(request.id)},"error":{"code":${code},"message":${JSON.stringify(error.message)}${data}}}`;
-    const { status, headers } = httpStatusOf(code, error.data);
+    const { status, headers } = httpStatusOf(code, error.data, facts.scopeChallenge);
     return { kind: "bytes", status, text, ...(headers !== undefined && { headers }) };
   }
 }

@@ -1,7 +1,7 @@
 import type { Authorization } from "../../protocol/authorization";
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { JsonObject } from "../../protocol/wire-types";
-import type { HttpOutcome } from "./http-status";
+import type { HttpOutcome, ScopeChallenge } from "./http-status";
 
 /** Which transport received a request: `listen()` or a mounted `httpHandler()`, a stdio line, any other connection. */
 export type TransportKind = "http" | "stdio" | "connection";
@@ -32,6 +32,11 @@ export interface TransportFacts {
   readonly settled?: Promise<JsonObject>;
   /** HTTP, SDK path: where the SDK bridge notes the status a dispatcher error asks for (`http-status.ts`). */
   readonly http?: HttpOutcome;
+  /**
+   * HTTP with OAuth (`auth`): the entry's 403 insufficient_scope challenge for these scopes, with
+   * its `resource_metadata`, for a refusal the dispatcher makes (a task method, a completion).
+   */
+  readonly scopeChallenge?: ScopeChallenge;
 }
 
 /** The `authInfo.extra` key the facts travel under through the SDK's HTTP handler. */

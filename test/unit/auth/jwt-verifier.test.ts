@@ -2,7 +2,8 @@
 // - an unknown kid refetches the JWKS, at most once per jwksCooldownMs (a flood of made-up kids
 //   costs one fetch), and the refusal is InvalidTokenError without token material in its reason
 // - scopes come from `scope` (space-separated) or `scp` (an array), the principal facts from the claims
-// - over HTTP a -32003 from the dispatcher (a task method) is 403 with the insufficient_scope challenge
+// - over HTTP a -32003 from the dispatcher (a task method) is 403 with the insufficient_scope challenge:
+//   the entry's own (resource_metadata included) when it has OAuth, the bare one without
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, SignJWT, type KeyLike } from "jose";
@@ -66,6 +67,15 @@ describe("jwtVerifier keys", () => {
     expect(httpStatusOf(-32003, { requiredScopes: ["a", "b"] })).toEqual({
       status: 403,
       headers: { "www-authenticate": 'Bearer error="insufficient_scope", scope="a b"' },
+    });
+  });
+
+  it("answers it with the entry's challenge when the entry has one, scopes that are no scope token left out", () => {
+    const challenge = (required: readonly string[]) =>
+      `Bearer error="insufficient_scope", resource_metadata="m", scope="${required.join(" ")}"`;
+    expect(httpStatusOf(-32003, { requiredScopes: ["a", 'b"', "c"] }, challenge)).toEqual({
+      status: 403,
+      headers: { "www-authenticate": 'Bearer error="insufficient_scope", resource_metadata="m", scope="a c"' },
     });
   });
 });
