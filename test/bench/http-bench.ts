@@ -15,7 +15,8 @@
 //                the response size is printed.
 //   memory       on the app of 3 components: heap allocated per plain call (v8.GCProfiler inside
 //                the server, see servers/heap-allocation.ts), then plain calls until the app has
-//                served at least 100,000 requests in the whole run, then its RSS.
+//                served at least 100,000 requests in the whole run (its memory sampled every 25,000),
+//                then its RSS, beside the ceiling server's after as many requests (the floor: bare node:http).
 //                Targets: <= 50 KB per call; RSS <= 120 MB (1 KB = 1,024 bytes, 1 MB = 1,024 KB).
 // Each server runs as compiled JavaScript (dist/test/bench/servers) in its own child process;
 // autocannon drives them from this one and every answer is checked (see bench-exchanges.ts). Trials
@@ -88,6 +89,7 @@ const TARGET = {
   rssMb: 120,
 } as const;
 const RSS_AFTER_REQUESTS = 100_000;
+const RSS_SAMPLE_EVERY = 25_000;
 const KB = 1024;
 const MB = 1024 * 1024;
 
@@ -230,14 +232,14 @@ async function main(): Promise<void> {
   if (large && uses("plain")) await preflight(large.spec.label, large.url, PLAIN);
   if (large && uses("list")) LIST.recorded = (await preflight(large.spec.label, large.url, LIST)).final.body;
   if (sdk) await preflight(sdk.spec.label, sdk.url, PLAIN);
-  const replayed = calls.filter((c) => ONLY.has(c.scenario));
+  // The memory scenario needs the ceiling's plain answer too: its RSS is printed beside the app's.
+  const replayed = calls.filter((c) => ONLY.has(c.scenario) || (c.exchange === PLAIN && ONLY.has("memory")));
   const ceiling = replayed.length > 0 ? await start(ceilingSpec(replayed.map((c) => recorded.get(c.exchange)!))) : undefined;
   for (const { exchange } of replayed) await preflight(ceiling!.spec.label, ceiling!.url, exchange);
   console.log("  pre-flight: every server answered every exchange of its scenarios as it should");
   if (ONLY.has("memory"))
-    console.log(
-      `  ${small!.spec.label}: RSS ${fmt(Number((await small!.command("memory")).rss) / MB, 1)} MB after start-up and pre-flight`,
-    );
+    for (const server of [small!, ceiling!])
+      console.log(`  ${server.spec.label}: ${describeMemory(await server.command("memory"))} after start-up and pre-flight`);
 
   const contestants: Contestant[] = [];
   if (ONLY.has("plain")) contestants.push(...[small!, large!, ceiling!, sdk!].map((s) => contestant("plain", s, PLAIN)));
@@ -267,7 +269,7 @@ async function main(): Promise<void> {
     printResults(contestants);
   }
   judgeTrials(contestants, { small, large, ceiling, sdk });
-  if (ONLY.has("memory")) await memory(small!);
+  if (ONLY.has("memory")) await memory(small!, ceiling!);
 
   printSummaryTable();
   const missed = figures.filter((f) => !f.met).length;
@@ -340,8 +342,39 @@ function judgeTrials(contestants: Contestant[], servers: Record<"small" | "large
   }
 }
 
-/** Allocation per plain call, then RSS once the app has served RSS_AFTER_REQUESTS requests. */
-async function memory(app: RunningServer): Promise<void> {
+/** RSS and what of it is the V8 heap's own sizing (committed young and old generation), in MB. */
+function describeMemory(usage: Record<string, unknown>): string {
+  const mb = (bytes: unknown) => fmt(Number(bytes) / MB, 1);
+  const spaces = (usage.spaces ?? {}) as Record<string, number>;
+  return (
+    `RSS ${mb(usage.rss)} MB (V8 heap committed ${mb(usage.heapTotal)}: young ${mb(spaces.new_space)}, old ${mb(spaces.old_space)}; ` +
+    `used ${mb(usage.heapUsed)}; outside the heap ${mb(Number(usage.rss) - Number(usage.heapTotal))})`
+  );
+}
+
+/** Plain calls to `server` until it has served `requests` in this run, sampling its memory every RSS_SAMPLE_EVERY. */
+async function topUp(server: RunningServer, requests: number): Promise<number> {
+  let failed = 0;
+  while (server.responses < requests) {
+    const before = server.responses;
+    const chunk = Math.min(RSS_SAMPLE_EVERY, requests - server.responses);
+    const more = await measure(server, PLAIN, CONNECTIONS, { amount: chunk });
+    failed += more.failed;
+    if (server.responses === before) throw new Error(`${server.spec.label}: no answers while topping up to ${fmt(requests)} requests`);
+    console.log(
+      `  ${fmt(server.responses).padStart(8)} requests ${server.spec.label.padEnd(26)} ${describeMemory(await server.command("memory"))}, ${fmt(more.rate)} calls/s` +
+        (more.problems.length > 0 ? `   !! ${more.problems.join(", ")}` : ""),
+    );
+  }
+  return failed;
+}
+
+/**
+ * Allocation per plain call, then RSS once the app has served RSS_AFTER_REQUESTS requests, sampled
+ * on the way (a retention grows with requests; V8's own sizing levels off), beside the ceiling's
+ * after as many: the bare node:http process is the floor any server on this machine starts from.
+ */
+async function memory(app: RunningServer, ceiling: RunningServer): Promise<void> {
   console.log(`\nmemory (${app.spec.label}, plain tools/call)`);
   await app.command("alloc-start");
   const t = await measure(app, PLAIN, CONNECTIONS, { seconds: SECONDS });
@@ -362,23 +395,19 @@ async function memory(app: RunningServer): Promise<void> {
     t.failed,
   );
 
-  let failed = t.failed;
-  while (app.responses < RSS_AFTER_REQUESTS) {
-    const before = app.responses;
-    const more = await measure(app, PLAIN, CONNECTIONS, { amount: RSS_AFTER_REQUESTS - app.responses });
-    failed += more.failed;
-    console.log(describeTrial(`memory: ${app.spec.label}`, "top-up", "calls", more));
-    if (app.responses === before) throw new Error(`${app.spec.label}: no answers while topping up to ${fmt(RSS_AFTER_REQUESTS)} requests`);
-  }
+  const failed = t.failed + (await topUp(app, RSS_AFTER_REQUESTS));
   const usage = await app.command("memory");
   const rss = Number(usage.rss);
+  // The reference serves at least as many requests as the app has.
+  await topUp(ceiling, app.responses);
+  const floor = Number((await ceiling.command("memory")).rss);
   console.log(
-    `  after ${fmt(app.responses)} requests in this run: RSS ${fmt(rss / MB, 1)} MB (V8 heap used ${fmt(Number(usage.heapUsed) / MB, 1)} MB, ` +
-      `external ${fmt(Number(usage.external) / MB, 1)} MB)`,
+    `  after ${fmt(app.responses)} requests: ${app.spec.label} RSS ${fmt(rss / MB, 1)} MB, ` +
+      `${ceiling.spec.label} ${fmt(floor / MB, 1)} MB after ${fmt(ceiling.responses)} (the app's own: ${fmt((rss - floor) / MB, 1)} MB)`,
   );
   judge(
     `RSS after ${fmt(app.responses)} requests, 3 components`,
-    `${fmt(rss / MB, 1)} MB`,
+    `${fmt(rss / MB, 1)} MB (ceiling ${fmt(floor / MB, 1)} MB)`,
     `<= ${TARGET.rssMb} MB`,
     rss <= TARGET.rssMb * MB,
     failed,

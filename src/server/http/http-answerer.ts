@@ -90,12 +90,15 @@ export class HttpAnswerer {
     const { body } = received;
     const params = isPlainObject(body) && isPlainObject(body.params) ? body.params : undefined;
     const outcome: HttpOutcome = {};
-    const facts: TransportFacts = {
-      ...received.facts,
-      ...(params !== undefined && { rawParams: params }),
-      ...(settled !== undefined && { settled }),
-      http: outcome,
-    };
+    // Object.assign, not a spread then properties: on Node 20 (V8 11.3) an object spread then given
+    // a property kept every request's objects alive through the young generation's collections.
+    const facts: TransportFacts = Object.assign(
+      {},
+      received.facts,
+      params !== undefined ? { rawParams: params } : undefined,
+      settled !== undefined ? { settled } : undefined,
+      { http: outcome },
+    );
     const response = await this.sdk.fetch(received.webRequest(), {
       // A body read here travels as parsedBody; the SDK then never reads the stream.
       ...(body !== undefined && { parsedBody: body }),

@@ -7,6 +7,7 @@ import type { HttpAuth } from "./http-auth";
 import { send } from "./http-body";
 import type { Flight } from "./http-drain";
 import type { Authenticator } from "./listen-options";
+import type { TransportFacts } from "../request/transport-facts";
 import { ResponseCancellation } from "./response-cancellation";
 
 // What the listener (listen()) and the Node mount (nodeHandler()) share of reading one node:http
@@ -89,13 +90,7 @@ export function nodeReceived(req: IncomingMessage, res: ServerResponse, flight: 
   return {
     body,
     method: req.method ?? "",
-    facts: {
-      transport: "http",
-      principal,
-      ...(authorization !== undefined && { authorization }),
-      ...(bearer !== undefined && { scopeChallenge: bearer.http.scopeChallenge(bearer.resource) }),
-      ownBytes: read.ownBytes,
-    },
+    facts: factsOf(principal, authorization, bearer, read.ownBytes),
     authInfo: { token: "", clientId: principal ?? "anonymous", scopes: [] },
     header: (name) => headerOf(req, name),
     cancellation,
@@ -114,4 +109,26 @@ export function nodeReceived(req: IncomingMessage, res: ServerResponse, flight: 
       });
     },
   };
+}
+
+/**
+ * The request's facts as one plain literal per shape, not `{ ..., ...(x && { x }), ownBytes }`: on
+ * Node 20 a spread followed by a property kept every request's objects alive through the
+ * scavenges (issue 24's RSS). Without a bearer check, there is no authorization and no challenge.
+ */
+function factsOf(
+  principal: string | null,
+  authorization: Authorization | undefined,
+  bearer: NodeRead["bearer"],
+  ownBytes: boolean,
+): TransportFacts {
+  if (bearer === undefined) {
+    return authorization === undefined
+      ? { transport: "http", principal, ownBytes }
+      : { transport: "http", principal, authorization, ownBytes };
+  }
+  const scopeChallenge = bearer.http.scopeChallenge(bearer.resource);
+  return authorization === undefined
+    ? { transport: "http", principal, scopeChallenge, ownBytes }
+    : { transport: "http", principal, authorization, scopeChallenge, ownBytes };
 }

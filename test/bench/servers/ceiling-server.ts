@@ -5,10 +5,12 @@
 // the `Mcp-Name` header; for a call of two rounds it reads the body and answers the first round's
 // response, or the completion when the body carries `requestState` (a retry). A one-round call's
 // body is read and dropped unseen.
-// Prints its URL on one line when ready; exits on SIGTERM, SIGINT or when stdin ends.
+// Prints its URL on one line when ready, then answers memory probes on stdin (memory-probe.ts: the
+// memory scenario prints its RSS beside the app's); exits on SIGTERM, SIGINT or when stdin ends.
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { exitWhenAsked } from "./exit-when-asked";
+import { answerMemoryProbes } from "./memory-probe";
 import { EXCHANGES_ENV, isRetryBody, type RecordedExchange, type RecordedResponse } from "./recorded-exchange";
 
 interface Encoded {
@@ -52,6 +54,7 @@ const server = createServer((req, res) => {
 server.listen(0, "127.0.0.1", () => {
   const { port } = server.address() as AddressInfo;
   process.stdout.write(`http://127.0.0.1:${port}/mcp\n`);
+  answerMemoryProbes();
 });
 
 exitWhenAsked(

@@ -2,11 +2,13 @@
 // and answered with one JSON line on stdout (after the URL line every server prints first):
 //   alloc-start   starts counting the bytes allocated on the V8 heap   -> {"started":true}
 //   alloc-stop    stops counting                                        -> {"allocatedBytes":n,"collections":n}
-//   memory        the process's memory now                              -> {"rss":n,"heapUsed":n,"external":n,"arrayBuffers":n}
+//   memory        the process's memory now -> {"rss":n,"heapTotal":n,"heapUsed":n,"external":n,"arrayBuffers":n,
+//                 "spaces":{<V8 heap space>: committed bytes}}
+//   snapshot <p>  writes a V8 heap snapshot to the file p (a full collection first) -> {"file":p}
 // Anything else is answered with {"error":"..."}. Allocation is counted with v8.GCProfiler (see
 // heap-allocation.ts), which records the used heap before and after every collection.
 import { createInterface } from "node:readline";
-import { GCProfiler, getHeapStatistics } from "node:v8";
+import { GCProfiler, getHeapSpaceStatistics, getHeapStatistics, writeHeapSnapshot } from "node:v8";
 import { allocatedBytes } from "./heap-allocation";
 
 export function answerMemoryProbes(): void {
@@ -35,8 +37,12 @@ export function answerMemoryProbes(): void {
       answer({ allocatedBytes: allocatedBytes(counting.startUsed, collections, endUsed), collections: collections.length });
       counting = undefined;
     } else if (command === "memory") {
-      const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage();
-      answer({ rss, heapUsed, external, arrayBuffers });
+      const { rss, heapTotal, heapUsed, external, arrayBuffers } = process.memoryUsage();
+      // Committed bytes per V8 heap space: what of the RSS is the heap's own sizing.
+      const spaces = Object.fromEntries(getHeapSpaceStatistics().map((s) => [s.space_name, s.space_size]));
+      answer({ rss, heapTotal, heapUsed, external, arrayBuffers, spaces });
+    } else if (command.startsWith("snapshot ")) {
+      answer({ file: writeHeapSnapshot(command.slice("snapshot ".length).trim()) });
     } else {
       answer({ error: `unknown command ${JSON.stringify(command)}` });
     }
