@@ -132,7 +132,7 @@ export class RoundPlanner {
       operationId: state.operationId,
       ...(methodState !== undefined && { methodState }),
     };
-    return this.sealer.seal(encodeCarriedState(carried), ctx, { principal: ctx.principal });
+    return this.sealer.sealKnownJson(encodeCarriedState(carried), ctx, { principal: ctx.principal });
   }
 
   private openState(ctx: RequestContext): CarriedState {
@@ -221,7 +221,7 @@ export class RoundPlanner {
     }
     admit();
     if (Object.keys(ask).length > 0) {
-      const requestState = this.sealer.seal(encodeCarriedState(next), ctx, { principal: ctx.principal });
+      const requestState = this.sealer.sealKnownJson(encodeCarriedState(next), ctx, { principal: ctx.principal });
       return { kind: "ask", inputRequests: ask, requestState, round: next.round };
     }
     return { kind: "ready", values, ctx: withRequestState(ctx, next.methodState), state: next };

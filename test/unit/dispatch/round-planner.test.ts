@@ -12,6 +12,7 @@
 // - every question a round reaches, asked or answered up front (accepted or declined), needs the
 //   capability the client declared: an answer to a URL question from a form-only client is -32021
 // - an invalid answer is -32602 "Invalid elicitation response" with data { key, reason }
+// - its state is sealed with the sealer's internal known-JSON entry (no strict-JSON walk), not `seal`
 // - sealed state that is not the planner's own shape is the generic -32602 state refusal
 // - re-ask (what `Result.reask(...)` triggers): the named answers and every answer depending on
 //   them are dropped and asked again, ignoring this round's answers for them; the others are kept;
@@ -131,6 +132,21 @@ describe("RoundPlanner.plan", () => {
     expect(done.values.get("shade")).toEqual({ shade: "sky" });
     expect(done.state.round).toBe(3);
     expect(Object.keys(done.state.answers)).toEqual(["seats", "color", "shade"]);
+  });
+
+  it("seals its state through the sealer's internal known-JSON entry, never the public walk", async () => {
+    const known = jest.spyOn(sealer, "sealKnownJson");
+    const publicSeal = jest.spyOn(sealer, "seal");
+    try {
+      const first = asked(await planner.plan([SEATS, COLOUR], round({ inputResponses: { seats: accept({ count: 2 }) } })));
+      expect(known).toHaveBeenCalledTimes(1);
+      expect(publicSeal).not.toHaveBeenCalled();
+      // What it sealed opens as the planner's state: the carried answer stays answered.
+      expect(asked(await planner.plan([SEATS, COLOUR], round({ requestState: first.requestState }))).keys).toEqual(["color"]);
+    } finally {
+      known.mockRestore();
+      publicSeal.mockRestore();
+    }
   });
 
   it("seals a new state every round, even when no answer changed", async () => {
