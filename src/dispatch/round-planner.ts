@@ -5,7 +5,7 @@ import { INVALID_STATE_MESSAGE } from "../state/state-options";
 import type { StateSealer } from "../state/state-sealer";
 import type { ElicitSpec } from "../features/component-definition";
 import type { ElicitResult } from "../protocol/elicit-request";
-import { firstViolations, validateDto, type DtoValidation } from "../schema/dto-validator";
+import { firstViolations, instantiateAccepted, validateDto, type DtoValidation } from "../schema/dto-validator";
 import { buildQuestion } from "../features/question-builder";
 import { ErrorCode, McpError } from "../protocol/errors";
 import type { RequestContext } from "../protocol/request-context";
@@ -132,7 +132,7 @@ export class RoundPlanner {
       operationId: state.operationId,
       ...(methodState !== undefined && { methodState }),
     };
-    return this.sealer.seal(encodeCarriedState(carried), ctx, { principal: ctx.principal });
+    return this.sealer.sealKnownJson(encodeCarriedState(carried), ctx, { principal: ctx.principal });
   }
 
   private openState(ctx: RequestContext): CarriedState {
@@ -173,9 +173,12 @@ export class RoundPlanner {
       reached.push(question.request);
       const digest = spec.digest ?? questionDigest(spec.key, question.request);
       let outcome: ElicitResult | undefined;
+      let carriedOver = false;
       const pinned = carried.answers[spec.key];
-      if (pinned && pinned.digest === digest) outcome = pinned.outcome;
-      else if (!reasked?.includes(spec.key) && Object.prototype.hasOwnProperty.call(responses, spec.key)) {
+      if (pinned && pinned.digest === digest) {
+        outcome = pinned.outcome;
+        carriedOver = true;
+      } else if (!reasked?.includes(spec.key) && Object.prototype.hasOwnProperty.call(responses, spec.key)) {
         // An answer the client could not have been asked for is refused before it is read.
         admit();
         const answer = Elicitation.response({ inputResponses: responses }, spec.key, question.request as never);
@@ -190,7 +193,14 @@ export class RoundPlanner {
         continue;
       }
       let accepted: unknown = outcome.action === "accept" ? (outcome.content ?? { action: "accept" }) : undefined;
-      if (outcome.action === "accept" && question.dto) {
+      if (outcome.action === "accept" && question.dto && carriedOver) {
+        // Validated when it was answered, then sealed: a carried answer comes only from a token
+        // whose MAC, under this server's key and bound to this request and principal, the sealer
+        // has just checked (or from this request's own ready round), so it is the server's own
+        // output, unchanged. Its digest pins the question's schema; a rule the schema does not
+        // show (a custom validator) changed by a deployment applies to answers given after it.
+        accepted = instantiateAccepted(question.dto, outcome.content ?? {});
+      } else if (outcome.action === "accept" && question.dto) {
         const checked = (yield validateDto(question.dto, outcome.content ?? {})) as DtoValidation<object>;
         if (!checked.ok) {
           throw new McpError(ErrorCode.InvalidParams, INVALID_ANSWER, {
@@ -221,7 +231,7 @@ export class RoundPlanner {
     }
     admit();
     if (Object.keys(ask).length > 0) {
-      const requestState = this.sealer.seal(encodeCarriedState(next), ctx, { principal: ctx.principal });
+      const requestState = this.sealer.sealKnownJson(encodeCarriedState(next), ctx, { principal: ctx.principal });
       return { kind: "ask", inputRequests: ask, requestState, round: next.round };
     }
     return { kind: "ready", values, ctx: withRequestState(ctx, next.methodState), state: next };

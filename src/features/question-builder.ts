@@ -2,6 +2,7 @@ import { Elicitation } from "../elicitation/elicitation";
 import { questionDigest } from "../elicitation/question-digest";
 import { dtoValidator } from "../schema/dto-validator";
 import type { DtoClass } from "../protocol/dto-class";
+import { encodeOnce } from "../protocol/encoded-json";
 import type { BuiltQuestion, ElicitSpec } from "./component-definition";
 import type { ElicitedAnswers, QuestionSource, UrlQuestion } from "../decorators/elicit";
 import type { RequestContext } from "../protocol/request-context";
@@ -37,5 +38,7 @@ export function prepareStaticQuestion(spec: ElicitSpec): Pick<ElicitSpec, "built
   }
   const built = buildQuestion(spec, {}, undefined);
   if (built.dto !== undefined) dtoValidator(built.dto);
+  // Sent unchanged every round it is asked: its JSON text is written once, here.
+  encodeOnce(built.request);
   return { built, digest: questionDigest(spec.key, built.request) };
 }

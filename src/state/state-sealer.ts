@@ -146,6 +146,19 @@ export class StateSealer {
   }
 
   /**
+   * `seal` for the framework's own carried state, which is JSON by construction (strings, finite
+   * numbers and the flat answer values the elicitation check admitted): the strict-JSON walk is
+   * skipped, every binding, principal and size check is kept. Data that is not JSON would be
+   * written by JSON.stringify's rules instead of refused, so nothing but that state comes here.
+   *
+   * @internal
+   */
+  sealKnownJson(data: unknown, ctx: StateBinding, options: StateSealOptions): string {
+    const { principal, ttl } = callOptionsOf("seal", options, this.defaultTtl);
+    return this.sealFor(data, ctx, principal, ttl, true);
+  }
+
+  /**
    * `seal` for a lifetime longer than a round's (up to `lifetimeSeconds`, unchecked against the
    * 900 s cap): the framework's own tokens that outlive one request (a 2025 session id).
    *
@@ -164,9 +177,9 @@ export class StateSealer {
     return this.openFor(token, ctx, principal, lifetimeSeconds);
   }
 
-  private sealFor(data: unknown, ctx: StateBinding, principal: string | null, ttl: number): string {
+  private sealFor(data: unknown, ctx: StateBinding, principal: string | null, ttl: number, knownJson = false): string {
     checkBinding("seal", ctx);
-    const body = strictJsonStringify(data);
+    const body = knownJson ? JSON.stringify(data) : strictJsonStringify(data);
     const key = this.ring.signing;
     const issued = this.nowSeconds();
     const digest = bindingDigestOf(ctx);

@@ -2,6 +2,7 @@ import { SERVER_INFO_META_KEY } from "../request/sdk-module";
 import { isAllowedBy } from "../../elicitation/capabilities";
 import type { DirectAnswer, MethodSpec } from "../../features/feature-module";
 import type { InputRequest } from "../../protocol/input-request";
+import { encodedTextOf } from "../../protocol/encoded-json";
 import { isPlainObject } from "../../protocol/plain-object";
 import type { ClientCapabilities, JsonObject } from "../../protocol/wire-types";
 
@@ -34,7 +35,7 @@ export function encodeResult(
   let body: string;
   if (resultType === "input_required") {
     if (!spec.inputRequired || !inputRequestsCovered(result, capabilities)) return undefined;
-    body = JSON.stringify(result);
+    body = inputRequiredText(result);
   } else if (resultType === undefined || resultType === "complete") {
     if (schema === "tool-result") {
       const ordered = toolResultInSchemaOrder(result);
@@ -79,6 +80,33 @@ export function responseHead(result: string): string {
 /** The part of a response from its id on. */
 export function responseTail(id: string | number): string {
   return `${JSON.stringify(id)}}`;
+}
+
+/**
+ * JSON.stringify(result) of an `input_required` result, with the text of every input request
+ * encoded once at bootstrap (a static question, `encodeOnce`) spliced in rather than encoded again.
+ */
+function inputRequiredText(result: JsonObject): string {
+  const requests = result.inputRequests;
+  if (!isPlainObject(requests) || "toJSON" in result || "toJSON" in requests) return JSON.stringify(result);
+  let text = "{";
+  for (const key of Object.keys(result)) {
+    const part = key === "inputRequests" ? requestsText(requests) : JSON.stringify(result[key]);
+    if (part === undefined) continue; // what JSON.stringify leaves out (undefined)
+    text += `${text.length === 1 ? "" : ","}${JSON.stringify(key)}:${part}`;
+  }
+  return `${text}}`;
+}
+
+function requestsText(requests: JsonObject): string {
+  let text = "{";
+  for (const key of Object.keys(requests)) {
+    const entry = requests[key];
+    const part = encodedTextOf(entry) ?? (JSON.stringify(entry) as string | undefined);
+    if (part === undefined) continue;
+    text += `${text.length === 1 ? "" : ","}${JSON.stringify(key)}:${part}`;
+  }
+  return `${text}}`;
 }
 
 function validTtl(value: unknown): boolean {

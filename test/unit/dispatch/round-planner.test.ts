@@ -3,6 +3,8 @@
 //   sealed state; a dependent question waits for a later round
 // - answers of this round resolve (DTO answers transformed and validated); only what is still
 //   missing is asked next; the state changes every round (round counter) even with no new answer
+// - a carried answer (from the verified token) is built into its DTO without being validated again:
+//   the same instance validation built, through the fast path or class-transformer alone
 // - a carried answer wins over the same key resent; keys no question has are ignored
 // - computed questions and messages see the answers so far and the request context
 // - a carried answer pinned to another question (its schema changed, e.g. by a new deployment) is
@@ -12,13 +14,16 @@
 // - every question a round reaches, asked or answered up front (accepted or declined), needs the
 //   capability the client declared: an answer to a URL question from a form-only client is -32021
 // - an invalid answer is -32602 "Invalid elicitation response" with data { key, reason }
+// - its state is sealed with the sealer's internal known-JSON entry (no strict-JSON walk), not `seal`
 // - sealed state that is not the planner's own shape is the generic -32602 state refusal
 // - re-ask (what `Result.reask(...)` triggers): the named answers and every answer depending on
 //   them are dropped and asked again, ignoring this round's answers for them; the others are kept;
 //   an unknown key is an internal error
 // - through the dispatcher: a method returning `Result.reask(key)` gets that question asked again
 import "reflect-metadata";
-import { IsIn, IsInt, Max, Min } from "class-validator";
+import { Transform } from "class-transformer";
+import { IsIn, IsInt, IsString, Max, Min } from "class-validator";
+import * as dtoValidator from "../../../src/schema/dto-validator";
 import { container } from "tsyringe";
 import { RoundPlanner, type PlannedRound } from "../../../src/dispatch/round-planner";
 import type { CarriedState } from "../../../src/dispatch/carried-state";
@@ -46,6 +51,11 @@ class Seats {
 
 class Colour {
   @IsIn(["red", "blue"]) color!: string;
+}
+
+/** Not simple enough for the fast path (a transform): its answers go through the two libraries. */
+class Label {
+  @Transform(({ value }: { value: unknown }) => (typeof value === "string" ? value.trim() : value)) @IsString() label!: string;
 }
 
 const SHADES: Record<string, string[]> = { red: ["crimson", "brick"], blue: ["navy", "sky"] };
@@ -131,6 +141,47 @@ describe("RoundPlanner.plan", () => {
     expect(done.values.get("shade")).toEqual({ shade: "sky" });
     expect(done.state.round).toBe(3);
     expect(Object.keys(done.state.answers)).toEqual(["seats", "color", "shade"]);
+  });
+
+  it("seals its state through the sealer's internal known-JSON entry, never the public walk", async () => {
+    const known = jest.spyOn(sealer, "sealKnownJson");
+    const publicSeal = jest.spyOn(sealer, "seal");
+    try {
+      const first = asked(await planner.plan([SEATS, COLOUR], round({ inputResponses: { seats: accept({ count: 2 }) } })));
+      expect(known).toHaveBeenCalledTimes(1);
+      expect(publicSeal).not.toHaveBeenCalled();
+      // What it sealed opens as the planner's state: the carried answer stays answered.
+      expect(asked(await planner.plan([SEATS, COLOUR], round({ requestState: first.requestState }))).keys).toEqual(["color"]);
+    } finally {
+      known.mockRestore();
+      publicSeal.mockRestore();
+    }
+  });
+
+  it("builds a carried answer's DTO without validating it again: the instance validation built", async () => {
+    const LABEL = spec("label", Label, { message: "Label?" });
+    const specs = [SEATS, LABEL, COLOUR];
+    const validate = jest.spyOn(dtoValidator, "validateDto");
+    try {
+      const first = asked(
+        await planner.plan(specs, round({ inputResponses: { seats: accept({ count: 2 }), label: accept({ label: "  gold " }) } })),
+      );
+      expect(validate.mock.calls.map(([dto]) => dto)).toEqual([Seats, Label]);
+      const firstLabel = (await validate.mock.results[1]!.value) as dtoValidator.DtoValidation<Label>;
+      validate.mockClear();
+      const done = ready(
+        await planner.plan(specs, round({ requestState: first.requestState, inputResponses: { color: accept({ color: "red" }) } })),
+      );
+      // Only this round's answer is validated; the two carried ones are built.
+      expect(validate.mock.calls.map(([dto]) => dto)).toEqual([Colour]);
+      expect(done.values.get("seats")).toBeInstanceOf(Seats);
+      expect({ ...(done.values.get("seats") as object) }).toEqual({ count: 2 });
+      expect(done.values.get("label")).toBeInstanceOf(Label);
+      expect(firstLabel.ok && firstLabel.value).toEqual(done.values.get("label"));
+      expect({ ...(done.values.get("label") as object) }).toEqual({ label: "gold" });
+    } finally {
+      validate.mockRestore();
+    }
   });
 
   it("seals a new state every round, even when no answer changed", async () => {
