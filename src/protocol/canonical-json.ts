@@ -48,11 +48,11 @@ function writeTop(value: unknown, sortKeys: boolean): string {
   // the careful writer, which names the path of what is wrong. Keys in their own order are what
   // JSON.stringify writes, so once a walk has found plain JSON the native writer writes it.
   if (!sortKeys) return isPlainJson(value, 0) ? JSON.stringify(value) : writeCarefully(value, false);
-  return writeSorted(value, 0) ?? writeCarefully(value, true);
+  return writeCanonicalFast(value) ?? writeCarefully(value, true);
 }
 
 /**
- * Whether `value` is plain JSON within FAST_DEPTH levels (what `writeSorted` accepts), by a walk
+ * Whether `value` is plain JSON within FAST_DEPTH levels (what `writeCanonicalFast` accepts), by a walk
  * that builds nothing: for such a value JSON.stringify writes what the careful writer would, in
  * the caller's key order (keys in Object.keys order, `undefined` properties dropped, finite
  * numbers as ToString).
@@ -86,11 +86,11 @@ function isPlainJson(value: unknown, depth: number): boolean {
 }
 
 /**
- * `JSON.stringify(text)`: a short string that needs no escape (no control character, quote,
+ * `JSON.stringify(text)` of a string: a short string that needs no escape (no control character, quote,
  * backslash or surrogate) is quoted as it is, without a call into the native writer (most keys
  * and values of params are such strings; the call costs more than the check).
  */
-function quote(text: string): string {
+export function quoteJson(text: string): string {
   if (text.length > 64) return JSON.stringify(text);
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
@@ -99,11 +99,23 @@ function quote(text: string): string {
   return `"${text}"`;
 }
 
-/** The canonical JSON text of `value`, or undefined if it is not plain JSON within FAST_DEPTH levels. */
-function writeSorted(value: unknown, depth: number): string | undefined {
+/**
+ * Notes, as a walk of `writeCanonicalFast` goes, whether every object in it was frozen (the state
+ * floor reuses a digest of params that cannot change). Start it at `{ all: true }`.
+ */
+export interface FrozenWalk {
+  all: boolean;
+}
+
+/**
+ * The canonical JSON text of `value` (what `canonicalJson` writes), or undefined if it is not
+ * plain JSON within FAST_DEPTH levels, without building paths or tracking open objects. A
+ * `frozen` walk also notes whether every object it went through is frozen.
+ */
+export function writeCanonicalFast(value: unknown, depth = 0, frozen?: FrozenWalk): string | undefined {
   switch (typeof value) {
     case "string":
-      return quote(value);
+      return quoteJson(value);
     case "number":
       // For a finite number, ToString is what JSON.stringify writes (-0 included: "0").
       return Number.isFinite(value) ? `${value}` : undefined;
@@ -112,25 +124,25 @@ function writeSorted(value: unknown, depth: number): string | undefined {
     case "object": {
       if (value === null) return "null";
       if (depth === FAST_DEPTH) return undefined;
+      if (frozen !== undefined && frozen.all && !Object.isFrozen(value)) frozen.all = false;
       if (Array.isArray(value)) {
         let text = "[";
         for (let i = 0; i < value.length; i++) {
           if (!(i in value)) return undefined;
-          const item = writeSorted(value[i], depth + 1);
+          const item = writeCanonicalFast(value[i], depth + 1, frozen);
           if (item === undefined) return undefined;
           text += i === 0 ? item : `,${item}`;
         }
         return `${text}]`;
       }
       if (!isPlainObject(value)) return undefined;
-      const keys = Object.keys(value).sort();
       let text = "";
-      for (const key of keys) {
+      for (const key of sortedKeys(value)) {
         const item = value[key];
         if (item === undefined) continue;
-        const written = writeSorted(item, depth + 1);
+        const written = writeCanonicalFast(item, depth + 1, frozen);
         if (written === undefined) return undefined;
-        text += `${text === "" ? "" : ","}${quote(key)}:${written}`;
+        text += `${text === "" ? "" : ","}${quoteJson(key)}:${written}`;
       }
       return `{${text}}`;
     }
@@ -138,6 +150,26 @@ function writeSorted(value: unknown, depth: number): string | undefined {
       // undefined, function, symbol, bigint
       return undefined;
   }
+}
+
+/**
+ * Own keys in `Array.prototype.sort` order (UTF-16 code units), by insertion sort: params objects
+ * have a few keys, often already in order, and the comparator-less sort costs more for so few.
+ */
+export function sortedKeys(value: Readonly<Record<string, unknown>>): string[] {
+  const keys = Object.keys(value);
+  // Every index read below is in 0..i, inside the array: the `!`s say only that.
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i]!;
+    let j = i - 1;
+    if (keys[j]! < key) continue;
+    while (j >= 0 && keys[j]! > key) {
+      keys[j + 1] = keys[j]!;
+      j--;
+    }
+    keys[j + 1] = key;
+  }
+  return keys;
 }
 
 function writeCarefully(value: unknown, sortKeys: boolean): string {
