@@ -16,6 +16,9 @@ export function elicitSpecs(declared: readonly ParamDeclaration[], where: string
   for (const d of declared) {
     if (d.kind !== "elicit") continue;
     if (!KEY.test(d.key)) throw new RegistrationError(`${where}: @Elicit key "${d.key}" must be 1 to 64 of A-Za-z0-9_.-`);
+    // Answers, questions and carried state are objects keyed by these keys (on the wire too):
+    // assigning "__proto__" would replace an object's prototype instead of adding the key.
+    if (d.key === "__proto__") throw new RegistrationError(`${where}: @Elicit key "__proto__" is reserved; choose another key`);
     if (specs.some((s) => s.key === d.key)) throw new RegistrationError(`${where}: @Elicit key "${d.key}" used twice`);
     const options = d.options ?? ({} as never);
     if (typeof options.message !== "string" && typeof options.message !== "function") {

@@ -191,6 +191,12 @@ describe("bootstrap errors", () => {
       }
     }
     expectRegistrationError(build(Dup), "Dup.run", '"k" used twice');
+    class Proto {
+      @Tool() run(@Elicit("__proto__", Form, { message: "a" }) a: Form) {
+        return String(a);
+      }
+    }
+    expectRegistrationError(build(Proto), "Proto.run", '@Elicit key "__proto__" is reserved; choose another key');
     class After {
       @Tool() run(@Elicit("k", Form, { message: "a", after: ["nope"] }) a: Form) {
         return String(a);
