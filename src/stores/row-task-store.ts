@@ -35,7 +35,7 @@ import { TaskWatchers } from "./task-watchers";
 
 /** What every store accepts. */
 export interface TaskStoreOptions {
-  /** Per-principal limits; unset fields keep DEFAULT_TASK_LIMITS. */
+  /** Per-principal limits; unset (or `undefined`) fields keep DEFAULT_TASK_LIMITS; any other name is a TypeError. */
   readonly limits?: Partial<TaskLimits>;
   /** Where warnings go (a watcher that threw, a lost connection); default `process.emitWarning`. */
   readonly logger?: StoreLogger;
@@ -45,10 +45,35 @@ const warningLogger: StoreLogger = {
   warn: (message, fields) => process.emitWarning(fields ? `${message} ${JSON.stringify(fields)}` : message, "TaskStoreWarning"),
 };
 
+const LIMIT_NAMES = Object.keys(DEFAULT_TASK_LIMITS) as (keyof TaskLimits)[];
+
+/**
+ * The store's limits: each given one checked, each unset (absent or `undefined`) one its default.
+ * A name that is not a limit is refused rather than ignored: a misspelt limit would otherwise
+ * leave its default in force without a word.
+ */
 function checkLimits(limits: Partial<TaskLimits> | undefined): TaskLimits {
-  const merged = { ...DEFAULT_TASK_LIMITS, ...limits };
-  for (const [name, value] of Object.entries(merged)) {
-    if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`limits.${name} must be a positive integer, got ${String(value)}`);
+  if (limits === undefined) return DEFAULT_TASK_LIMITS;
+  if (typeof limits !== "object" || limits === null || Array.isArray(limits)) {
+    throw new TypeError(
+      `limits must be an object of ${LIMIT_NAMES.join(", ")}, got ${Array.isArray(limits) ? "an array" : String(limits)}`,
+    );
+  }
+  for (const name of Object.keys(limits)) {
+    if (!(LIMIT_NAMES as string[]).includes(name)) {
+      throw new TypeError(`limits.${name} is not a task limit; the limits are ${LIMIT_NAMES.join(", ")}`);
+    }
+  }
+  const merged = { ...DEFAULT_TASK_LIMITS };
+  for (const name of LIMIT_NAMES) {
+    const value: unknown = limits[name];
+    if (value === undefined) continue;
+    if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
+      throw new RangeError(
+        `limits.${name} must be a positive integer, got ${typeof value === "string" ? JSON.stringify(value) : String(value)}`,
+      );
+    }
+    merged[name] = value;
   }
   return Object.freeze(merged);
 }

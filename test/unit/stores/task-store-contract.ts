@@ -41,6 +41,7 @@
  */
 import fc from "fast-check";
 import {
+  DEFAULT_TASK_LIMITS,
   InputKeyReusedError,
   StaleLeaseError,
   TaskFinishedError,
@@ -402,6 +403,25 @@ export function describeTaskStoreContract(name: string, options: ContractOptions
 
       it("checks limits when the store opens", async () => {
         await expect(options.open({ limits: { maxInputBytes: 0 } })).rejects.toThrow(RangeError);
+        await expect(options.open({ limits: { maxInputBytes: 0 } })).rejects.toThrow(
+          "limits.maxInputBytes must be a positive integer, got 0",
+        );
+        await expect(options.open({ limits: { maxInputBytes: "1024" as never } })).rejects.toThrow(
+          'limits.maxInputBytes must be a positive integer, got "1024"',
+        );
+      });
+
+      it("keeps the default of a limit given as undefined", async () => {
+        const fresh = await open({ maxInputBytes: undefined, maxActiveTasksPerPrincipal: 7 });
+        expect(fresh.store.limits).toEqual({ ...DEFAULT_TASK_LIMITS, maxActiveTasksPerPrincipal: 7 });
+      });
+
+      it("refuses a name that is not a limit, listing the limits", async () => {
+        await expect(options.open({ limits: { maxTasksPerUser: 5 } as never })).rejects.toThrow(
+          new TypeError(
+            "limits.maxTasksPerUser is not a task limit; the limits are maxTasksPerPrincipal, maxActiveTasksPerPrincipal, maxAnonymousTasks, maxActiveAnonymousTasks, maxInputBytes",
+          ),
+        );
       });
     });
 
