@@ -257,14 +257,10 @@ export class McpApp {
   nodeHandler(options: NodeHandlerOptions = {}): NodeHandler {
     if (options.auth !== undefined && options.authenticate !== undefined)
       throw new TypeError("nodeHandler: give auth or authenticate, not both");
-    const auth = options.auth && httpWing().mountAuth(options.auth, this.features, this.logger, "nodeHandler");
-    const mount = new (httpWing().NodeMount)(
-      this.answerer(options.fastLane ?? this.laneOn),
-      options,
-      this.logger,
-      (e) => this.reportError(e),
-      auth,
-    );
+    const wing = httpWing();
+    const auth = options.auth && wing.mountAuth(options.auth, this.features, this.logger, "nodeHandler");
+    const answerer = this.answerer(options.fastLane ?? this.laneOn);
+    const mount = new wing.NodeMount(answerer, options, this.logger, (e) => this.reportError(e), auth);
     this.mounts.add(mount);
     this.features.serving({ transport: "http", authenticated: options.authenticate !== undefined || options.auth !== undefined });
     return mount.handle;
@@ -332,11 +328,8 @@ export class McpApp {
   private sessions(): LegacySessions | undefined {
     const options = this.sessionOptions;
     if (options === undefined || this.legacySessions !== undefined) return this.legacySessions;
-    const sessions = httpWing().appLegacySessions(
-      this.sdkParts,
-      { sealer: this.sealer, logger: this.logger, bus: this.bus, options },
-      httpFacts,
-    );
+    const { appLegacySessions } = httpWing();
+    const sessions = appLegacySessions(this.sdkParts, { sealer: this.sealer, logger: this.logger, bus: this.bus, options }, httpFacts);
     this.changes.attach(sessions);
     return (this.legacySessions = sessions);
   }
