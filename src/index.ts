@@ -105,8 +105,8 @@ export type { FeatureModule } from "./features/feature-module";
 export { tasks } from "./features/tasks/tasks-feature";
 export type { TasksOptions } from "./features/tasks/tasks-options";
 export type { PendingOutcomeLimits } from "./features/tasks/pending-outcomes";
-export { IDEMPOTENCY_KEY_META } from "./features/tasks/task-runtime";
-export { TASK_EFFECT_META, type IgnoredAnswer } from "./features/tasks/task-methods";
+export { IDEMPOTENCY_KEY_META, TASK_EFFECT_META } from "./features/tasks/task-meta-keys";
+export type { IgnoredAnswer } from "./features/tasks/task-methods";
 export type { TaskContext, TaskAnswers } from "./features/tasks/task-context";
 
 // State

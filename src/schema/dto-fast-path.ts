@@ -1,6 +1,5 @@
-import { TransformationType } from "class-transformer";
 import { getMetadataStorage, ValidationTypes, type ValidationArguments } from "class-validator";
-import { transformerMetadata } from "./transformer-metadata";
+import { PLAIN_TO_CLASS, transformerMetadata } from "./transformer-metadata";
 
 /**
  * Accepts a DTO's valid input without class-transformer and class-validator: the instance those
@@ -208,9 +207,7 @@ function transformsNothing(dto: Function, names: readonly string[]): boolean {
   if (storage.getStrategy(dto) !== "none" || storage.getExposedMetadatas(dto).length > 0 || storage.getExcludedMetadatas(dto).length > 0)
     return false;
   return names.every(
-    (name) =>
-      storage.findTypeMetadata(dto, name) === undefined &&
-      storage.findTransformMetadatas(dto, name, TransformationType.PLAIN_TO_CLASS).length === 0,
+    (name) => storage.findTypeMetadata(dto, name) === undefined && storage.findTransformMetadatas(dto, name, PLAIN_TO_CLASS).length === 0,
   );
 }
 

@@ -1,9 +1,9 @@
-import { plainToInstance } from "class-transformer";
 import { getMetadataStorage, validate, type ValidationError } from "class-validator";
 import { clip } from "../protocol/clip";
 import type { DtoClass } from "../protocol/dto-class";
 import type { MaybePromise } from "../protocol/maybe-async";
 import { isPlainObject } from "../protocol/plain-object";
+import { classTransformer } from "./class-transformer-lazy";
 import { compileFastPath, type FastPath } from "./dto-fast-path";
 import { validationMetadataGeneration } from "./validation-metadata-cache";
 
@@ -92,7 +92,7 @@ export function validateDto<T extends object>(dto: DtoClass<T>, plain: unknown):
 export function instantiateAccepted<T extends object>(dto: DtoClass<T>, plain: object): T {
   const accepted = isPlainObject(plain) ? fastPathOf(dto)?.(plain) : undefined;
   if (accepted !== undefined) return accepted as T;
-  return plainToInstance(dto, plain, { exposeDefaultValues: true }) as T;
+  return classTransformer().plainToInstance(dto, plain, { exposeDefaultValues: true }) as T;
 }
 
 /** `validateDto` through class-transformer and class-validator. */
@@ -104,7 +104,7 @@ async function validateWithLibraries<T extends object>(dto: DtoClass<T>, plain: 
     if (known.has(key)) kept[key] = value;
     else unknown.push({ field: key, constraint: "whitelistValidation", message: `property ${key} should not exist` });
   }
-  const instance = plainToInstance(dto, unknown.length === 0 ? plain : kept, { exposeDefaultValues: true }) as T;
+  const instance = classTransformer().plainToInstance(dto, unknown.length === 0 ? plain : kept, { exposeDefaultValues: true }) as T;
   const errors = await validate(instance, VALIDATOR_OPTIONS);
   if (errors.length === 0 && unknown.length === 0) return { ok: true, value: instance };
   return { ok: false, violations: [...unknown, ...flatten(errors, "")] };

@@ -2,6 +2,7 @@ import type Ajv2020 from "ajv/dist/2020";
 import type { ValidateFunction } from "ajv";
 import type { FieldViolation } from "./dto-validator";
 import type { JsonObject } from "../protocol/wire-types";
+import { plainShape } from "./plain-shape";
 
 export interface JsonSchemaValidatorOptions {
   /**
@@ -96,6 +97,9 @@ export class JsonSchemaValidator {
    * compilation waits for the first value or a warm-up (`warmDeferredSchema`), off the startup path.
    */
   compile(schema: JsonObject, where: string, options: { readonly deferred?: boolean } = {}): (value: unknown) => FieldViolation[] {
+    // A vouched shape in the plain subset is checked without ajv, with ajv's errors (plain-shape.ts).
+    const plain = options.deferred === true ? plainShape(schema, this.options.firstOnly !== true) : undefined;
+    if (plain !== undefined) return (value) => violationsOf(plain(value));
     if (options.deferred !== true) {
       const fn = this.compiled(schema, where);
       return this.checkOf(() => fn);
@@ -118,16 +122,23 @@ export class JsonSchemaValidator {
     return (value) => {
       const fn = fnOf();
       if (fn(value)) return [];
-      return (fn.errors ?? []).map((e) => {
-        // A missing property is reported at its own path ("/name is required"), not its parent's.
-        const missing = e.keyword === "required" ? (e.params as { missingProperty?: unknown }).missingProperty : undefined;
-        const pointer = typeof missing === "string" ? `${e.instancePath}/${missing}` : e.instancePath;
-        return {
-          field: pointer ? pointer.slice(1).replace(/\//g, ".") : "(root)",
-          constraint: e.keyword,
-          message: typeof missing === "string" ? `${pointer} is required` : `${pointer || "value"} ${e.message ?? "is invalid"}`,
-        };
-      });
+      return violationsOf(fn.errors ?? []);
     };
   }
+}
+
+/** ajv's errors (or plain-shape.ts's, the same) as violations. */
+function violationsOf(
+  errors: readonly { readonly instancePath: string; readonly keyword: string; readonly params?: object; readonly message?: string }[],
+): FieldViolation[] {
+  return errors.map((e) => {
+    // A missing property is reported at its own path ("/name is required"), not its parent's.
+    const missing = e.keyword === "required" ? (e.params as { missingProperty?: unknown } | undefined)?.missingProperty : undefined;
+    const pointer = typeof missing === "string" ? `${e.instancePath}/${missing}` : e.instancePath;
+    return {
+      field: pointer ? pointer.slice(1).replace(/\//g, ".") : "(root)",
+      constraint: e.keyword,
+      message: typeof missing === "string" ? `${pointer} is required` : `${pointer || "value"} ${e.message ?? "is invalid"}`,
+    };
+  });
 }

@@ -5,9 +5,6 @@ import { createStateSealer } from "../state/create-state-sealer";
 import type { StateOptions } from "../state/state-options";
 import { StateSealer } from "../state/state-sealer";
 import { carriedFacts, type TransportFacts } from "./request/transport-facts";
-import type { AuthOptions } from "../auth/bearer-auth";
-import type { FeatureTable } from "../features/feature-table";
-import { HttpAuth } from "./http/http-auth";
 
 /**
  * The app's `StateSealer`: made from the `state` option and registered in the container, or the
@@ -38,17 +35,4 @@ export function positiveOption(value: number | undefined, name: string): number 
 /** An HTTP request's facts, as the answerer carried them through the SDK's handler. */
 export function httpFacts(ctx: ServerContext): TransportFacts {
   return carriedFacts(ctx.http?.authInfo) ?? { transport: "http", principal: null, ownBytes: false };
-}
-
-/** A mounted entry's OAuth: the bearer check for the canonical resource `auth` names (required: a mount does not know its URL). */
-export function mountAuth(
-  auth: AuthOptions,
-  features: FeatureTable,
-  logger: AppLogger,
-  entry: string,
-): { readonly http: HttpAuth; readonly resource: string } {
-  if (auth.resource === undefined)
-    throw new TypeError(`${entry}: auth.resource is required (the canonical URI clients reach this handler at)`);
-  const http = new HttpAuth(auth, features, logger);
-  return { http, resource: http.resource(auth.resource) };
 }

@@ -38,6 +38,7 @@ export interface ConnectionParts {
 export function serveConnection(transport: Transport, parts: ConnectionParts): ServedConnection {
   const { principal, authorization, lane, logger } = parts;
   let handle: { close(): Promise<void> } | undefined;
+  const warmUp = new QuietWarmUp(() => attach());
   const attach = (): void => {
     handle ??= sdkStdio().serveStdio(
       parts.servers((ctx) => connection.facts(ctx.mcpReq.id)),
@@ -48,7 +49,7 @@ export function serveConnection(transport: Transport, parts: ConnectionParts): S
     principal,
     authorization,
     lane,
-    ...(parts.opening !== undefined && { opening: parts.opening, attach, opened: () => warmUp(attach) }),
+    ...(parts.opening !== undefined && { opening: parts.opening, attach, opened: () => warmUp.arm(), activity: () => warmUp.activity() }),
   });
   if (parts.opening === undefined) attach();
   else connection.start().catch((error: unknown) => parts.onerror(error as Error));
@@ -56,6 +57,7 @@ export function serveConnection(transport: Transport, parts: ConnectionParts): S
     close: async (closeOptions: CloseOptions = {}) => {
       const deadline = drainDeadline(closeOptions.drainTimeoutMs, DEFAULT_DRAIN_MS, "close");
       parts.closing(served);
+      warmUp.stop();
       const drained = await connection.drain(deadline);
       await (handle === undefined ? connection.close() : handle.close());
       if (drained.inFlight > 0 || drained.unfinished > 0) logger.info("connection closed", { ...drained, drainTimeoutMs: deadline });
@@ -64,17 +66,54 @@ export function serveConnection(transport: Transport, parts: ConnectionParts): S
   return served;
 }
 
+/** How long the connection must be quiet (no message received, no request answered) after the opening answer before the warm-up starts. */
+export const WARM_UP_QUIET_MS = 20;
+
 /**
- * What the opening answer left for later, done in small steps off the event loop's critical path
- * (one `setImmediate` each), so the first requests after it do not pay for it: the SDK's entry
- * (loading the SDK), then each deferred schema compilation.
+ * What the opening answer left for later, done once the connection has been quiet for
+ * `WARM_UP_QUIET_MS` after that answer (a host that sends its next requests as answers arrive has
+ * them answered first, each loading only what it needs), then in small steps off the event loop's
+ * critical path (one `setImmediate` each): the SDK's entry (loading the SDK), then each deferred
+ * schema compilation.
  */
-function warmUp(attach: () => void): void {
-  setImmediate(() => {
-    attach();
+class QuietWarmUp {
+  private timer: NodeJS.Timeout | undefined;
+  private state: "idle" | "armed" | "warming" | "stopped" = "idle";
+
+  constructor(private readonly attach: () => void) {}
+
+  /** The opening answer was written: the quiet starts now. */
+  arm(): void {
+    if (this.state !== "idle") return;
+    this.state = "armed";
+    this.restart();
+  }
+
+  /** A message arrived or a request was answered: the quiet starts again. */
+  activity(): void {
+    if (this.state === "armed") this.restart();
+  }
+
+  /** The connection closes: no warm-up (any more). */
+  stop(): void {
+    this.state = "stopped";
+    clearTimeout(this.timer);
+  }
+
+  private restart(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.run(), WARM_UP_QUIET_MS);
+    // The warm-up never keeps a process alive on its own.
+    this.timer.unref();
+  }
+
+  private run(): void {
+    if (this.state !== "armed") return;
+    this.state = "warming";
+    this.attach();
     const step = (): void => {
-      if (warmDeferredSchema()) setImmediate(step);
+      if (this.state === "warming" && warmDeferredSchema()) setImmediate(step);
     };
     setImmediate(step);
-  });
+  }
 }

@@ -14,23 +14,20 @@ import { ChangeNotifier } from "./change-notifier";
 import { buildComponents } from "./component-instances";
 import { warnSharedTransients } from "./shared-transients";
 import { serveConnection } from "./app-connections";
-import { HttpAnswerer } from "./http/http-answerer";
-import { httpEntry } from "./http/http-entry";
+import type { HttpAnswerer } from "./http/http-answerer";
 import type { HttpRoute } from "./http/http-routes";
-import { HttpAuth } from "./http/http-auth";
-import { startHttpListener } from "./http/http-listener";
 import { DEFAULT_DRAIN_MS, drainDeadline, type CloseOptions, type HttpListener, type ListenOptions } from "./http/listen-options";
 import type { HealthEndpoints, HealthHandler, HealthOptions } from "./http/health";
-import { appHealthEndpoints, withHealthRoutes } from "./app-health";
-import { NodeMount, type NodeHandler, type NodeHandlerOptions } from "./http/node-mount";
+import type { NodeMount, NodeHandler, NodeHandlerOptions } from "./http/node-mount";
 import { InboundChecks } from "./checks/inbound-checks";
 import { resolveRequestLimits } from "./checks/request-limits";
 import { StdioLineTransport } from "./stdio/stdio-line-transport";
 import { OpeningDiscover } from "./stdio/opening-discover";
 import { FastLane, fastLaneEnabled } from "./lane/fast-lane";
 import { capabilitiesFor } from "./sdk-bridge";
-import { appLegacySessions, sdkServerFactory, type AppSdkParts } from "./app-sdk-servers";
-import { httpFacts, mountAuth, positiveOption, registerSealer } from "./app-bootstrap";
+import { sdkServerFactory, type AppSdkParts } from "./app-sdk-servers";
+import { httpWing } from "./app-lazy";
+import { httpFacts, positiveOption, registerSealer } from "./app-bootstrap";
 import type { McpAppOptions, ServedConnection, ServeOptions } from "./mcp-app-options";
 import { MemoryMessageBus, type MessageBus } from "../stores/message-bus";
 import type { LegacySessions } from "./http/sessions/legacy-sessions";
@@ -199,13 +196,13 @@ export class McpApp {
     try {
       const health = options.health ? this.healthEndpoints(options.health === true ? {} : options.health) : undefined;
       if (health?.serves(options.path ?? "/mcp")) throw new RangeError("listen: the health paths must differ from path");
-      const auth = options.auth === undefined ? undefined : new HttpAuth(options.auth, this.features, this.logger);
-      listener = await startHttpListener(
+      const auth = options.auth === undefined ? undefined : new (httpWing().HttpAuth)(options.auth, this.features, this.logger);
+      listener = await httpWing().startHttpListener(
         answerer,
         options,
         this.logger,
         (e) => this.reportError(e),
-        withHealthRoutes(this.routes, health),
+        httpWing().withHealthRoutes(this.routes, health),
         auth,
       );
     } catch (error) {
@@ -242,8 +239,8 @@ export class McpApp {
    * @example const handler = app.httpHandler({ auth: { resource: "https://mcp.example.com/mcp", verifier: jwtVerifier({ issuer }) } });
    */
   httpHandler(options: { auth?: AuthOptions } = {}): McpHttpHandler {
-    const auth = options.auth && mountAuth(options.auth, this.features, this.logger, "httpHandler");
-    return httpEntry(this.answerer(this.laneOn), auth);
+    const auth = options.auth && httpWing().mountAuth(options.auth, this.features, this.logger, "httpHandler");
+    return httpWing().httpEntry(this.answerer(this.laneOn), auth);
   }
 
   /**
@@ -260,8 +257,10 @@ export class McpApp {
   nodeHandler(options: NodeHandlerOptions = {}): NodeHandler {
     if (options.auth !== undefined && options.authenticate !== undefined)
       throw new TypeError("nodeHandler: give auth or authenticate, not both");
-    const auth = options.auth && mountAuth(options.auth, this.features, this.logger, "nodeHandler");
-    const mount = new NodeMount(this.answerer(options.fastLane ?? this.laneOn), options, this.logger, (e) => this.reportError(e), auth);
+    const wing = httpWing();
+    const auth = options.auth && wing.mountAuth(options.auth, this.features, this.logger, "nodeHandler");
+    const answerer = this.answerer(options.fastLane ?? this.laneOn);
+    const mount = new wing.NodeMount(answerer, options, this.logger, (e) => this.reportError(e), auth);
     this.mounts.add(mount);
     this.features.serving({ transport: "http", authenticated: options.authenticate !== undefined || options.auth !== undefined });
     return mount.handle;
@@ -287,14 +286,14 @@ export class McpApp {
 
   private healthEndpoints(options: HealthOptions): HealthEndpoints {
     const sources = { features: this.features, sharedBus: this.options.bus, closing: () => this.closing, logger: this.logger };
-    return appHealthEndpoints(options, sources);
+    return httpWing().appHealthEndpoints(options, sources);
   }
 
   /** The one HTTP answerer of a listener or a mounted handler, over an SDK handler of its own (attached to `changes`). */
   private answerer(laneOn: boolean): HttpAnswerer {
     const sdkHandler = sdk().createMcpHandler(sdkServerFactory(this.sdkParts, httpFacts), { onerror: (e) => this.reportError(e) });
     this.handlers.set(sdkHandler, this.changes.attach(sdkHandler.notify));
-    return new HttpAnswerer(sdkHandler, this.checks, laneOn ? this.lane : undefined, this.sessions());
+    return new (httpWing().HttpAnswerer)(sdkHandler, this.checks, laneOn ? this.lane : undefined, this.sessions());
   }
 
   /**
@@ -329,6 +328,7 @@ export class McpApp {
   private sessions(): LegacySessions | undefined {
     const options = this.sessionOptions;
     if (options === undefined || this.legacySessions !== undefined) return this.legacySessions;
+    const { appLegacySessions } = httpWing();
     const sessions = appLegacySessions(this.sdkParts, { sealer: this.sealer, logger: this.logger, bus: this.bus, options }, httpFacts);
     this.changes.attach(sessions);
     return (this.legacySessions = sessions);

@@ -1,8 +1,11 @@
 // Pins what a stdio server loads and answers before its first answer (issue 24 item 3), in real
 // child processes of the compiled code:
 // - the preferences sample answers its opening server/discover with neither the SDK
-//   (@modelcontextprotocol/*), zod nor ajv loaded; they are loaded afterwards (the warm-up), and
-//   the tools/list and tools/call that follow are answered;
+//   (@modelcontextprotocol/*), zod nor ajv loaded, nor the HTTP wing (server/app-http.ts), the
+//   tasks extension (tasks-parts.ts, the stores), class-transformer's entry or the OpenTelemetry
+//   code; the SDK is loaded afterwards (by the next request, or the warm-up after 20 ms of
+//   quiet), and the tools/list and tools/call that follow are answered; an app that uses those
+//   parts is seen loading them (so the check can fail);
 // - the opening discover answered without the SDK is byte-equal to the SDK path's answer (the lane
 //   off: ROUNDTRIP_FAST_LANE=off), for a bare envelope, one with client info and capabilities, an
 //   app with a title and instructions, and an envelope outside the subset answered here (the SDK
@@ -29,12 +32,22 @@ const INFO = "io.modelcontextprotocol/clientInfo";
 const HOOK = `
 const path = require("node:path");
 const has = (name) => Object.keys(require.cache).some((file) => file.includes(path.sep + "node_modules" + path.sep + name + path.sep));
+const own = (file) => Object.keys(require.cache).some((f) => f.endsWith(path.join("dist", "src", file)));
 const write = process.stdout.write.bind(process.stdout);
 let first = true;
 process.stdout.write = (chunk, ...rest) => {
   if (first) {
     first = false;
-    process.stderr.write("LOADED " + JSON.stringify({ sdk: has("@modelcontextprotocol"), zod: has("zod"), ajv: has("ajv") }) + "\\n");
+    const loaded = {
+      sdk: has("@modelcontextprotocol"),
+      zod: has("zod"),
+      ajv: has("ajv"),
+      httpWing: own("server/app-http.js") || own("server/http/http-listener.js"),
+      tasks: own("features/tasks/tasks-parts.js") || own("stores/open-task-store.js"),
+      classTransformer: Object.keys(require.cache).some((f) => f.endsWith(path.join("class-transformer", "cjs", "index.js"))),
+      telemetry: own("dispatch/telemetry/open-telemetry.js"),
+    };
+    process.stderr.write("LOADED " + JSON.stringify(loaded) + "\\n");
   }
   return write(chunk, ...rest);
 };
@@ -47,12 +60,32 @@ const { SilentLogger } = require(${JSON.stringify(TESTING)});
 createFeatureApp({ logger: new SilentLogger(), title: "Feature \\"app\\"", instructions: "Use greet first.\\nThen add." }).serveStdio();
 `;
 
+/** What the hook reports: the SDK, zod and ajv, and the parts of our own a stdio answer does not need. */
+interface Loaded {
+  readonly sdk: boolean;
+  readonly zod: boolean;
+  readonly ajv: boolean;
+  readonly httpWing: boolean;
+  readonly tasks: boolean;
+  readonly classTransformer: boolean;
+  readonly telemetry: boolean;
+}
+const NOTHING_DEFERRED: Loaded = {
+  sdk: false,
+  zod: false,
+  ajv: false,
+  httpWing: false,
+  tasks: false,
+  classTransformer: false,
+  telemetry: false,
+};
+
 interface Child {
   readonly process: ChildProcessWithoutNullStreams;
   /** The next stdout line. */
   line(): Promise<string>;
   /** What the hook saw loaded at the first answer. */
-  loaded: Promise<{ sdk: boolean; zod: boolean; ajv: boolean }>;
+  loaded: Promise<Loaded>;
 }
 
 const children: ChildProcessWithoutNullStreams[] = [];
@@ -72,7 +105,7 @@ function start(script: string, env: Record<string, string> = {}): Child {
     if (waiter) waiter(line);
     else lines.push(line);
   });
-  const loaded = new Promise<{ sdk: boolean; zod: boolean; ajv: boolean }>((resolve) => {
+  const loaded = new Promise<Loaded>((resolve) => {
     createInterface({ input: child.stderr }).on("line", (line) => {
       if (line.startsWith("LOADED ")) resolve(JSON.parse(line.slice(7)));
     });
@@ -134,7 +167,7 @@ describe("stdio startup", () => {
     const child = start(SAMPLE_SCRIPT);
     send(child, request(1, "server/discover", BARE));
     expect(JSON.parse(await child.line())).toMatchObject({ id: 1, result: { supportedVersions: ["2026-07-28"] } });
-    expect(await child.loaded).toEqual({ sdk: false, zod: false, ajv: false });
+    expect(await child.loaded).toEqual(NOTHING_DEFERRED);
     send(child, request(2, "tools/list", BARE));
     const list = JSON.parse(await child.line()) as { id: number; result: { tools: { name: string }[] } };
     expect(list.id).toBe(2);
@@ -147,7 +180,23 @@ describe("stdio startup", () => {
     const child = start(SAMPLE_SCRIPT, { ROUNDTRIP_FAST_LANE: "off" });
     send(child, request(1, "server/discover", BARE));
     await child.line();
-    expect(await child.loaded).toEqual({ sdk: true, zod: true, ajv: false });
+    expect(await child.loaded).toMatchObject({ sdk: true, zod: true, ajv: false });
+  });
+
+  it("sees the HTTP wing, the tasks extension and class-transformer once an app uses them (the check can fail)", async () => {
+    const script = `${HOOK}
+const { McpApp, tasks } = require(${JSON.stringify(path.join(ROOT, "dist/src/index.js"))});
+const { SilentLogger } = require(${JSON.stringify(TESTING)});
+require("class-transformer");
+tasks();
+const app = McpApp.create({ logger: new SilentLogger(), state: { ephemeral: true } });
+app.healthHandler();
+app.serveStdio();
+`;
+    const child = start(script);
+    send(child, request(1, "server/discover", BARE));
+    await child.line();
+    expect(await child.loaded).toEqual({ ...NOTHING_DEFERRED, httpWing: true, tasks: true, classTransformer: true });
   });
 
   it.each([

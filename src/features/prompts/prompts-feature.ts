@@ -5,6 +5,7 @@ import type { FeatureModule, MethodSpec } from "../feature-module";
 import { listResult, PAGINATED_PARAMS } from "../list-result";
 import { VisibleEntries } from "../visible-entries";
 import { compilePrompt } from "./prompt-definition";
+import { compareNames } from "../name-order";
 
 /** prompts/get as data: what the router, the SDK bridge, the lane and the kit's `Mcp-Name` header read. */
 export const PROMPTS_GET: MethodSpec = {
@@ -28,7 +29,7 @@ export const promptsFeature: FeatureModule = {
       compilePrompt(component, component.declaration.options as PromptOptions, compiler),
     );
     const list = new VisibleEntries(
-      [...prompts.values()].sort((a, b) => String(a.descriptor.name).localeCompare(String(b.descriptor.name), "en")),
+      [...prompts.values()].sort((a, b) => compareNames(String(a.descriptor.name), String(b.descriptor.name))),
       lists,
       scopes,
     );

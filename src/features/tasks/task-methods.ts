@@ -13,16 +13,11 @@ import { outstandingAnswers } from "./task-answers";
 import { storeFailure } from "./task-store-failure";
 import { detailedTask } from "./task-wire";
 import { declaresTasks, tasksCapabilityMissing } from "./tasks-extension";
+import { TASK_EFFECT_META } from "./task-meta-keys";
 
 /** Unknown, expired and another principal's task: one answer for all three. */
 const UNKNOWN_TASK = "Task not found";
-/**
- * The `_meta` key of the tasks/update and tasks/cancel acknowledgements that says what the request
- * did. The extension's ack is an empty `{resultType: "complete"}` whatever happened (an answer to a
- * key not outstanding is ignored, a cancel of an ended task acknowledged alike), so whether it took
- * effect is told in `_meta`, where a client that does not know the key loses nothing.
- */
-export const TASK_EFFECT_META = "roundtrip-mcp/effect";
+export { TASK_EFFECT_META };
 
 /** Why an answer of a tasks/update was not taken. */
 export type IgnoredAnswer = "already-answered" | "not-asked" | "task-finished";

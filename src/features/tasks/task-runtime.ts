@@ -22,13 +22,9 @@ import type { TaskTool } from "./task-tool";
 import { createTaskResult } from "./task-wire";
 import { receivesTasks, tasksCapabilityMissing } from "./tasks-extension";
 import type { TasksSettings } from "./tasks-options";
+import { IDEMPOTENCY_KEY_META } from "./task-meta-keys";
 
-/**
- * The `_meta` key of a task-creating `tools/call` that names the creation, chosen by the client: a
- * retry with the same key (same principal, while the task lives) answers the task the first try
- * made instead of creating another.
- */
-export const IDEMPOTENCY_KEY_META = "roundtrip-mcp/idempotencyKey";
+export { IDEMPOTENCY_KEY_META };
 
 /** The request's idempotency key, if it sent one; a malformed one is the client's mistake (-32602). */
 function idempotencyKeyOf(params: Readonly<JsonObject>): string | undefined {

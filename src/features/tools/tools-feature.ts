@@ -7,6 +7,7 @@ import { listResult, PAGINATED_PARAMS } from "../list-result";
 import { VisibleEntries } from "../visible-entries";
 import { checkParamHeaders } from "./param-headers";
 import { compileTool } from "./tool-definition";
+import { compareNames } from "../name-order";
 
 /** tools/call as data: what the router, the SDK bridge, the lane and the kit's `Mcp-Name` header read. */
 export const TOOLS_CALL: MethodSpec = {
@@ -26,7 +27,7 @@ export const toolsFeature: FeatureModule = {
       compileTool(component, component.declaration.options as ToolOptions, compiler),
     );
     const list = new VisibleEntries(
-      [...tools.values()].sort((a, b) => String(a.descriptor.name).localeCompare(String(b.descriptor.name), "en")),
+      [...tools.values()].sort((a, b) => compareNames(String(a.descriptor.name), String(b.descriptor.name))),
       lists,
       scopes,
     );

@@ -33,6 +33,8 @@ export interface ConnectionOptions {
    */
   readonly attach?: () => void;
   readonly opened?: () => void;
+  /** Called with every message received (before anything is done with it) and every request answered: the warm-up waits for quiet. */
+  readonly activity?: () => void;
 }
 
 /**
@@ -94,7 +96,9 @@ export class ConnectionTransport implements Transport {
       this.onclose?.();
     };
     inner.onerror = (error) => this.onerror?.(error);
+    const activity = (this.activity = options.activity);
     inner.onmessage = (message, extra) => {
+      activity?.();
       if (this.opening !== undefined && !this.draining && this.answerOpening(this.opening, message)) return;
       const rejection = checks.run("stream", { message, facts: this.base });
       if (rejection) {
@@ -120,6 +124,7 @@ export class ConnectionTransport implements Transport {
   }
 
   private readonly attach: (() => void) | undefined;
+  private readonly activity: (() => void) | undefined;
   private readonly opened: (() => void) | undefined;
 
   /** Hands a message to the SDK's connection entry, attaching it first if it was not yet. */
@@ -242,6 +247,7 @@ export class ConnectionTransport implements Transport {
   }
 
   private settle(id: unknown): void {
+    this.activity?.();
     if (this.open.delete(id as string | number)) this.changed?.();
   }
 

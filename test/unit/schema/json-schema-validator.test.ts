@@ -65,7 +65,7 @@ describe("JsonSchemaValidator", () => {
 
     it("is compiled by warm-up steps, one schema per step, until none remains", () => {
       const first = new JsonSchemaValidator().compile(schema, "f", { deferred: true });
-      const second = new JsonSchemaValidator().compile({ type: "string" }, "g", { deferred: true });
+      const second = new JsonSchemaValidator().compile({ type: "string", minLength: 1 }, "g", { deferred: true });
       expect(warmDeferredSchema()).toBe(true);
       expect(compiles).toHaveBeenCalledTimes(1);
       expect(warmDeferredSchema()).toBe(false);
@@ -73,6 +73,18 @@ describe("JsonSchemaValidator", () => {
       expect(first({ n: "x" })).toEqual([{ field: "n", constraint: "type", message: "/n must be number" }]);
       expect(second("s")).toEqual([]);
       expect(compiles).toHaveBeenCalledTimes(2);
+    });
+
+    it("checks a deferred plain shape (plain-shape.ts) without ajv, and leaves nothing to warm up", () => {
+      const check = new JsonSchemaValidator({ firstOnly: true }).compile(
+        { type: "object", required: ["name"], properties: { name: { type: "string" } } },
+        "p",
+        { deferred: true },
+      );
+      expect(warmDeferredSchema()).toBe(false);
+      expect(check({ name: 1 })).toEqual([{ field: "name", constraint: "type", message: "/name must be string" }]);
+      expect(check({ name: "n" })).toEqual([]);
+      expect(compiles).not.toHaveBeenCalled();
     });
 
     it("reports an invalid deferred schema at its first value, naming where", () => {
