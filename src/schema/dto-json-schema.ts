@@ -1,4 +1,5 @@
-import { targetConstructorToSchema } from "class-validator-jsonschema";
+import { getMetadataStorage } from "class-validator";
+import { targetConstructorToSchema, validationMetadataArrayToSchemas } from "class-validator-jsonschema";
 import type { JsonObject } from "../protocol/wire-types";
 import { hasValidationRules } from "./dto-validator";
 import { transformerMetadata } from "./transformer-metadata";
@@ -49,10 +50,7 @@ function convert(dto: Function, found: Conversion): JsonObject {
   if (!hasValidationRules(dto)) {
     throw new SchemaGenerationError(`${dto.name} has no class-validator decorators`, "undecorated");
   }
-  const schema = targetConstructorToSchema(dto, {
-    classTransformerMetadataStorage: transformerMetadata,
-    refPointerPrefix: REF_PREFIX,
-  }) as JsonObject;
+  const schema = generatedSchema(dto);
   const properties = (schema.properties ?? {}) as Record<string, JsonObject>;
   for (const [name, prop] of Object.entries(properties)) {
     if (Object.keys(prop).length === 0) {
@@ -63,6 +61,41 @@ function convert(dto: Function, found: Conversion): JsonObject {
     collectRefs(prop, dto, name, found);
   }
   return { ...schema, type: "object", properties, additionalProperties: false };
+}
+
+/** The generator's options: nested DTOs by `$ref` into `$defs`, class-transformer's types read. */
+export const GENERATOR_OPTIONS = { classTransformerMetadataStorage: transformerMetadata, refPointerPrefix: REF_PREFIX } as const;
+/**
+ * Groups a DTO's rules under its constructor's `length` (a number: an array index to V8) instead
+ * of its class name; see `generatedSchema`.
+ */
+const INDEX_KEYED = { ...GENERATOR_OPTIONS, schemaNameField: "length" } as const;
+
+/**
+ * class-validator-jsonschema's schema of one DTO: what `targetConstructorToSchema(dto)` returns.
+ *
+ * For a DTO whose rules are all its own (the common case), the generator is called with its rules
+ * grouped under an index key rather than the class name. `targetConstructorToSchema` groups rules
+ * into fresh objects keyed by class name (lodash.groupby, then the result map), so each DTO adds
+ * one transition named after it to V8's shared map of `{}` objects. Past 1,536 transitions V8
+ * adds no more to that map until the garbage is collected, and a request served before then is
+ * served slowly for good: with 1,000 tools every later `tools/call` cost about 40% more CPU.
+ * An index key is an element, not a property, and adds no transition. The grouping, the schema and
+ * the class-level `@JSONSchema` lookup (by class) are otherwise the generator's own; a DTO with
+ * inherited rules takes `targetConstructorToSchema` itself. A test pins the two equal.
+ */
+export function generatedSchema(dto: Function): JsonObject {
+  const storage = getMetadataStorage();
+  const rules = storage.getTargetValidationMetadatas(dto, "", true, false);
+  if (rules.some((rule) => rule.target !== dto)) return targetConstructorToSchema(dto, GENERATOR_OPTIONS) as JsonObject;
+  // What targetConstructorToSchema hands the generator: a copy of each rule, a custom constraint's
+  // type taken from its constraint class's registered name.
+  const copies = rules.map((rule): (typeof rules)[number] => {
+    const constraint = rule.constraintCls === undefined ? undefined : storage.getTargetValidatorConstraints(rule.constraintCls)[0];
+    return constraint === undefined ? { ...rule } : { ...rule, type: constraint.name };
+  });
+  const key = (dto as { length?: unknown }).length ?? dto.name;
+  return (validationMetadataArrayToSchemas(copies, INDEX_KEYED)[String(key)] ?? {}) as JsonObject;
 }
 
 function collectRefs(node: unknown, owner: Function, property: string, found: Conversion): void {

@@ -54,19 +54,26 @@ class CheckpointCalc {
   }
 }
 
+/** Gives a generated class its own name, as a class declared in source has. */
+function named<T extends Function>(cls: T, name: string): T {
+  // defineProperty, not `{ [name]: class {} }[name]`: an object literal keyed by each generated
+  // name would add one transition per name to V8's shared root map of `{}` objects, garbage that a
+  // real app (whose classes are named in source) never makes.
+  return Object.defineProperty(cls, "name", { value: name });
+}
+
 /** A class component `tool_<i>` whose arguments are a DTO of its own, `{ n<i>: integer }`. */
 function generatedComponent(i: number): Function {
-  const dtoName = `GeneratedArgs${i}`;
-  const Dto = { [dtoName]: class {} }[dtoName]!; // read back under the key just written
+  const Dto = named(class {}, `GeneratedArgs${i}`);
   IsInt()(Dto.prototype, `n${i}`);
-  const className = `GeneratedTool${i}`;
-  const Component = {
-    [className]: class {
+  const Component = named(
+    class {
       handle() {
         return Result.structured({ index: i });
       }
     },
-  }[className]!; // read back under the key just written
+    `GeneratedTool${i}`,
+  );
   Tool({ name: `tool_${i}`, description: `Generated tool number ${i}`, arguments: Dto })(Component);
   return Component;
 }

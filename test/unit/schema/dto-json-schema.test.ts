@@ -14,6 +14,10 @@
 //   is in $defs beside the nested classes, so every $ref resolves; ajv (2020-12, strict) compiles
 //   it and accepts and refuses what class-validator does
 // - two different classes with one name are refused ($defs names them by class name)
+// - the generator's schema of each DTO (generatedSchema, which groups a DTO's own rules under an
+//   index key) equals class-validator-jsonschema's targetConstructorToSchema for DTOs of every kind:
+//   annotations on the class and its properties, custom constraints, arrays, nested types, a
+//   constructor with parameters, one whose `length` is redefined, and inherited rules
 import "reflect-metadata";
 import { Type } from "class-transformer";
 import {
@@ -30,10 +34,17 @@ import {
   MaxLength,
   Min,
   ValidateNested,
+  Validate,
+  ValidatorConstraint,
+  type ValidatorConstraintInterface,
+  IsEnum,
+  IsUUID,
+  ArrayMinSize,
+  IsDefined,
 } from "class-validator";
-import { JSONSchema } from "class-validator-jsonschema";
+import { JSONSchema, targetConstructorToSchema } from "class-validator-jsonschema";
 import Ajv2020 from "ajv/dist/2020";
-import { SchemaGenerationError, dtoToJsonSchema } from "../../../src/schema/dto-json-schema";
+import { GENERATOR_OPTIONS, SchemaGenerationError, dtoToJsonSchema, generatedSchema } from "../../../src/schema/dto-json-schema";
 import { validateDto } from "../../../src/schema/dto-validator";
 
 class Address {
@@ -196,5 +207,61 @@ describe("dtoToJsonSchema", () => {
       @ValidateNested() @Type(() => second) back!: InstanceType<typeof second>;
     }
     expect(() => dtoToJsonSchema(Journey)).toThrow("Journey.back: two different classes are named Leg");
+  });
+
+  it("generates for each DTO what targetConstructorToSchema does", () => {
+    @ValidatorConstraint({ name: "isEvenNumber" })
+    class IsEven implements ValidatorConstraintInterface {
+      validate(value: unknown): boolean {
+        return typeof value === "number" && value % 2 === 0;
+      }
+    }
+    // A custom constraint registered under a built-in rule's name takes that rule's schema.
+    @ValidatorConstraint({ name: "isEmail" })
+    class IsWorkEmail implements ValidatorConstraintInterface {
+      validate(value: unknown): boolean {
+        return typeof value === "string" && value.endsWith("@example.com");
+      }
+    }
+    enum Colour {
+      Red = "red",
+      Blue = "blue",
+    }
+    @JSONSchema({ description: "A booking", title: "Booking" })
+    class Booking {
+      @IsUUID() id!: string;
+      @Validate(IsEven) @IsInt() nights!: number;
+      @IsEnum(Colour) colour!: Colour;
+      @IsArray() @ArrayMinSize(1) @IsString({ each: true }) guests!: string[];
+      @IsOptional() @IsString() @JSONSchema({ examples: ["window"] }) note?: string;
+      @IsDefined() confirmed!: boolean;
+      @Validate(IsWorkEmail) contact!: string;
+    }
+    class WithParameters {
+      @IsString() name!: string;
+      constructor(name: string, other: number) {
+        this.name = `${name}${other}`;
+      }
+    }
+    class LengthRedefined {
+      static readonly length = "Shadowed";
+      @IsInt() count!: number;
+    }
+    class Base {
+      @IsString() id!: string;
+      @IsOptional() @IsInt() rank?: number;
+    }
+    class Derived extends Base {
+      @IsInt() override rank?: number;
+      @IsBoolean() flag!: boolean;
+    }
+    const dtos: Function[] = [Address, Person, Booking, WithParameters, LengthRedefined, Base, Derived];
+    for (const dto of dtos) {
+      const expected = targetConstructorToSchema(dto, GENERATOR_OPTIONS);
+      expect({ dto: dto.name, schema: generatedSchema(dto) }).toEqual({ dto: dto.name, schema: expected });
+      expect(Object.keys(expected.properties ?? {}).length).toBeGreaterThan(0);
+    }
+    // The custom constraint's type is its registered name, as targetConstructorToSchema makes it.
+    expect((generatedSchema(Booking).properties as Record<string, unknown>).contact).toEqual({ type: "string", format: "email" });
   });
 });
