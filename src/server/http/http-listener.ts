@@ -12,6 +12,7 @@ import { InFlightRequests, type Flight } from "./http-drain";
 import type { HttpAnswerer, HttpReceived } from "./http-answerer";
 import { NO_ROUTES, type HttpRoute } from "./http-routes";
 import { writeAnswer } from "./http-write";
+import { LaneWriteQueue } from "./lane-write-queue";
 import { DEFAULT_DRAIN_MS, drainDeadline, type CloseOptions, type HttpListener, type ListenOptions } from "./listen-options";
 import { VerdictCache } from "../checks/verdict-cache";
 
@@ -75,6 +76,8 @@ export async function startHttpListener(
   // Over the cap, and while closing, a new connection is answered 503 instead of reset.
   const gate = new ConnectionGate(server, maxConnections, Math.min(headersTimeout, 2_000));
   const flights = new InFlightRequests();
+  // The lane's answers of one loop turn leave together (see LaneWriteQueue).
+  const laneWrites = new LaneWriteQueue();
   // A client that asks before sending its body (Expect: 100-continue) is refused before it sends it.
   server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
     if (!(Number(req.headers["content-length"]) > maxBody)) res.writeContinue();
@@ -114,7 +117,7 @@ export async function startHttpListener(
   async function serve(req: IncomingMessage, res: ServerResponse, flight: Flight): Promise<void> {
     const received = await read(req, res, flight);
     if (received === undefined) return;
-    writeAnswer(res, flight, await answerer.answer(received), onerror);
+    writeAnswer(res, flight, await answerer.answer(received), onerror, laneWrites);
   }
 
   /**

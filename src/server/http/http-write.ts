@@ -5,30 +5,28 @@ import { errorResponse } from "../checks/error-response";
 import type { HttpAnswer } from "./http-answerer";
 import { send } from "./http-body";
 import type { Flight } from "./http-drain";
+import { writeLaneBytes, type LaneWriteQueue } from "./lane-write-queue";
 
-/** Writes the answer on node:http: a refusal, the lane's bytes, or the SDK's response (JSON in one write, or a stream). */
-export function writeAnswer(res: ServerResponse, flight: Flight, answer: HttpAnswer, onerror: (error: Error) => void): void {
+/**
+ * Writes the answer on node:http: a refusal, the lane's bytes, or the SDK's response (JSON in one
+ * write, or a stream). With a `queue`, the lane's bytes are written with the other answers of this
+ * turn of the event loop (see `LaneWriteQueue`); without, at once.
+ */
+export function writeAnswer(
+  res: ServerResponse,
+  flight: Flight,
+  answer: HttpAnswer,
+  onerror: (error: Error) => void,
+  queue?: LaneWriteQueue,
+): void {
   if (answer.kind === "refused")
     return flight.stopped
       ? undefined
       : send(res, answer.rejection.status, errorResponse(answer.rejection, answer.id), answer.rejection.headers);
   if (answer.kind === "lane") {
     if (res.destroyed || flight.stopped) return;
-    const bytes = answer.bytes;
-    if (bytes.kept === undefined) {
-      res
-        .writeHead(bytes.status, {
-          ...bytes.headers,
-          "content-type": "application/json",
-          "content-length": String(Buffer.byteLength(bytes.text)),
-        })
-        .end(bytes.text);
-      return;
-    }
-    const { head, tail } = bytes.kept;
-    res.writeHead(bytes.status, { "content-type": "application/json", "content-length": String(head.length + Buffer.byteLength(tail)) });
-    res.write(head);
-    res.end(tail);
+    if (queue === undefined) writeLaneBytes(res, answer.bytes);
+    else queue.push(res, flight, answer.bytes, onerror);
     return;
   }
   void writeResponse(res, flight, answer.response).catch((error: unknown) => {
