@@ -33,12 +33,13 @@ export interface ConnectionParts {
  * Serves one connection over any SDK `Transport`: its requests pass the stream checks, the lane
  * once pinned to 2026-07-28, or the SDK's `serveStdio`; its close drains what is in flight. With
  * `opening` (stdio with the lane) the SDK is attached only when a message needs it, or by the
- * warm-up after the opening `server/discover` was answered: that answer needs no SDK.
+ * warm-up after the opening `server/discover` was answered: that answer needs no SDK, nor do the
+ * requests the lane answers after it (a host's tools/list and tools/call with a plain envelope).
  */
 export function serveConnection(transport: Transport, parts: ConnectionParts): ServedConnection {
   const { principal, authorization, lane, logger } = parts;
   let handle: { close(): Promise<void> } | undefined;
-  const warmUp = new QuietWarmUp(() => attach());
+  const warmUp = new QuietWarmUp(() => connection.prepareSdk());
   const attach = (): void => {
     handle ??= sdkStdio().serveStdio(
       parts.servers((ctx) => connection.facts(ctx.mcpReq.id)),
@@ -73,8 +74,9 @@ export const WARM_UP_QUIET_MS = 20;
  * What the opening answer left for later, done once the connection has been quiet for
  * `WARM_UP_QUIET_MS` after that answer (a host that sends its next requests as answers arrive has
  * them answered first, each loading only what it needs), then in small steps off the event loop's
- * critical path (one `setImmediate` each): the SDK's entry (loading the SDK), then each deferred
- * schema compilation.
+ * critical path (one `setImmediate` each): the SDK's entry (loading the SDK, and pinning it to the
+ * modern era if the lane answered the first request, see `ConnectionTransport.prepareSdk`), then
+ * each deferred schema compilation.
  */
 class QuietWarmUp {
   private timer: NodeJS.Timeout | undefined;

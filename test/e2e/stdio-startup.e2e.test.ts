@@ -3,9 +3,11 @@
 // - the preferences sample answers its opening server/discover with neither the SDK
 //   (@modelcontextprotocol/*), zod nor ajv loaded, nor the HTTP wing (server/app-http.ts), the
 //   tasks extension (tasks-parts.ts, the stores), class-transformer's entry or the OpenTelemetry
-//   code; the SDK is loaded afterwards (by the next request, or the warm-up after 20 ms of
-//   quiet), and the tools/list and tools/call that follow are answered; an app that uses those
+//   code, and the tools/list and tools/call a host sends next too; the SDK is loaded afterwards
+//   (by a request that needs it, or the warm-up after 20 ms of quiet); an app that uses those
 //   parts is seen loading them (so the check can fail);
+// - once the lane answered the first request (the SDK's entry saw none), the rest of the
+//   connection is answered byte for byte as the SDK path answers it (the lane off);
 // - the opening discover answered without the SDK is byte-equal to the SDK path's answer (the lane
 //   off: ROUNDTRIP_FAST_LANE=off), for a bare envelope, one with client info and capabilities, an
 //   app with a title and instructions, and an envelope outside the subset answered here (the SDK
@@ -28,27 +30,23 @@ const V = "io.modelcontextprotocol/protocolVersion";
 const CAPS = "io.modelcontextprotocol/clientCapabilities";
 const INFO = "io.modelcontextprotocol/clientInfo";
 
-/** A child's hook: at its first stdout write, the packages loaded so far, on stderr. */
+/** A child's hook: at each stdout write, the packages loaded so far, on stderr. */
 const HOOK = `
 const path = require("node:path");
 const has = (name) => Object.keys(require.cache).some((file) => file.includes(path.sep + "node_modules" + path.sep + name + path.sep));
 const own = (file) => Object.keys(require.cache).some((f) => f.endsWith(path.join("dist", "src", file)));
 const write = process.stdout.write.bind(process.stdout);
-let first = true;
 process.stdout.write = (chunk, ...rest) => {
-  if (first) {
-    first = false;
-    const loaded = {
-      sdk: has("@modelcontextprotocol"),
-      zod: has("zod"),
-      ajv: has("ajv"),
-      httpWing: own("server/app-http.js") || own("server/http/http-listener.js"),
-      tasks: own("features/tasks/tasks-parts.js") || own("stores/open-task-store.js"),
-      classTransformer: Object.keys(require.cache).some((f) => f.endsWith(path.join("class-transformer", "cjs", "index.js"))),
-      telemetry: own("dispatch/telemetry/open-telemetry.js"),
-    };
-    process.stderr.write("LOADED " + JSON.stringify(loaded) + "\\n");
-  }
+  const loaded = {
+    sdk: has("@modelcontextprotocol"),
+    zod: has("zod"),
+    ajv: has("ajv"),
+    httpWing: own("server/app-http.js") || own("server/http/http-listener.js"),
+    tasks: own("features/tasks/tasks-parts.js") || own("stores/open-task-store.js"),
+    classTransformer: Object.keys(require.cache).some((f) => f.endsWith(path.join("class-transformer", "cjs", "index.js"))),
+    telemetry: own("dispatch/telemetry/open-telemetry.js"),
+  };
+  process.stderr.write("LOADED " + JSON.stringify(loaded) + "\\n");
   return write(chunk, ...rest);
 };
 `;
@@ -86,6 +84,8 @@ interface Child {
   line(): Promise<string>;
   /** What the hook saw loaded at the first answer. */
   loaded: Promise<Loaded>;
+  /** What the hook saw loaded at the first `count` answers. */
+  loadedAt(count: number): Promise<Loaded[]>;
 }
 
 const children: ChildProcessWithoutNullStreams[] = [];
@@ -105,11 +105,18 @@ function start(script: string, env: Record<string, string> = {}): Child {
     if (waiter) waiter(line);
     else lines.push(line);
   });
-  const loaded = new Promise<Loaded>((resolve) => {
-    createInterface({ input: child.stderr }).on("line", (line) => {
-      if (line.startsWith("LOADED ")) resolve(JSON.parse(line.slice(7)));
-    });
+  const seen: Loaded[] = [];
+  const seenWaiters: (() => void)[] = [];
+  createInterface({ input: child.stderr }).on("line", (line) => {
+    if (!line.startsWith("LOADED ")) return;
+    seen.push(JSON.parse(line.slice(7)) as Loaded);
+    for (const wake of seenWaiters.splice(0)) wake();
   });
+  const loadedAt = async (count: number): Promise<Loaded[]> => {
+    while (seen.length < count) await new Promise<void>((resolve) => seenWaiters.push(resolve));
+    return seen.slice(0, count);
+  };
+  const loaded = loadedAt(1).then((first) => first[0]!);
   return {
     process: child,
     line: () => {
@@ -117,6 +124,7 @@ function start(script: string, env: Record<string, string> = {}): Child {
       return next !== undefined ? Promise.resolve(next) : new Promise((resolve) => waiting.push(resolve));
     },
     loaded,
+    loadedAt,
   };
 }
 
@@ -174,6 +182,75 @@ describe("stdio startup", () => {
     expect(list.result.tools.map((t) => t.name)).toContain("reset_preferences");
     send(child, request(3, "tools/call", BARE, { name: "reset_preferences", arguments: {} }));
     expect(JSON.parse(await child.line())).toMatchObject({ id: 3, result: { resultType: "input_required" } });
+  });
+
+  it("answers a host's opening discover, tools/list and tools/call, sent together, without loading the SDK", async () => {
+    const child = start(SAMPLE_SCRIPT);
+    child.process.stdin.write(
+      [
+        request(1, "server/discover", HOST),
+        request(2, "tools/list", HOST),
+        request(3, "tools/call", HOST, { name: "reset_preferences", arguments: {} }),
+      ]
+        .map((message) => `${JSON.stringify(message)}\n`)
+        .join(""),
+    );
+    const answers = [await child.line(), await child.line(), await child.line()].map((line) => JSON.parse(line) as { id: number });
+    expect(answers.map((answer) => answer.id).sort()).toEqual([1, 2, 3]);
+    const byId = new Map(answers.map((answer) => [answer.id, answer]));
+    expect(byId.get(2)).toMatchObject({
+      result: { tools: expect.arrayContaining([expect.objectContaining({ name: "reset_preferences" })]) },
+    });
+    expect(byId.get(3)).toMatchObject({ result: { resultType: "input_required" } });
+    expect(await child.loadedAt(3)).toEqual([NOTHING_DEFERRED, NOTHING_DEFERRED, NOTHING_DEFERRED]);
+    // A request the lane leaves to the SDK path (a progress token) is answered by the SDK, loaded then.
+    send(child, request(4, "tools/call", { ...HOST, progressToken: 9 }, { name: "reset_preferences", arguments: {} }));
+    expect(JSON.parse(await child.line())).toMatchObject({ id: 4, result: { resultType: "input_required" } });
+    expect((await child.loadedAt(4))[3]).toMatchObject({ sdk: true });
+  });
+
+  // The lane answered the first modern request, so the SDK's entry never saw it: it is pinned to
+  // the modern era before it is handed anything (by the next request it must see, or by the
+  // warm-up after 20 ms of quiet). Everything after is answered as when the SDK path served the
+  // whole connection (the lane off): the SDK path's requests, a late initialize refused as on a
+  // modern connection, a later discover, and a client's request that happens to use the pin's id.
+  it.each([
+    ["the SDK attached by the first request it must see", 0],
+    ["the SDK attached by the warm-up", 300],
+  ])("answers the rest of the connection as the SDK path does after the lane answered its first request: %s", async (_, pauseMs) => {
+    const transcript = async (env: Record<string, string>): Promise<string[]> => {
+      const child = start(SAMPLE_SCRIPT, env);
+      const lines: string[] = [];
+      const ask = async (message: object) => {
+        send(child, message);
+        lines.push((await child.line()).replace(/rt3\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g, "<requestState>"));
+      };
+      await ask(request(1, "server/discover", HOST));
+      await ask(request(2, "tools/list", HOST));
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      await ask(request(3, "tools/call", { ...HOST, progressToken: 1 }, { name: "reset_preferences", arguments: {} }));
+      await ask(request(4, "tools/call", HOST, { name: "reset_preferences", arguments: {} }));
+      await ask({
+        jsonrpc: "2.0",
+        id: 5,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "late", version: "1" } },
+      });
+      await ask({ jsonrpc: "2.0", id: "roundtrip-mcp/era-pin", method: "roundtrip-mcp/era-pin", params: { _meta: HOST } });
+      await ask(request(7, "server/discover", HOST));
+      return lines;
+    };
+    const [fast, sdk] = await Promise.all([transcript({}), transcript({ ROUNDTRIP_FAST_LANE: "off" })]);
+    expect(fast).toEqual(sdk);
+    expect(fast.map((line) => JSON.parse(line) as { id: unknown; error?: { code: number } })).toMatchObject([
+      { id: 1 },
+      { id: 2 },
+      { id: 3 },
+      { id: 4 },
+      { id: 5, error: { code: -32022 } },
+      { id: "roundtrip-mcp/era-pin", error: { code: -32601 } },
+      { id: 7 },
+    ]);
   });
 
   it("loads them before the first answer with the lane off (the check can fail)", async () => {

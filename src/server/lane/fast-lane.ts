@@ -20,6 +20,7 @@ import type { InboundChecks } from "../checks/inbound-checks";
 import { encodeResult, responseHead, responseTail, responseText, type DirectMethod } from "./lane-encoding";
 import { MODERN_PROTOCOL_VERSION } from "../checks/inbound-checks";
 import { sameJson } from "./same-json";
+import { knownModernEnvelope } from "../checks/known-envelope";
 
 /**
  * The environment variable that turns the fast lane's default off for a whole process (`off`, `0`
@@ -149,8 +150,6 @@ export class FastLane {
   private readonly serverInfoMeta: string;
   /** The last distinct envelopes verdicted (copies), newest first: most requests repeat one of them. */
   private readonly recentEnvelopes: { readonly meta: JsonObject; readonly valid: boolean }[] = [];
-  /** The verdict on the bare envelope (`isBareEnvelope`), once asked. */
-  private bareEnvelope: boolean | undefined;
   /** Encoded response heads of frozen complete results (list pages), by result object. */
   private readonly encoded = new WeakMap<JsonObject, KeptEncoding>();
   /** How many requests the lane took, and how many of those it left to the SDK path to encode. */
@@ -261,14 +260,11 @@ export class FastLane {
     return named === value && !named.startsWith("=?base64?");
   }
 
-  /** The SDK's verdict on this `_meta` as a 2026-07-28 envelope, computed once per distinct `_meta`. */
+  /** The SDK's verdict on this `_meta` as a 2026-07-28 envelope: known, or computed once per distinct `_meta`. */
   private validEnvelope(meta: JsonObject): boolean {
-    // The commonest envelope, the version and empty capabilities alone, has one verdict.
-    if (isBareEnvelope(meta))
-      return (this.bareEnvelope ??= this.verdict({
-        [PROTOCOL_VERSION_META_KEY]: MODERN_PROTOCOL_VERSION,
-        [CLIENT_CAPABILITIES_META_KEY]: {},
-      }));
+    // The envelopes hosts send (the version, capabilities of the known kinds, client info) are
+    // valid without asking the SDK, which a stdio server has not loaded for its first requests.
+    if (knownModernEnvelope(meta)) return true;
     // A client sends the same envelope on every request: compared with the last ones seen, not encoded.
     for (const seen of this.recentEnvelopes) if (sameJson(meta, seen.meta)) return seen.valid;
     const key = JSON.stringify(meta);
@@ -308,19 +304,6 @@ export class FastLane {
     const { status, headers } = httpStatusOf(code, error.data, facts.scopeChallenge);
     return { kind: "bytes", status, text, ...(headers !== undefined && { headers }) };
   }
-}
-
-/**
- * A `_meta` of exactly two keys, the protocol version (checked before this is asked) and empty
- * client capabilities: every such envelope is the same JSON, so has the same verdict.
- */
-function isBareEnvelope(meta: JsonObject): boolean {
-  const capabilities = meta[CLIENT_CAPABILITIES_META_KEY];
-  if (!isPlainObject(capabilities)) return false;
-  for (const _ in capabilities) return false;
-  let keys = 0;
-  for (const _ in meta) keys++;
-  return keys === 2;
 }
 
 function trimOws(value: string | undefined): string | undefined {

@@ -1,6 +1,6 @@
 import type { Authorization } from "../../protocol/authorization";
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from "@modelcontextprotocol/server";
-import { PROTOCOL_VERSION_META_KEY } from "../request/sdk-module";
+import { CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY } from "../request/sdk-module";
 import { OnDemandCancellation } from "../../protocol/cancellation";
 import { isPlainObject } from "../../protocol/plain-object";
 import { errorResponse } from "../checks/error-response";
@@ -8,7 +8,24 @@ import type { FastLane, LaneRequest } from "../lane/fast-lane";
 import type { TransportFacts } from "../request/transport-facts";
 import { StdioLineTransport } from "./stdio-line-transport";
 import type { OpeningDiscover } from "./opening-discover";
-import { echoedId, isRequest, type InboundChecks } from "../checks/inbound-checks";
+import { echoedId, isRequest, MODERN_PROTOCOL_VERSION, type InboundChecks } from "../checks/inbound-checks";
+
+/** The id of the request that pins the SDK's entry to the modern era (see `ConnectionTransport.prepareSdk`). */
+const ERA_PIN_ID = "roundtrip-mcp/era-pin";
+
+/**
+ * What pins the SDK's entry to the modern era when the lane answered the connection's first
+ * modern request: an enveloped request (so of the modern era) of a method no instance serves,
+ * which the pinned instance answers -32601; `send` drops that answer.
+ */
+function eraPin(): JSONRPCMessage {
+  return {
+    jsonrpc: "2.0",
+    id: ERA_PIN_ID,
+    method: ERA_PIN_ID,
+    params: { _meta: { [PROTOCOL_VERSION_META_KEY]: MODERN_PROTOCOL_VERSION, [CLIENT_CAPABILITIES_META_KEY]: {} } },
+  };
+}
 
 const SHUTTING_DOWN = { code: -32000, message: "Service unavailable: the server is shutting down; send the request again once it is back" };
 
@@ -55,11 +72,19 @@ export class ConnectionTransport implements Transport {
   /** Requests the lane is answering, each with the cancellation a `notifications/cancelled` cancels. */
   private readonly laneInflight = new Map<string | number, OnDemandCancellation>();
   /**
-   * Whether the SDK has pinned this connection to the modern era: the lane answers nothing before
-   * (the first modern request pins the connection, and the SDK must see it), nor ever on a
-   * connection pinned to 2025.
+   * The era of this connection: pinned modern by the first request the lane takes, legacy by a
+   * first request without an envelope claim. The lane answers nothing on a connection pinned to
+   * 2025, nor while unpinned once the SDK's entry has seen a message (that entry pins its own
+   * era on the first request it sees, so the lane leaves it the first modern request); when the
+   * entry has seen nothing, the lane answers the first request too and `prepareSdk` pins the entry.
    */
   private era: "unpinned" | "modern" | "legacy" = "unpinned";
+  /** Whether the SDK's entry was handed a message (it pins its era on the first request). */
+  private sdkFed = false;
+  /** The lane pinned the connection to the modern era before the SDK's entry saw anything: `prepareSdk` pins the entry. */
+  private pinPending = false;
+  /** The era pin was handed to the SDK's entry and its answer not sent yet. */
+  private pinAnswerPending = false;
   /** Ids of the requests not answered yet, on either path: what a drain waits for. */
   private readonly open = new Set<string | number>();
   /** Set once a drain begins: new requests are refused. */
@@ -130,8 +155,24 @@ export class ConnectionTransport implements Transport {
   /** Hands a message to the SDK's connection entry, attaching it first if it was not yet. */
   private toSdk(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
     this.opening = undefined;
-    if (this.onmessage === undefined) this.attach?.();
+    this.prepareSdk();
+    this.sdkFed = true;
     this.onmessage?.(message, extra);
+  }
+
+  /**
+   * Attaches the SDK's entry if it was not yet, and pins it to the modern era when the lane
+   * answered the connection's first modern request: the entry pins an era on the first request
+   * it sees, so it is handed one first (an enveloped request of a method nothing serves, whose
+   * answer `send` drops). Called before the first message the entry must see, and by the warm-up.
+   */
+  prepareSdk(): void {
+    if (this.onmessage === undefined) this.attach?.();
+    if (!this.pinPending || this.onmessage === undefined) return;
+    this.pinPending = false;
+    this.sdkFed = true;
+    this.pinAnswerPending = true;
+    this.onmessage(eraPin());
   }
 
   /**
@@ -162,14 +203,19 @@ export class ConnectionTransport implements Transport {
     }
     if (!isRequest(message)) return false;
     const taken = lane.admit(message);
-    if (this.era !== "modern") {
-      if (this.era === "unpinned") {
+    if (this.era === "unpinned") {
+      if (taken === undefined) {
         const meta = isPlainObject(message.params) ? message.params._meta : undefined;
-        if (taken !== undefined) this.era = "modern";
-        else if (!isPlainObject(meta) || !(PROTOCOL_VERSION_META_KEY in meta)) this.era = "legacy";
+        if (!isPlainObject(meta) || !(PROTOCOL_VERSION_META_KEY in meta)) this.era = "legacy";
+        return false;
       }
-      return false;
-    }
+      this.era = "modern";
+      // The SDK's entry has seen nothing yet (a stdio server may not even have loaded the SDK): the
+      // lane answers this request too, and the entry is pinned before it is handed anything (`prepareSdk`).
+      if (this.sdkFed) return false;
+      this.pinPending = true;
+      this.opening = undefined;
+    } else if (this.era === "legacy") return false;
     if (taken === undefined || this.laneInflight.has(taken.id) || this.inflight.has(taken.id)) return false;
     void this.answerByLane(lane, taken, message);
     return true;
@@ -215,6 +261,13 @@ export class ConnectionTransport implements Transport {
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const m = message as { id?: string | number; method?: unknown };
+    // The answer to the entry's era pin was asked by no client. The pin is the first request the
+    // entry is handed and is answered at once (no instance serves its method): the first answer
+    // with its id is the pin's, even if a client sends a request with that id later.
+    if (this.pinAnswerPending && m.id === ERA_PIN_ID && m.method === undefined) {
+      this.pinAnswerPending = false;
+      return;
+    }
     if (m.id !== undefined && m.method === undefined) {
       this.inflight.delete(m.id);
       try {
