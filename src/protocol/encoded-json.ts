@@ -16,7 +16,17 @@ export function encodeOnce<T extends object>(value: T): T {
   return value;
 }
 
-/** The JSON text `encodeOnce` remembered for `value` (byte-equal to JSON.stringify of it), if any. */
+/**
+ * Remembers the JSON text of `items`, a frozen array whose entries its maker never changes (a
+ * list page of descriptors made at bootstrap), without freezing the entries themselves: a writer
+ * of a result carrying it splices the text. Returns `items`.
+ */
+export function keepText<T extends readonly object[]>(items: T): T {
+  if (Object.isFrozen(items)) texts.set(items, JSON.stringify(items));
+  return items;
+}
+
+/** The JSON text `encodeOnce` or `keepText` remembered for `value` (byte-equal to JSON.stringify of it), if any. */
 export function encodedTextOf(value: unknown): string | undefined {
   return typeof value === "object" && value !== null ? texts.get(value) : undefined;
 }

@@ -45,7 +45,7 @@ export function encodeResult(
     if (schema === "tool-list" && Array.isArray(result.tools) && result.tools.some((t) => isPlainObject(t) && "execution" in t))
       return undefined;
     if (isPlainObject(result.capabilities) && "tasks" in result.capabilities) return undefined;
-    body = JSON.stringify(result);
+    body = completeText(result);
     let tail = resultType === undefined ? ',"resultType":"complete"' : "";
     if (cacheable) {
       if ("ttlMs" in result || "cacheScope" in result) {
@@ -89,21 +89,31 @@ export function responseTail(id: string | number): string {
 function inputRequiredText(result: JsonObject): string {
   const requests = result.inputRequests;
   if (!isPlainObject(requests) || "toJSON" in result || "toJSON" in requests) return JSON.stringify(result);
-  let text = "{";
-  for (const key of Object.keys(result)) {
-    const part = key === "inputRequests" ? requestsText(requests) : JSON.stringify(result[key]);
-    if (part === undefined) continue; // what JSON.stringify leaves out (undefined)
-    text += `${text.length === 1 ? "" : ","}${JSON.stringify(key)}:${part}`;
-  }
-  return `${text}}`;
+  return keptValuesText(result, requests);
 }
 
-function requestsText(requests: JsonObject): string {
+/**
+ * JSON.stringify(result) of a complete result, with the text of a value kept by identity (a list
+ * page's entries, `keepText`) spliced in rather than encoded again.
+ */
+function completeText(result: JsonObject): string {
+  let kept = false;
+  for (const key in result) if (encodedTextOf(result[key]) !== undefined) kept = true;
+  return kept && !("toJSON" in result) ? keptValuesText(result) : JSON.stringify(result);
+}
+
+/**
+ * JSON.stringify(object) (no `toJSON` of its own), each value whose text is kept (`encodedTextOf`)
+ * spliced in, and the values of `nested` (one of its values, no `toJSON` either) likewise.
+ */
+function keptValuesText(object: JsonObject, nested?: JsonObject): string {
   let text = "{";
-  for (const key of Object.keys(requests)) {
-    const entry = requests[key];
-    const part = encodedTextOf(entry) ?? (JSON.stringify(entry) as string | undefined);
-    if (part === undefined) continue;
+  for (const key of Object.keys(object)) {
+    const value = object[key];
+    const part =
+      encodedTextOf(value) ??
+      (nested !== undefined && value === nested ? keptValuesText(nested) : (JSON.stringify(value) as string | undefined));
+    if (part === undefined) continue; // what JSON.stringify leaves out (undefined)
     text += `${text.length === 1 ? "" : ","}${JSON.stringify(key)}:${part}`;
   }
   return `${text}}`;

@@ -4,13 +4,15 @@
 //   may keep its encoding);
 // - a longer list: pages of `pageSize` in the list's order, each with the same cache hints, a
 //   `nextCursor` on every page but the last; walking them gives every entry once; the last page
-//   is one frozen object for every caller;
+//   is one frozen object for every caller, and the entries of every other page one frozen array
+//   with its JSON text kept;
 // - a cursor is good only where it was issued: tampered, forged, for another list, for another
 //   principal, for another view of the list (filtered otherwise, or changed), expired, or a
 //   requestState token: each is -32602 with the one message naming the fix; without a sealer,
 //   every list is one page and any cursor is refused.
 import { ListCursors, INVALID_CURSOR_MESSAGE } from "../../../src/features/list-cursor";
 import { listResult, type ListPaging } from "../../../src/features/list-result";
+import { encodedTextOf } from "../../../src/protocol/encoded-json";
 import { McpError } from "../../../src/protocol/errors";
 import type { InboundRequest } from "../../../src/protocol/inbound-request";
 import type { JsonObject } from "../../../src/protocol/wire-types";
@@ -76,6 +78,12 @@ describe("listResult", () => {
     const bobSecond = listResult(request({ cursor: bobCursor }, "bob"), "tools", items, paging(3));
     const bobLast = listResult(request({ cursor: bobSecond.nextCursor }, "bob"), "tools", items, paging(3));
     expect(bobLast).toBe(pages[2]);
+    // A page followed by others is the caller's (its cursor), around one frozen array of entries
+    // for everyone, whose JSON text is kept for the transport to splice.
+    expect(bobSecond).not.toBe(pages[1]);
+    expect(bobSecond.tools).toBe(pages[1]!.tools);
+    expect(Object.isFrozen(pages[0]!.tools)).toBe(true);
+    expect(encodedTextOf(pages[0]!.tools)).toBe(JSON.stringify(pages[0]!.tools));
   });
 
   describe("a cursor used where it was not issued", () => {
