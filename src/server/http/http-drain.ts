@@ -15,6 +15,13 @@ export interface Flight {
   onStop?: () => void;
 }
 
+/** A request in flight and its place in `InFlightRequests`' array (-1 once removed). */
+interface Tracked {
+  readonly res: ServerResponse;
+  readonly flight: Flight;
+  index: number;
+}
+
 /** What a drain did, for the log. */
 export interface DrainReport {
   /** Requests in flight when the drain began (listen streams not counted). */
@@ -44,7 +51,17 @@ const DEADLINE_ERROR = {
  * cut otherwise) and listen streams are told to end.
  */
 export class InFlightRequests {
-  private readonly flights = new Map<ServerResponse, Flight>();
+  /**
+   * The requests in flight, in no order: an array with each entry's index, removed by moving the
+   * last entry into its place. Not a Map: a Map with an entry added and deleted per request is
+   * rebuilt into a new table every few requests, and V8 leaves each old table pointing to the next
+   * one with its entries in place. Once one old table is promoted to the old generation (a young
+   * collection while old-generation marking runs), every later table, and every request in it,
+   * stays reachable from it through young collections and is promoted in turn: measured on a
+   * 1,000-tool app, 2.3 MB promoted per young collection instead of 32 KB, each taking 6 ms
+   * instead of 0.5, a plain call 44 instead of 36 µs, for as long as the chain lasted.
+   */
+  private readonly tracked: Tracked[] = [];
   private changed?: () => void;
   /** Set once the drain begins: the listener answers every new request 503. */
   closing = false;
@@ -53,13 +70,25 @@ export class InFlightRequests {
 
   track(res: ServerResponse): Flight {
     const flight: Flight = { listen: false, stopped: false };
-    this.flights.set(res, flight);
+    const entry: Tracked = { res, flight, index: this.tracked.length };
+    this.tracked.push(entry);
     // `on`, not `once`: a response closes once, and `once` would wrap the listener per request.
     res.on("close", () => {
-      this.flights.delete(res);
+      this.remove(entry);
       this.changed?.();
     });
     return flight;
+  }
+
+  private remove(entry: Tracked): void {
+    const index = entry.index;
+    if (index < 0) return;
+    entry.index = -1;
+    const last = this.tracked.pop()!;
+    if (last !== entry) {
+      this.tracked[index] = last;
+      last.index = index;
+    }
   }
 
   /**
@@ -71,25 +100,26 @@ export class InFlightRequests {
     this.closing = true;
     const inFlight = this.waiting();
     // Each answer still to come closes its connection after it: no keep-alive for a closing server.
-    for (const res of this.flights.keys()) if (!res.headersSent) res.shouldKeepAlive = false;
+    for (const { res } of this.tracked) if (!res.headersSent) res.shouldKeepAlive = false;
     const done = await this.until(() => this.waiting() === 0, deadlineMs);
     let ended = 0;
     if (!done) {
-      for (const [res, flight] of this.flights) {
+      // A copy: ending a request can close it, which takes it out of `tracked`.
+      for (const { res, flight } of [...this.tracked]) {
         if (flight.listen) continue;
         ended++;
         end(res, flight);
       }
     }
-    const streams = this.flights.size - this.waiting();
+    const streams = this.tracked.length - this.waiting();
     await endStreams();
-    await this.until(() => this.flights.size === 0, STREAM_END_MS);
+    await this.until(() => this.tracked.length === 0, STREAM_END_MS);
     return { inFlight, finished: inFlight - ended, ended, streams };
   }
 
   private waiting(): number {
     let count = 0;
-    for (const flight of this.flights.values()) if (!flight.listen) count++;
+    for (const { flight } of this.tracked) if (!flight.listen) count++;
     return count;
   }
 
