@@ -60,9 +60,15 @@ export const pinning: { readonly generator: string; readonly servers: string } |
   }
 })();
 
+/**
+ * Node (and V8) flags every server runs with, from BENCH_NODE_FLAGS (space-separated): the same
+ * for the app, the ceiling and the SDK server. Default none: Node's defaults.
+ */
+export const NODE_FLAGS: readonly string[] = (process.env.BENCH_NODE_FLAGS ?? "").split(/\s+/).filter((flag) => flag !== "");
+
 export function startServer(spec: ServerSpec): Promise<RunningServer> {
   const file = compiledServer(spec.name);
-  const nodeArgs = spec.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${spec.cpuProfileDir}`] : [];
+  const nodeArgs = [...NODE_FLAGS, ...(spec.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${spec.cpuProfileDir}`] : [])];
   // taskset execs node in place: the child's pid stays the server's (its CPU time is read from /proc).
   const [program, args] = pinning
     ? ["taskset", ["-c", pinning.servers, process.execPath, ...nodeArgs, file]]
