@@ -8,6 +8,7 @@ import type { FastLane, LaneRequest } from "../lane/fast-lane";
 import type { TransportFacts } from "../request/transport-facts";
 import { StdioLineTransport } from "./stdio-line-transport";
 import type { OpeningDiscover } from "./opening-discover";
+import { IdTable } from "./id-table";
 import { echoedId, isRequest, MODERN_PROTOCOL_VERSION, type InboundChecks } from "../checks/inbound-checks";
 
 /** The id of the request that pins the SDK's entry to the modern era (see `ConnectionTransport.prepareSdk`). */
@@ -66,11 +67,11 @@ export interface ConnectionOptions {
  */
 export class ConnectionTransport implements Transport {
   /** The transport facts of each request in flight on the SDK path (raw params, what the lane settled), by id. */
-  private readonly inflight = new Map<string | number, TransportFacts>();
+  private readonly inflight = new IdTable<TransportFacts>();
   /** The facts every request on this connection shares. */
   private readonly base: TransportFacts;
   /** Requests the lane is answering, each with the cancellation a `notifications/cancelled` cancels. */
-  private readonly laneInflight = new Map<string | number, OnDemandCancellation>();
+  private readonly laneInflight = new IdTable<OnDemandCancellation>();
   /**
    * The era of this connection: pinned modern by the first request the lane takes, legacy by a
    * first request without an envelope claim. The lane answers nothing on a connection pinned to
@@ -86,7 +87,7 @@ export class ConnectionTransport implements Transport {
   /** The era pin was handed to the SDK's entry and its answer not sent yet. */
   private pinAnswerPending = false;
   /** Ids of the requests not answered yet, on either path: what a drain waits for. */
-  private readonly open = new Set<string | number>();
+  private readonly open = new IdTable<true>();
   /** Set once a drain begins: new requests are refused. */
   private draining = false;
   private changed?: () => void;
@@ -135,7 +136,7 @@ export class ConnectionTransport implements Transport {
           inner.send(errorResponse(SHUTTING_DOWN, message.id) as JSONRPCMessage).catch((error: unknown) => this.onerror?.(error as Error));
           return;
         }
-        this.open.add(message.id);
+        this.open.set(message.id, true);
       } else if (isCancellation(message)) {
         // A cancelled request gets no answer: the drain does not wait for one.
         this.settle(message.params.requestId);
@@ -185,7 +186,7 @@ export class ConnectionTransport implements Transport {
     const inner = this.inner;
     if (line === undefined || !(inner instanceof StdioLineTransport)) return false;
     const id = (message as { id: string | number }).id;
-    this.open.add(id);
+    this.open.set(id, true);
     void inner
       .sendLine(line)
       .catch((error: unknown) => this.onerror?.(error as Error))
