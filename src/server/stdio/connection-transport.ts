@@ -8,7 +8,7 @@ import type { FastLane, LaneRequest } from "../lane/fast-lane";
 import type { TransportFacts } from "../request/transport-facts";
 import { StdioLineTransport } from "./stdio-line-transport";
 import type { OpeningDiscover } from "./opening-discover";
-import { IdTable } from "./id-table";
+import { IdTable } from "../request/id-table";
 import { echoedId, isRequest, MODERN_PROTOCOL_VERSION, type InboundChecks } from "../checks/inbound-checks";
 
 /** The id of the request that pins the SDK's entry to the modern era (see `ConnectionTransport.prepareSdk`). */

@@ -1,4 +1,5 @@
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from "@modelcontextprotocol/server";
+import { IdTable } from "../../request/id-table";
 
 const SEPARATOR = "~";
 
@@ -13,8 +14,8 @@ export class RelayTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
-  /** Wire ids of the requests waiting for the client's answer, each with the timer that ends the wait. */
-  private readonly pending = new Map<string, NodeJS.Timeout>();
+  /** Wire ids of the requests waiting for the client's answer, each with the timer that ends the wait (an IdTable: one entry per request). */
+  private readonly pending = new IdTable<NodeJS.Timeout>();
 
   constructor(
     private readonly inner: Transport,

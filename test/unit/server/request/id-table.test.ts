@@ -6,7 +6,7 @@
 //   values and clear agree over many added and removed entries, as a Map would;
 // - no Map or Set inside (see the class: a Map churned per request chains its old tables into the
 //   old generation).
-import { IdTable } from "../../../../src/server/stdio/id-table";
+import { IdTable } from "../../../../src/server/request/id-table";
 
 describe("IdTable", () => {
   it("tells the string and the number apart, and takes ids named like prototype members", () => {

@@ -4,7 +4,7 @@
  * added and deleted per request is rebuilt into a new table every few requests, and V8 leaves each
  * old table pointing to the next with its entries in place, so once one old table reaches the old
  * generation every later table, and every value in it, is promoted too (see `InFlightRequests` in
- * `http/http-drain.ts`, where it was measured). A dictionary-mode object (made by
+ * `../http/http-drain.ts`, where it was measured). A dictionary-mode object (made by
  * `Object.create(null)`) is rebuilt without a link from the old to the new.
  */
 export class IdTable<V> {
