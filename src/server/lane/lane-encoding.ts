@@ -45,7 +45,8 @@ export function encodeResult(
     if (schema === "tool-list" && Array.isArray(result.tools) && result.tools.some((t) => isPlainObject(t) && "execution" in t))
       return undefined;
     if (isPlainObject(result.capabilities) && "tasks" in result.capabilities) return undefined;
-    body = completeText(result);
+    // A tool's result carries nothing kept: encoded at once (the common call pays no lookups).
+    body = schema === "tool-result" ? JSON.stringify(result) : completeText(result);
     let tail = resultType === undefined ? ',"resultType":"complete"' : "";
     if (cacheable) {
       if ("ttlMs" in result || "cacheScope" in result) {
