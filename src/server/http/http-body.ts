@@ -15,9 +15,36 @@ export function send(res: ServerResponse, status: number, body: unknown, headers
 
 export type BodyRead = { kind: "body"; text: string } | { kind: "too-large" } | { kind: "aborted" };
 
-/** Reads a body up to `max` bytes; a declared Content-Length over it is refused before reading. */
-export function readBody(req: IncomingMessage, max: number): Promise<BodyRead> {
-  if (Number(req.headers["content-length"]) > max) return Promise.resolve({ kind: "too-large" });
+/**
+ * Reads a body up to `max` bytes; a declared Content-Length over it is refused before reading.
+ *
+ * A body that came with its headers (nearly every MCP request: a small JSON message in one write)
+ * is taken whole, in one `read()` of what the parser buffered, once a microtask has let the parser
+ * finish with the bytes it was handed: Node emits the request from inside that parse, and has
+ * buffered the rest of the same bytes before a promise settles. Only a body still arriving (or one
+ * without a Content-Length) is streamed, with listeners for its chunks, its end and its failure;
+ * that costs Node a flowing stream, a tick for its data and another for its end, which a body
+ * already here does not need.
+ */
+export async function readBody(req: IncomingMessage, max: number): Promise<BodyRead> {
+  const declared = Number(req.headers["content-length"]);
+  if (declared > max) return { kind: "too-large" };
+  await Promise.resolve();
+  // All the declared bytes are buffered, and nobody else reads them (no data listener, not resumed).
+  if (req.readableLength === declared && req.readableFlowing === null && req.readableEncoding === null && !req.destroyed) {
+    return wholeBody(req);
+  }
+  return streamedBody(req, max);
+}
+
+/** A body whose declared bytes (at most the limit) the parser has buffered: all of them, at once. */
+function wholeBody(req: IncomingMessage): BodyRead {
+  const held = req.read() as Buffer | null;
+  return { kind: "body", text: held === null ? "" : held.toString("utf8") };
+}
+
+/** A body still arriving: its chunks as they come, up to `max` bytes. */
+function streamedBody(req: IncomingMessage, max: number): Promise<BodyRead> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -29,10 +56,11 @@ export function readBody(req: IncomingMessage, max: number): Promise<BodyRead> {
       done = true;
       resolve(outcome);
     };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
+    const onData = (chunk: Buffer | string) => {
+      const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
+      size += bytes.length;
       if (size > max) finish({ kind: "too-large" });
-      else if (!done) chunks.push(chunk);
+      else if (!done) chunks.push(bytes);
     };
     const onEnd = () => finish({ kind: "body", text: Buffer.concat(chunks, size).toString("utf8") });
     const onAbort = () => finish({ kind: "aborted" });
