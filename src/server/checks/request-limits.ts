@@ -89,8 +89,41 @@ function isSpace(c: number): boolean {
  * Scans JSON text once, outside-in, and reports the first limit it crosses. It does not validate
  * the syntax (`JSON.parse` does that afterwards, on text known to be within the limits) and never
  * throws: on malformed text it counts what it sees, which can only make it stop sooner.
+ *
+ * A short text whose few `{`, `[` and `:` characters could not reach the limits is passed without
+ * the scan (`withinLimitsByCount`): most requests are such texts.
  */
 export function scanJsonText(text: string, limits: RequestLimits): LimitBreach | undefined {
+  return withinLimitsByCount(text, limits) ? undefined : scanJsonTextFully(text, limits);
+}
+
+/** Longest text `withinLimitsByCount` counts; a longer one is scanned. */
+const COUNTED_CHARS = 4096;
+
+/**
+ * Whether `text` is certain to be within every limit from counts alone, by a few native searches
+ * instead of the scan: every count the scan keeps grows by at most one per character it passes,
+ * outside strings only, and so is at most the count of that character in the whole text. Depth
+ * grows at `{` and `[`, keys at `:`, array elements at `[` and `,` (at most the length), a string
+ * is shorter than the text. False means only "not certain": the scan decides.
+ */
+function withinLimitsByCount(text: string, limits: RequestLimits): boolean {
+  const length = text.length;
+  if (length > COUNTED_CHARS || length > limits.maxArrayItems || length > limits.maxStringLength) return false;
+  return (
+    occurrences(text, "{", occurrences(text, "[", 0, limits.maxDepth), limits.maxDepth) <= limits.maxDepth &&
+    occurrences(text, ":", 0, Math.min(limits.maxKeys, limits.maxObjectKeys)) <= Math.min(limits.maxKeys, limits.maxObjectKeys)
+  );
+}
+
+/** `counted` plus the occurrences of `char` in `text`, counted until the total passes `most`. */
+function occurrences(text: string, char: string, counted: number, most: number): number {
+  for (let at = text.indexOf(char); at !== -1 && counted <= most; at = text.indexOf(char, at + 1)) counted++;
+  return counted;
+}
+
+/** `scanJsonText` without the count: the scan itself. Exported for the test that compares the two. */
+export function scanJsonTextFully(text: string, limits: RequestLimits): LimitBreach | undefined {
   const { maxDepth, maxKeys, maxObjectKeys, maxArrayItems, maxStringLength } = limits;
   // Per open container: 1 for an array, 0 for an object; and the keys of each open object. The
   // scan is synchronous, so one pair of arrays serves every scan (each entry is reset on opening).

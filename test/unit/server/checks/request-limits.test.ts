@@ -7,6 +7,8 @@
 // - strings hide structure: brackets, colons and commas inside strings (escaped quotes included)
 //   count for nothing;
 // - a cycle in a parsed value is reported as too deep, not a hang;
+// - scanJsonText, which passes a short text by counting its `{`, `[` and `:` when those counts
+//   cannot reach the limits, says exactly what the full scan says, on any text;
 // - requestIdOf finds the top-level id of raw text only when the top-level method is a string and
 //   the id is a string or an integer (what MCP allows), also from the start of a text cut short;
 // - resolveRequestLimits keeps the defaults, takes positive integers, and names a bad option;
@@ -18,6 +20,7 @@ import {
   requestIdOf,
   resolveRequestLimits,
   scanJsonText,
+  scanJsonTextFully,
   scanJsonValue,
   type RequestLimits,
 } from "../../../../src/server/checks/request-limits";
@@ -97,6 +100,38 @@ describe("scanJsonText and scanJsonValue", () => {
     const keys = `{${Array.from({ length: 50_000 }, (_, i) => `"k${i}":1`).join(",")}}`;
     expect(scanJsonText(keys, DEFAULT_REQUEST_LIMITS)?.limit).toBe("maxObjectKeys");
     expect(scanJsonText(`${"[".repeat(2000)}${"]".repeat(2000)}`, DEFAULT_REQUEST_LIMITS)).toEqual({ limit: "maxDepth", maximum: 64 });
+  });
+
+  it("say what the full scan says when they pass a short text by its counts, on any text", () => {
+    // Limits the counts can decide under (long arrays and strings allowed), and the defaults.
+    const counted: RequestLimits = { ...small, maxArrayItems: 10_000, maxStringLength: 10_000 };
+    const alphabet = fc.constantFrom("{", "}", "[", "]", ",", ":", '"', "\\", "a", " ", "1");
+    for (const limits of [counted, small, DEFAULT_REQUEST_LIMITS]) {
+      fc.assert(
+        fc.property(fc.string({ unit: alphabet, maxLength: 80 }), (text) => {
+          expect(scanJsonText(text, limits)).toEqual(scanJsonTextFully(text, limits));
+        }),
+        { seed: 31, numRuns: 1000 },
+      );
+      fc.assert(
+        fc.property(fc.jsonValue({ maxDepth: 6 }), (value) => {
+          const text = JSON.stringify(value);
+          expect(scanJsonText(text, limits)).toEqual(scanJsonTextFully(text, limits));
+        }),
+        { seed: 32, numRuns: 400 },
+      );
+    }
+  });
+
+  it("report a breach in a short text, and count nothing inside strings", () => {
+    const counted: RequestLimits = { ...small, maxArrayItems: 10_000, maxStringLength: 10_000 };
+    expect(scanJsonText('{"a":{"b":[[{}]]}}', counted)).toEqual({ limit: "maxDepth", maximum: 4 });
+    expect(scanJsonText('{"a":1,"b":2,"c":3,"d":4}', counted)).toEqual({ limit: "maxObjectKeys", maximum: 3 });
+    expect(scanJsonText('{"a":"{{{{[[[[::::::::"}', counted)).toBeUndefined();
+    expect(scanJsonText(`{"a":"${"x".repeat(5000)}"}`, { ...counted, maxStringLength: 4999 })).toEqual({
+      limit: "maxStringLength",
+      maximum: 4999,
+    });
   });
 
   it("report a cycle as too deep", () => {
