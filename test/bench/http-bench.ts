@@ -23,7 +23,9 @@
 // autocannon drives them from this one and every answer is checked (see bench-exchanges.ts). Trials
 // alternate over every server and scenario (A, B, C, ..., A, B, C, ...) so drift in the machine hits
 // all alike; the median of each is judged, and the server's CPU per call (from /proc) is printed
-// beside its calls/s. A target counts as met only when no answer of its servers failed.
+// beside its calls/s. Beside each judged ratio, two not judged: the ratio of server CPU per call,
+// and the median of the ratios within each round (whose trials ran back to back, so the machine's
+// slow drift cancels in each). A target counts as met only when no answer of its servers failed.
 // seal+open per second is `npm run bench:sealer`'s target, not measured here.
 //
 // Run: npm run bench (builds first; running this file alone measures the last build).
@@ -285,8 +287,14 @@ async function main(): Promise<void> {
 /** The figures of the trials against their targets (the memory figures are judged in `memory`). */
 function judgeTrials(contestants: Contestant[], servers: Record<"small" | "large" | "ceiling" | "sdk", RunningServer | undefined>): void {
   const { small, large, ceiling, sdk } = servers;
-  const find = (scenario: Scenario, server: RunningServer | undefined) =>
-    summarize(contestants.find((c) => c.scenario === scenario && c.server === server)!);
+  const contestantOf = (scenario: Scenario, server: RunningServer | undefined) =>
+    contestants.find((c) => c.scenario === scenario && c.server === server)!;
+  const find = (scenario: Scenario, server: RunningServer | undefined) => summarize(contestantOf(scenario, server));
+  // Trials of one round ran back to back: the median of per-round ratios cancels the machine's slow drift.
+  const paired = (scenario: Scenario, a: RunningServer | undefined, b: RunningServer | undefined) => {
+    const [x, y] = [contestantOf(scenario, a).trials, contestantOf(scenario, b).trials];
+    return median(x.map((trial, i) => trial.rate / y[i]!.rate)).toFixed(3);
+  };
 
   if (ONLY.has("plain")) {
     const [s, l, c, k] = [find("plain", small), find("plain", large), find("plain", ceiling), find("plain", sdk)];
@@ -314,6 +322,9 @@ function judgeTrials(contestants: Contestant[], servers: Record<"small" | "large
         `  (not judged, from server CPU per call: 3/ceiling ${(c.cpuUs / s.cpuUs).toFixed(3)}, 1,000/3 ${(s.cpuUs / l.cpuUs).toFixed(3)})`,
       );
     }
+    console.log(
+      `  (not judged, medians of the ratios within each round: 3/ceiling ${paired("plain", small, ceiling)}, 1,000/3 ${paired("plain", large, small)})`,
+    );
   }
   for (const [scenario, name] of [
     ["elicitation", "elicitation round trips"],
@@ -330,6 +341,7 @@ function judgeTrials(contestants: Contestant[], servers: Record<"small" | "large
     );
     if (app.cpuUs !== undefined && c.cpuUs !== undefined)
       console.log(`  (not judged, ${name} from server CPU per round trip: app/ceiling ${(c.cpuUs / app.cpuUs).toFixed(3)})`);
+    console.log(`  (not judged, ${name}: median of the ratios within each round, app/ceiling ${paired(scenario, small, ceiling)})`);
   }
   if (ONLY.has("list")) {
     const l = find("list", large);
