@@ -1,28 +1,19 @@
-/** The structural limits of `RequestLimits` (request-limits.ts), which imports this file. */
-interface CountedLimits {
-  readonly maxDepth: number;
-  readonly maxKeys: number;
-  readonly maxObjectKeys: number;
-  readonly maxArrayItems: number;
-  readonly maxStringLength: number;
-}
-
 /** Longest text `withinLimitsByCount` counts; a longer one is scanned. */
 const COUNTED_CHARS = 4096;
 
 /**
- * Whether `text` is certain to be within every limit from counts alone, by a few native searches
- * instead of the scan: every count the scan keeps grows by at most one per character it passes,
- * outside strings only, and so is at most the count of that character in the whole text. Depth
- * grows at `{` and `[`, keys at `:`, array elements at `[` and `,` (at most the length), a string
- * is shorter than the text. False means only "not certain": the scan decides.
+ * Whether `text` is certain to be within a request's structural limits from counts alone, by a
+ * few native searches instead of the scan (`scanJsonText`, whose limits give the three bounds):
+ * every count the scan keeps grows by at most one per character it passes, outside strings only,
+ * so is at most the count of that character in the whole text. Depth grows at `{` and `[`
+ * (`maxDepth`), keys at `:` (the smaller of `maxKeys` and `maxObjectKeys`), array elements at `[`
+ * and `,` and a string's length by one per character (both at most the length: the smaller of
+ * `maxArrayItems` and `maxStringLength`). False means only "not certain": the scan decides.
  */
-export function withinLimitsByCount(text: string, limits: CountedLimits): boolean {
-  const length = text.length;
-  if (length > COUNTED_CHARS || length > limits.maxArrayItems || length > limits.maxStringLength) return false;
+export function withinLimitsByCount(text: string, maxDepth: number, maxColons: number, maxLength: number): boolean {
+  if (text.length > COUNTED_CHARS || text.length > maxLength) return false;
   return (
-    occurrences(text, "{", occurrences(text, "[", 0, limits.maxDepth), limits.maxDepth) <= limits.maxDepth &&
-    occurrences(text, ":", 0, Math.min(limits.maxKeys, limits.maxObjectKeys)) <= Math.min(limits.maxKeys, limits.maxObjectKeys)
+    occurrences(text, "{", occurrences(text, "[", 0, maxDepth), maxDepth) <= maxDepth && occurrences(text, ":", 0, maxColons) <= maxColons
   );
 }
 

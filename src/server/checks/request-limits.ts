@@ -96,7 +96,9 @@ function isSpace(c: number): boolean {
  * the scan (`withinLimitsByCount`): most requests are such texts.
  */
 export function scanJsonText(text: string, limits: RequestLimits): LimitBreach | undefined {
-  return withinLimitsByCount(text, limits) ? undefined : scanJsonTextFully(text, limits);
+  const { maxDepth, maxKeys, maxObjectKeys, maxArrayItems, maxStringLength } = limits;
+  const counted = withinLimitsByCount(text, maxDepth, Math.min(maxKeys, maxObjectKeys), Math.min(maxArrayItems, maxStringLength));
+  return counted ? undefined : scanJsonTextFully(text, limits);
 }
 
 /** `scanJsonText` without the count: the scan itself. Exported for the test that compares the two. */
