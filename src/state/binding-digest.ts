@@ -7,45 +7,83 @@ const UNBOUND_PARAMS: ReadonlySet<string> = new Set(["_meta", "inputResponses", 
 const DIGEST_LABEL = "roundtrip-mcp/state/binding/v3\0";
 
 /**
- * The last digests made, by params object, for params frozen all the way down (the framework's
- * request contexts): the open of a round and the seal of its next one share one digest. A few
- * slots, not a WeakMap: a WeakMap entry per request costs the garbage collector more than the
- * lookup saves, and a round's open and seal come close together. A params object that could
- * still change is digested at every call.
+ * The last bindings made, by params object, for params frozen all the way down (the framework's
+ * request contexts): the open of a round and the seal of its next one share one text and one
+ * digest. A few slots, not a WeakMap: a WeakMap entry per request costs the garbage collector more
+ * than the lookup saves, and a round's open and seal come close together. A params object that
+ * could still change is written again at every call. A slot's digest is made on first use ("" until
+ * then: an open the sealer answers from its recent seals compares the text and needs no digest); a
+ * text longer than `KEPT_TEXT_CHARS` is not kept ("": such a binding is compared by its digest).
  */
 const SLOTS = 8;
+export const KEPT_TEXT_CHARS = 2048;
 const slotParams: (object | undefined)[] = new Array<object | undefined>(SLOTS).fill(undefined);
 const slotMethods: string[] = new Array<string>(SLOTS).fill("");
+const slotTexts: string[] = new Array<string>(SLOTS).fill("");
 const slotDigests: string[] = new Array<string>(SLOTS).fill("");
 let nextSlot = 0;
 
 /** Whether every object the last `write` went through was frozen (set by `write`, read right after). */
 let allFrozen = true;
+/** The text the last `bindingDigestOf` digested, or "" when longer than `KEPT_TEXT_CHARS`. */
+let lastText = "";
 
 /** `canonicalJson([method, salient params])`: what a token is bound to, besides the principal. */
 export function requestTextOf(ctx: StateBinding): string {
   return writeRequest(ctx.requestMethod, ctx.requestParams);
 }
 
+/** The slot holding `ctx`'s binding, or -1. */
+function slotOf(ctx: StateBinding): number {
+  const params = ctx.requestParams;
+  const method = ctx.requestMethod;
+  for (let i = 0; i < SLOTS; i++) if (slotParams[i] === params && slotMethods[i] === method) return i;
+  return -1;
+}
+
+/**
+ * `requestTextOf(ctx)`, kept in a slot (its digest not made) when the params are frozen all the
+ * way down and the text is at most `KEPT_TEXT_CHARS` long.
+ */
+export function bindingTextOf(ctx: StateBinding): string {
+  const slot = slotOf(ctx);
+  // Every slot below SLOTS holds a string (filled above), so the index is never a hole.
+  if (slot >= 0 && slotTexts[slot] !== "") return slotTexts[slot]!;
+  const text = writeRequest(ctx.requestMethod, ctx.requestParams);
+  if (slot < 0 && allFrozen && text.length <= KEPT_TEXT_CHARS) keep(ctx, text, "");
+  return text;
+}
+
 /**
  * The binding digest of rt3: SHA-256 of a label and `requestTextOf(ctx)`, base64url (43
  * characters). Never in a token: the MAC covers it, and the tags are keyed tags of it.
+ * `lastBindingText()` is then the text it digested (or "", for a text over `KEPT_TEXT_CHARS`).
  */
 export function bindingDigestOf(ctx: StateBinding): string {
-  const params = ctx.requestParams;
-  const method = ctx.requestMethod;
-  for (let i = 0; i < SLOTS; i++) {
-    // Every slot below SLOTS holds a string (filled above), so the index is never a hole.
-    if (slotParams[i] === params && slotMethods[i] === method) return slotDigests[i]!;
+  const slot = slotOf(ctx);
+  if (slot >= 0 && slotDigests[slot] !== "") {
+    lastText = slotTexts[slot]!;
+    return slotDigests[slot]!;
   }
-  const digest = sha256Base64url(`${DIGEST_LABEL}${writeRequest(method, params)}`);
-  if (allFrozen) {
-    slotParams[nextSlot] = params;
-    slotMethods[nextSlot] = method;
-    slotDigests[nextSlot] = digest;
-    nextSlot = (nextSlot + 1) % SLOTS;
-  }
+  const text = slot >= 0 ? slotTexts[slot]! : writeRequest(ctx.requestMethod, ctx.requestParams);
+  const digest = sha256Base64url(`${DIGEST_LABEL}${text}`);
+  lastText = text.length <= KEPT_TEXT_CHARS ? text : "";
+  if (slot >= 0) slotDigests[slot] = digest;
+  else if (allFrozen) keep(ctx, lastText, digest);
   return digest;
+}
+
+/** The text the last `bindingDigestOf` call digested, or "" when it was longer than `KEPT_TEXT_CHARS`. */
+export function lastBindingText(): string {
+  return lastText;
+}
+
+function keep(ctx: StateBinding, text: string, digest: string): void {
+  slotParams[nextSlot] = ctx.requestParams;
+  slotMethods[nextSlot] = ctx.requestMethod;
+  slotTexts[nextSlot] = text;
+  slotDigests[nextSlot] = digest;
+  nextSlot = (nextSlot + 1) % SLOTS;
 }
 
 /**

@@ -3,7 +3,8 @@ import { ErrorCode, McpError } from "../protocol/errors";
 import type { StateBinding } from "../protocol/request-context";
 import { type JsonValue, strictJsonStringify } from "../protocol/canonical-json";
 import { KeyRing } from "./key-ring";
-import { bindingDigestOf } from "./binding-digest";
+import { bindingDigestOf, lastBindingText } from "./binding-digest";
+import { isSealedFor, RecentSeals } from "./recent-seals";
 import { LEGACY_VERSION, legacyMacOf, legacyScopeMismatch } from "./legacy-token";
 import { type Binding, bindingOf, decodeRt2Payload, RT2_VERSION, rt2MacOf } from "./rt2-token";
 import { RejectionLog } from "./rejection-log";
@@ -56,7 +57,8 @@ const SEALER_OPTIONS: ReadonlySet<string> = new Set([...SOURCES, "ttl", "now"]);
  * short keyed tags of the request and the principal that `open` reads only on failure, to log
  * `bad-mac`, `other-request` or `other-principal`: a diagnosis, not a check (the MAC decides).
  * `open` also reads the previous formats, rt2 (`rt2-token.ts`) and rt1 (`legacy-token.ts`),
- * during a rolling upgrade.
+ * during a rolling upgrade. A token this sealer made lately is opened from memory, with the
+ * same verdict and no MAC (`recent-seals.ts`).
  *
  * Salient params are the request params minus the top-level `_meta`, `inputResponses` and
  * `requestState`; everything nested is bound, an `_meta` inside `arguments` included. Object key
@@ -80,6 +82,8 @@ export class StateSealer {
   private readonly now: () => number;
   private readonly logger: AppLogger;
   private readonly rejections: RejectionLog;
+  /** The tokens this sealer made lately: an open of one of them needs no MAC (see `RecentSeals`). */
+  private readonly recent = new RecentSeals();
 
   /**
    * Checks the configuration and derives the keys; throws a TypeError or RangeError naming the
@@ -174,7 +178,7 @@ export class StateSealer {
    * @internal
    */
   openLongLived(token: unknown, ctx: StateBinding, principal: string | null, lifetimeSeconds: number): JsonValue {
-    return this.openFor(token, ctx, principal, lifetimeSeconds);
+    return this.openFor(token, ctx, principal, lifetimeSeconds, false);
   }
 
   private sealFor(data: unknown, ctx: StateBinding, principal: string | null, ttl: number, knownJson = false): string {
@@ -183,12 +187,16 @@ export class StateSealer {
     const key = this.ring.signing;
     const issued = this.nowSeconds();
     const digest = bindingDigestOf(ctx);
+    const text = lastBindingText();
     const principalText = principalTextOf(principal);
-    const head = `[${VERSION},${issued},${issued + ttl},"${tagsOf(key.tagKey, digest, principalText)}",`;
+    const expires = issued + ttl;
+    const head = `[${VERSION},${issued},${expires},"${tagsOf(key.tagKey, digest, principalText)}",`;
     const overhead = PREFIX.length + key.id.length + 2 + MAC_CHARS; // rt3.<keyId>.<payload>.<mac>
     const sealed = sealPayload(key, digest, principalText, head, body, STATE_TOKEN_MAX_BYTES - overhead);
     if ("tooLarge" in sealed) throw new StateTooLargeError(overhead + base64urlLength(sealed.tooLarge), STATE_TOKEN_MAX_BYTES);
-    return `${PREFIX}${key.id}.${sealed.payload}.${sealed.mac}`;
+    const token = `${PREFIX}${key.id}.${sealed.payload}.${sealed.mac}`;
+    this.recent.remember({ token, text, digest, principal: principalText, issued, expires, body });
+    return token;
   }
 
   /**
@@ -203,10 +211,11 @@ export class StateSealer {
    */
   open(token: unknown, ctx: StateBinding, options: StateSealOptions): JsonValue {
     const { principal, ttl } = callOptionsOf("open", options, this.defaultTtl);
-    return this.openFor(token, ctx, principal, ttl);
+    return this.openFor(token, ctx, principal, ttl, true);
   }
 
-  private openFor(token: unknown, ctx: StateBinding, principal: string | null, ttl: number): JsonValue {
+  /** `once`: the token is a round's (opened once, so forgotten by `recent` when opened), not a session id. */
+  private openFor(token: unknown, ctx: StateBinding, principal: string | null, ttl: number, once: boolean): JsonValue {
     checkBinding("open", ctx);
     if (typeof token !== "string") throw this.reject("not-a-string", ctx);
     // A UTF-16 code unit is at most 3 UTF-8 bytes: count the bytes only when that could matter.
@@ -215,6 +224,11 @@ export class StateSealer {
       (token.length * 3 > STATE_TOKEN_MAX_BYTES && Buffer.byteLength(token, "utf8") > STATE_TOKEN_MAX_BYTES)
     ) {
       throw this.reject("too-large", ctx, { limit: STATE_TOKEN_MAX_BYTES });
+    }
+    const recent = once ? this.recent.take(token) : this.recent.peek(token);
+    if (recent !== undefined && isSealedFor(recent, ctx, principalTextOf(principal))) {
+      this.checkLifetime(recent.issued, recent.expires, ttl, ctx);
+      return JSON.parse(recent.body) as JsonValue;
     }
     // rt<version>.<keyId>.<payload>.<mac>, split without a regex: the MAC covers every character
     // of the text, so only a refused token needs its alphabet checked (see `refuse`).
@@ -263,15 +277,20 @@ export class StateSealer {
     if (!Number.isSafeInteger(issued) || !Number.isSafeInteger(expires)) {
       throw this.reject("malformed", ctx);
     }
-    const now = this.nowSeconds();
-    if (issued > now) throw this.reject("issued-in-future", ctx);
-    if (now >= expires) throw this.reject("expired", ctx);
-    if (expires - issued > ttl) throw this.reject("lifetime-exceeds-ttl", ctx);
+    this.checkLifetime(issued, expires, ttl, ctx);
     if (version === RT1) {
       const mismatch = legacyScopeMismatch(key, tagsOrScope, binding!);
       if (mismatch !== undefined) throw this.reject(mismatch, ctx);
     }
     return data as JsonValue;
+  }
+
+  /** Throws for a token not yet issued, expired, or living longer than `ttl` allows. */
+  private checkLifetime(issued: number, expires: number, ttl: number, ctx: StateBinding): void {
+    const now = this.nowSeconds();
+    if (issued > now) throw this.reject("issued-in-future", ctx);
+    if (now >= expires) throw this.reject("expired", ctx);
+    if (expires - issued > ttl) throw this.reject("lifetime-exceeds-ttl", ctx);
   }
 
   /**

@@ -7,12 +7,14 @@
  *   the BMP, `__proto__`), undefined properties dropped, and for values deeper than its fast walk;
  * - non-JSON params throw canonicalJson's TypeError naming the path;
  * - the digest is shared by an open and a seal only when the params are frozen all the way down:
- *   a params object changed in place is digested again.
+ *   a params object changed in place is digested again;
+ * - bindingTextOf gives the same text, kept likewise, and lastBindingText the text the last digest
+ *   was made of, but "" for a text over KEPT_TEXT_CHARS (never kept).
  */
 import fc from "fast-check";
 import { canonicalJson } from "../../../src/protocol/canonical-json";
 import { deepFreeze } from "../../../src/protocol/deep-freeze";
-import { bindingDigestOf, requestTextOf } from "../../../src/state/binding-digest";
+import { bindingDigestOf, bindingTextOf, KEPT_TEXT_CHARS, lastBindingText, requestTextOf } from "../../../src/state/binding-digest";
 
 const UNBOUND = ["_meta", "inputResponses", "requestState"];
 
@@ -69,5 +71,30 @@ describe("bindingDigestOf", () => {
     expect(before).toBe(bindingDigestOf(frozen));
     nested.n.push(2);
     expect(bindingDigestOf(open)).not.toBe(before);
+  });
+});
+
+describe("bindingTextOf and lastBindingText", () => {
+  it("give the binding's text, kept for params frozen all the way down, written again for the others", () => {
+    const frozen = { requestMethod: "tools/call", requestParams: deepFreeze({ name: "t", arguments: { n: [1] }, _meta: { x: 1 } }) };
+    expect(bindingTextOf(frozen)).toBe('["tools/call",{"arguments":{"n":[1]},"name":"t"}]');
+    // The digest of a text first kept by bindingTextOf is made from the kept text.
+    expect(bindingDigestOf(frozen)).toBe(bindingDigestOf({ ...frozen, requestParams: deepFreeze({ name: "t", arguments: { n: [1] } }) }));
+    expect(lastBindingText()).toBe('["tools/call",{"arguments":{"n":[1]},"name":"t"}]');
+    const nested = { n: [1] };
+    const open = { requestMethod: "tools/call", requestParams: Object.freeze({ name: "t", arguments: nested }) };
+    expect(bindingTextOf(open)).toBe(bindingTextOf(frozen));
+    nested.n.push(2);
+    expect(bindingTextOf(open)).toBe('["tools/call",{"arguments":{"n":[1,2]},"name":"t"}]');
+  });
+
+  it("keep no text longer than KEPT_TEXT_CHARS: lastBindingText is then empty, and bindingTextOf writes it", () => {
+    const long = { requestMethod: "tools/call", requestParams: deepFreeze({ name: "t", arguments: { pad: "p".repeat(KEPT_TEXT_CHARS) } }) };
+    const digest = bindingDigestOf(long);
+    expect(lastBindingText()).toBe("");
+    expect(bindingDigestOf(long)).toBe(digest);
+    expect(lastBindingText()).toBe("");
+    expect(bindingTextOf(long)).toBe(textOf(long.requestParams));
+    expect(bindingTextOf(long).length).toBeGreaterThan(KEPT_TEXT_CHARS);
   });
 });

@@ -4,12 +4,14 @@
  * object; the binding digest is one more hash, made once per request:
  * - a seal computes exactly one HMAC (two hashes), its three short tags (three hashes) and the
  *   binding digest (one hash), and creates no Hmac or Hash object;
- * - an open in the same request as a seal (the same params object, frozen all the way down, as
- *   the framework's contexts are) computes exactly one HMAC and nothing else: no digest, no tag,
- *   for a token of the first ring key or of another, named or anonymous; in a new request it
- *   adds the one digest;
- * - params that could still change are digested at every call, so a token sealed for them does
- *   not open once they changed in place (other-request);
+ * - an open by another instance (the same ring) in the same request as a seal (the same params
+ *   object, frozen all the way down, as the framework's contexts are) computes exactly one HMAC
+ *   and nothing else: no digest, no tag, for a token of the first ring key or of another, named
+ *   or anonymous; in a new request it adds the one digest;
+ * - an open by the sealer that made the token (its recent seals, state-sealer-recent.test.ts)
+ *   computes no hash at all, in the request that sealed or in a new one;
+ * - params that could still change are written again at every call, so a token sealed for them
+ *   does not open once they changed in place (other-request);
  * - a refused open may cost more (it computes the tags to log why) and still gives the one error;
  * - without crypto.hash (Node 20 before 20.12) the tokens are the same, computed with one
  *   createHmac and four createHash.
@@ -63,16 +65,31 @@ describe("StateSealer cost", () => {
     ["a named principal", "alice"],
     ["anonymous", null],
   ] as [string, string | null][])(
-    "opens with one HMAC (two hashes) and nothing else in the request that sealed (%s)",
+    "opens another instance's token with one HMAC (two hashes) and nothing else in the request that sealed (%s)",
+    (_label, principal) => {
+      const sealer = new StateSealer({ keys: KEYS }, new SilentLogger());
+      const other = new StateSealer({ keys: KEYS }, new SilentLogger());
+      const ctx = frozenRequest();
+      const token = sealer.seal(DATA, ctx, { principal });
+      expect(count(() => other.open(token, ctx, { principal }))).toEqual({ result: DATA, hmac: 0, hash: 2, createHash: 0 });
+      // The next request (a new params object) digests its binding once, then shares it.
+      const next = frozenRequest();
+      expect(count(() => other.open(token, next, { principal }))).toEqual({ result: DATA, hmac: 0, hash: 3, createHash: 0 });
+      expect(count(() => other.seal(DATA, next, { principal }))).toMatchObject({ hmac: 0, hash: 5, createHash: 0 });
+    },
+  );
+
+  it.each([
+    ["a named principal", "alice"],
+    ["anonymous", null],
+  ] as [string, string | null][])(
+    "opens its own token with no hash at all, in the request that sealed or the next (%s)",
     (_label, principal) => {
       const sealer = new StateSealer({ keys: KEYS }, new SilentLogger());
       const ctx = frozenRequest();
+      expect(count(() => sealer.open(sealer.seal(DATA, ctx, { principal }), ctx, { principal }))).toMatchObject({ result: DATA, hash: 6 });
       const token = sealer.seal(DATA, ctx, { principal });
-      expect(count(() => sealer.open(token, ctx, { principal }))).toEqual({ result: DATA, hmac: 0, hash: 2, createHash: 0 });
-      // The next request (a new params object) digests its binding once, then shares it.
-      const next = frozenRequest();
-      expect(count(() => sealer.open(token, next, { principal }))).toEqual({ result: DATA, hmac: 0, hash: 3, createHash: 0 });
-      expect(count(() => sealer.seal(DATA, next, { principal }))).toMatchObject({ hmac: 0, hash: 5, createHash: 0 });
+      expect(count(() => sealer.open(token, frozenRequest(), { principal }))).toEqual({ result: DATA, hmac: 0, hash: 0, createHash: 0 });
     },
   );
 
@@ -86,15 +103,31 @@ describe("StateSealer cost", () => {
   it("digests params that could still change at every call, so a change in place is another request", () => {
     const logger = new MemoryLogger();
     const sealer = new StateSealer({ keys: KEYS }, logger);
+    const other = new StateSealer({ keys: KEYS }, logger);
     const shallow = { name: "book", arguments: { city: "Lyon", nights: 3 } };
-    for (const params of [structuredClone(shallow), Object.freeze(structuredClone(shallow))]) {
-      const ctx: StateBinding = { requestMethod: "tools/call", requestParams: params };
-      const token = sealer.seal(DATA, ctx, { principal: "alice" });
-      expect(count(() => sealer.open(token, ctx, { principal: "alice" }))).toEqual({ result: DATA, hmac: 0, hash: 3, createHash: 0 });
-      (params.arguments as { nights: number }).nights = 30;
-      rejectionOf(() => sealer.open(token, ctx, { principal: "alice" }));
+    for (const opener of [sealer, other]) {
+      for (const params of [structuredClone(shallow), Object.freeze(structuredClone(shallow))]) {
+        const ctx: StateBinding = { requestMethod: "tools/call", requestParams: params };
+        const token = sealer.seal(DATA, ctx, { principal: "alice" });
+        // Its own token: no hash; another instance's: the HMAC and the digest, made again.
+        const hashes = opener === sealer ? 0 : 3;
+        expect(count(() => opener.open(token, ctx, { principal: "alice" }))).toEqual({
+          result: DATA,
+          hmac: 0,
+          hash: hashes,
+          createHash: 0,
+        });
+        const again = sealer.seal(DATA, ctx, { principal: "alice" });
+        (params.arguments as { nights: number }).nights = 30;
+        rejectionOf(() => opener.open(again, ctx, { principal: "alice" }));
+      }
     }
-    expect(logger.entries.map((entry) => entry.fields?.reason)).toEqual(["other-request", "other-request"]);
+    expect(logger.entries.map((entry) => entry.fields?.reason)).toEqual([
+      "other-request",
+      "other-request",
+      "other-request",
+      "other-request",
+    ]);
   });
 
   it("may cost more to refuse, and still refuses with the one error", () => {
