@@ -8,21 +8,21 @@
  * - each open returns a new value: changing what one open returned does not reach the next;
  * - a round's token is forgotten once opened (its next open takes the full path, and still
  *   opens); a session-lived token (sealLongLived) is kept for every open;
- * - a token is forgotten once RECENT_SEALS newer ones were sealed, or once the characters kept
- *   pass RECENT_SEAL_CHARS, oldest first; it still opens by the full path;
- * - only the exact token is answered from memory (they are found by their MAC): a token whose
- *   payload changed under the same MAC is refused by the full path (bad-mac);
- * - the same token sealed twice (same data, binding and second) is counted once.
+ * - a token is forgotten once a newer one takes its slot (chosen by its MAC); it still opens, by
+ *   the full path; at most RECENT_SEALS are kept, none longer than RECENT_SEAL_CHARS;
+ * - only the exact token is answered from memory: a token whose payload changed under the same
+ *   MAC is refused by the full path (bad-mac).
  */
 // The module object itself (not an import-star copy), so that spies replace what the sealer calls.
 import nodeCrypto = require("node:crypto");
+import { randomBytes } from "node:crypto";
 import fc from "fast-check";
 import { MemoryLogger, SilentLogger } from "../../../src/testing/index";
 import { McpError } from "../../../src/protocol/errors";
 import type { StateBinding } from "../../../src/protocol/request-context";
 import { deepFreeze } from "../../../src/protocol/deep-freeze";
 import { StateSealer } from "../../../src/state/state-sealer";
-import { RECENT_SEAL_CHARS, RECENT_SEALS, RecentSeals, type RecentSeal } from "../../../src/state/recent-seals";
+import { RECENT_SEAL_CHARS, RECENT_SEALS, RecentSeals, slotOf, type RecentSeal } from "../../../src/state/recent-seals";
 
 const SECRET = "recent-seals-test-secret-0123456789abcdef";
 const START_MS = 1_750_000_000_000;
@@ -128,19 +128,21 @@ describe("StateSealer recent seals", () => {
     }
   });
 
-  it("forgets the oldest token past RECENT_SEALS, which then opens by the full path", () => {
+  it("forgets a token whose slot a newer one took, which then opens by the full path", () => {
     const sealer = new StateSealer({ secret: SECRET }, new SilentLogger());
     const ctx = request({ city: "Lyon" });
-    const tokens = Array.from({ length: RECENT_SEALS + 1 }, (_, i) => sealer.seal({ i }, ctx, { principal: null }));
-    expect(hashesDuring(() => expect(sealer.open(tokens[0]!, ctx, { principal: null })).toEqual({ i: 0 }))).toBe(2);
-    expect(hashesDuring(() => expect(sealer.open(tokens[1]!, ctx, { principal: null })).toEqual({ i: 1 }))).toBe(0);
+    const first = sealer.seal({ i: 0 }, ctx, { principal: null });
+    let i = 1;
+    let newer = sealer.seal({ i }, ctx, { principal: null });
+    while (slotOf(newer) !== slotOf(first)) newer = sealer.seal({ i: ++i }, ctx, { principal: null });
+    expect(hashesDuring(() => expect(sealer.open(first, ctx, { principal: null })).toEqual({ i: 0 }))).toBe(2);
+    expect(hashesDuring(() => expect(sealer.open(newer, ctx, { principal: null })).toEqual({ i }))).toBe(0);
   });
 
-  it("keeps at most RECENT_SEALS tokens and RECENT_SEAL_CHARS characters, oldest out first", () => {
-    // A token of 49 characters whose last 43 (its MAC) differ by `i`.
-    const tokenOf = (i: number) => `rt3.k.${String(i).padStart(43, "0")}`;
-    const seal = (i: number, body: string): RecentSeal => ({
-      token: tokenOf(i),
+  it("keeps at most RECENT_SEALS tokens, none over RECENT_SEAL_CHARS, and answers only the exact token", () => {
+    const recent = new RecentSeals();
+    const seal = (token: string, body = "x"): RecentSeal => ({
+      token,
       text: "[]",
       digest: "d",
       principal: "null",
@@ -148,41 +150,23 @@ describe("StateSealer recent seals", () => {
       expires: 2,
       body,
     });
-    const recent = new RecentSeals();
-    for (let i = 0; i < RECENT_SEALS + 10; i++) recent.remember(seal(i, "x"));
-    expect(recent.size).toBe(RECENT_SEALS);
-    expect(recent.peek(tokenOf(9))).toBeUndefined();
-    expect(recent.peek(tokenOf(10))).toBeDefined();
+    for (let i = 0; i < RECENT_SEALS * 4; i++) recent.remember(seal(`rt3.k.p.${randomBytes(32).toString("base64url")}`));
+    expect(recent.size).toBeGreaterThan(RECENT_SEALS / 2);
+    expect(recent.size).toBeLessThanOrEqual(RECENT_SEALS);
 
-    const big = new RecentSeals();
-    const body = "b".repeat(10_000);
-    const fits = Math.floor(RECENT_SEAL_CHARS / (49 + 2 + 10_000));
-    for (let i = 0; i < fits + 5; i++) big.remember(seal(i, body));
-    expect(big.size).toBe(fits);
-    expect(big.peek(tokenOf(4))).toBeUndefined();
-    expect(big.peek(tokenOf(5))).toBeDefined();
-  });
-
-  it("answers only the exact token, counts the same token sealed twice once", () => {
-    const token = `rt3.k.payload.${"m".repeat(43)}`;
-    const seal: RecentSeal = {
-      token,
-      text: "[]",
-      digest: "d",
-      principal: "null",
-      issued: 1,
-      expires: 2,
-      body: "b".repeat(RECENT_SEAL_CHARS / 4),
-    };
-    const recent = new RecentSeals();
-    for (let i = 0; i < 8; i++) recent.remember(seal);
-    recent.remember({ ...seal, token: `rt3.k.other.${"o".repeat(43)}` });
-    expect(recent.size).toBe(2);
+    const mac = "m".repeat(43);
+    // A token of `chars` characters with its text ("[]") and data ("b"): 6 + 1 + 43 around the payload.
+    const tokenCounting = (chars: number) => `rt3.k.${"p".repeat(chars - 3 - 50)}.${mac}`;
+    const fits = tokenCounting(RECENT_SEAL_CHARS);
+    recent.remember(seal(fits, "b"));
+    expect(recent.peek(fits)).toBeDefined();
+    const over = tokenCounting(RECENT_SEAL_CHARS + 1);
+    recent.remember(seal(over, "b"));
+    expect(recent.peek(over)).toBeUndefined();
     // The same MAC behind another payload is not the token remembered.
-    expect(recent.take(`rt3.k.payloaD.${"m".repeat(43)}`)).toBeUndefined();
-    expect(recent.peek(token)).toBe(seal);
-    expect(recent.take(token)).toBe(seal);
-    expect(recent.take(token)).toBeUndefined();
+    expect(recent.take(fits.replace("rt3.k.p", "rt3.k.q"))).toBeUndefined();
+    expect(recent.take(fits)).toBeDefined();
+    expect(recent.take(fits)).toBeUndefined();
   });
 
   it("refuses a token whose payload was changed under its MAC, as the full path does", () => {
