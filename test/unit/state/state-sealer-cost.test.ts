@@ -47,24 +47,20 @@ function count<T>(run: () => T): { result: T; hmac: number; hash: number; create
   }
 }
 
-describe("StateSealer cost", () => {
-  it.each([
-    ["a named principal", "alice"],
-    ["anonymous", null],
-  ] as [string, string | null][])(
-    "seals with one HMAC (two hashes), three one-shot tag hashes and one digest (%s)",
-    (_label, principal) => {
-      const sealer = new StateSealer({ keys: KEYS }, new SilentLogger());
-      const sealed = count(() => sealer.seal(DATA, frozenRequest(), { principal }));
-      expect(sealed).toMatchObject({ hmac: 0, hash: 6, createHash: 0 });
-      expect(sealer.open(sealed.result, CTX, { principal })).toEqual(DATA);
-    },
-  );
+const PRINCIPALS: [string, string | null][] = [
+  ["a named principal", "alice"],
+  ["anonymous", null],
+];
 
-  it.each([
-    ["a named principal", "alice"],
-    ["anonymous", null],
-  ] as [string, string | null][])(
+describe("StateSealer cost", () => {
+  it.each(PRINCIPALS)("seals with one HMAC (two hashes), three one-shot tag hashes and one digest (%s)", (_label, principal) => {
+    const sealer = new StateSealer({ keys: KEYS }, new SilentLogger());
+    const sealed = count(() => sealer.seal(DATA, frozenRequest(), { principal }));
+    expect(sealed).toMatchObject({ hmac: 0, hash: 6, createHash: 0 });
+    expect(sealer.open(sealed.result, CTX, { principal })).toEqual(DATA);
+  });
+
+  it.each(PRINCIPALS)(
     "opens another instance's token with one HMAC (two hashes) and nothing else in the request that sealed (%s)",
     (_label, principal) => {
       const sealer = new StateSealer({ keys: KEYS }, new SilentLogger());
@@ -79,19 +75,13 @@ describe("StateSealer cost", () => {
     },
   );
 
-  it.each([
-    ["a named principal", "alice"],
-    ["anonymous", null],
-  ] as [string, string | null][])(
-    "opens its own token with no hash at all, in the request that sealed or the next (%s)",
-    (_label, principal) => {
-      const sealer = new StateSealer({ keys: KEYS }, new SilentLogger());
-      const ctx = frozenRequest();
-      expect(count(() => sealer.open(sealer.seal(DATA, ctx, { principal }), ctx, { principal }))).toMatchObject({ result: DATA, hash: 6 });
-      const token = sealer.seal(DATA, ctx, { principal });
-      expect(count(() => sealer.open(token, frozenRequest(), { principal }))).toEqual({ result: DATA, hmac: 0, hash: 0, createHash: 0 });
-    },
-  );
+  it.each(PRINCIPALS)("opens its own token with no hash at all, in the request that sealed or the next (%s)", (_label, principal) => {
+    const sealer = new StateSealer({ keys: KEYS }, new SilentLogger());
+    const ctx = frozenRequest();
+    expect(count(() => sealer.open(sealer.seal(DATA, ctx, { principal }), ctx, { principal }))).toMatchObject({ result: DATA, hash: 6 });
+    const token = sealer.seal(DATA, ctx, { principal });
+    expect(count(() => sealer.open(token, frozenRequest(), { principal }))).toEqual({ result: DATA, hmac: 0, hash: 0, createHash: 0 });
+  });
 
   it("opens a token of a key that no longer seals with one HMAC", () => {
     const before = new StateSealer({ keys: [KEYS[1]!] }, new SilentLogger());
