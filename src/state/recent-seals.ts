@@ -20,7 +20,7 @@ export interface RecentSeal {
 
 /** Slots of the table: at most this many tokens remembered (a power of two). */
 export const RECENT_SEALS = 512;
-/** A token whose text, data and binding text together are longer is not remembered (so the table holds at most 2 MB). */
+/** A token whose text, data and binding text together are longer is not remembered (the table holds at most 2 million characters). */
 export const RECENT_SEAL_CHARS = 4096;
 
 /**
@@ -53,7 +53,7 @@ export class RecentSeals {
   take(token: string): RecentSeal | undefined {
     const slot = slotOf(token);
     const seal = this.slots[slot];
-    if (seal === undefined || seal.token !== token) return undefined;
+    if (seal === undefined || !isToken(seal.token, token)) return undefined;
     this.slots[slot] = undefined;
     return seal;
   }
@@ -61,7 +61,7 @@ export class RecentSeals {
   /** What was remembered of `token`, kept (a token opened at every request, as a session id is). */
   peek(token: string): RecentSeal | undefined {
     const seal = this.slots[slotOf(token)];
-    return seal !== undefined && seal.token === token ? seal : undefined;
+    return seal !== undefined && isToken(seal.token, token) ? seal : undefined;
   }
 
   /** How many tokens are remembered. */
@@ -79,6 +79,19 @@ export class RecentSeals {
 export function slotOf(token: string): number {
   const mac = token.length - MAC_CHARS;
   return ((token.charCodeAt(mac) * 131 + token.charCodeAt(mac + 1)) * 131 + token.charCodeAt(mac + 2)) & (RECENT_SEALS - 1);
+}
+
+/**
+ * Whether `given` is the remembered `token`: their MACs compared in constant time first (every
+ * character, no branch on them), so that a guess tells nothing about where it went wrong; the
+ * rest, which only someone who already holds the MAC gets to, by `===`.
+ */
+function isToken(token: string, given: string): boolean {
+  const length = token.length;
+  if (given.length !== length) return false;
+  let difference = 0;
+  for (let i = length - MAC_CHARS; i < length; i++) difference |= token.charCodeAt(i) ^ given.charCodeAt(i);
+  return difference === 0 && token === given;
 }
 
 /**
