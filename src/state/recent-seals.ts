@@ -1,6 +1,6 @@
 import type { StateBinding } from "../protocol/request-context";
 import { bindingDigestOf, bindingTextOf } from "./binding-digest";
-import { MAC_CHARS } from "./state-token";
+import { equalText, MAC_CHARS } from "./state-token";
 
 /** What a sealer remembers of a token it sealed: everything `open` would read back from it. */
 export interface RecentSeal {
@@ -82,16 +82,13 @@ export function slotOf(token: string): number {
 }
 
 /**
- * Whether `given` is the remembered `token`: their MACs compared in constant time first (every
- * character, no branch on them), so that a guess tells nothing about where it went wrong; the
- * rest, which only someone who already holds the MAC gets to, by `===`.
+ * Whether `given` is the remembered `token`: their MACs compared in constant time first
+ * (`equalText`, as the full open compares them), so that a guess tells nothing about where it went
+ * wrong; the rest, which only someone who already holds the MAC gets to, by `===`.
  */
 function isToken(token: string, given: string): boolean {
-  const length = token.length;
-  if (given.length !== length) return false;
-  let difference = 0;
-  for (let i = length - MAC_CHARS; i < length; i++) difference |= token.charCodeAt(i) ^ given.charCodeAt(i);
-  return difference === 0 && token === given;
+  const mac = token.length - MAC_CHARS;
+  return given.length === token.length && equalText(given.slice(mac), token.slice(mac)) && token === given;
 }
 
 /**
