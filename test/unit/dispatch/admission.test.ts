@@ -1,8 +1,9 @@
 // Pins admission (dispatch/admission.ts), the one place the -32021 payload is made; other suites
 // assert only what their own level adds (which requests reach it, its HTTP status, its era):
 // - requireCapabilities: nothing when the declared capabilities allow every request; else -32021
-//   "Missing required client capability" with data { requiredCapabilities } merging what every
-//   request lacks (one object, each capability once)
+//   with data { requiredCapabilities } merging what every request lacks (one object, each
+//   capability once), and a message naming what is missing and what the request declared in its
+//   _meta (clients that show only the message, dropping data, still tell the user)
 // - a 2025-era request names what is missing and what its client declared at initialize (or that
 //   it declared nothing); outside a session (capabilities unknown) it says so instead of claiming
 //   the client left the capability out
@@ -46,9 +47,22 @@ describe("requireCapabilities", () => {
     const error = refusal(() => requireCapabilities([FORM, URL_CONSENT, SAMPLE, Roots.list(), SAMPLE], { clientCapabilities: {} }));
     expect(error.toJSON()).toEqual({
       code: -32021,
-      message: "Missing required client capability",
+      message:
+        "Missing required client capability: elicitation.form, elicitation.url, sampling, roots. This request did not declare it in " +
+        "_meta io.modelcontextprotocol/clientCapabilities (it declared no capabilities); a request that declares " +
+        "elicitation.form, elicitation.url, sampling, roots there is asked.",
       data: { requiredCapabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} } },
     });
+  });
+
+  it("tells a 2026-07-28 client in the message what is missing and what its request declared (clients drop data)", () => {
+    const error = refusal(() => requireCapabilities([URL_CONSENT], { clientCapabilities: { elicitation: { form: {} }, sampling: {} } }));
+    expect(error.message).toBe(
+      "Missing required client capability: elicitation.url. This request did not declare it in _meta " +
+        "io.modelcontextprotocol/clientCapabilities (it declared elicitation.form, sampling); a request that declares " +
+        "elicitation.url there is asked.",
+    );
+    expect(error.data).toEqual({ requiredCapabilities: { elicitation: { url: {} } } });
   });
 
   it("tells a 2025-era client what is missing and what it declared at initialize", () => {
