@@ -1,4 +1,5 @@
 import { missingCapabilities } from "../elicitation/capabilities";
+import { withElicitationIds } from "../elicitation/elicitation-id";
 import { capabilityNames, missingCapabilityError } from "../elicitation/missing-capability";
 import type { AppLogger } from "../protocol/app-logger";
 import { ErrorCode, McpError } from "../protocol/errors";
@@ -12,7 +13,7 @@ import { UNKNOWN_CAPABILITIES } from "./request-context-of";
  * middleware cannot enlarge them): only from a method that may carry it, never empty, and every
  * input request allowed by what the client declared on this request (else -32021 with
  * `data.requiredCapabilities`). Returns the wire result: exactly resultType, inputRequests and
- * requestState.
+ * requestState, every URL question with an `elicitationId`.
  */
 export function admitInputRequired(result: JsonObject, request: InboundRequest, mayCarryIt: boolean, logger: AppLogger): JsonObject {
   if (!mayCarryIt) {
@@ -27,7 +28,8 @@ export function admitInputRequired(result: JsonObject, request: InboundRequest, 
   }
   if (hasRequests) requireCapabilities(Object.values(inputRequests), request);
   const out: JsonObject = { resultType: "input_required" };
-  if (hasRequests) out.inputRequests = inputRequests;
+  // A hand-written URL question without an id gets one of its principal, URL and key (an @Elicit one has its flow's already).
+  if (hasRequests) out.inputRequests = withElicitationIds(inputRequests, (_key, url) => `${request.principal ?? ""}\0${url.params.url}`);
   if (typeof result.requestState === "string") out.requestState = result.requestState;
   return out;
 }

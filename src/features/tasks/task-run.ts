@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { missingCapabilities } from "../../elicitation/capabilities";
+import { withElicitationIds } from "../../elicitation/elicitation-id";
 import { missingCapabilityError } from "../../elicitation/missing-capability";
 import { assertInputRequest } from "../../elicitation/input-request-shape";
 import type { AppLogger } from "../../protocol/app-logger";
@@ -197,7 +198,8 @@ export class TaskRun {
     const fresh = keys.filter((key) => !Object.hasOwn(this.latest.inputResponses, key) && !Object.hasOwn(this.latest.inputRequests, key));
     if (fresh.length > 0) {
       try {
-        const asked: JsonObject = Object.fromEntries(fresh.map((key) => [key, requests[key]]));
+        // A URL question carries an id of this task and its key, as a flow's carries one of its operation.
+        const asked: JsonObject = withElicitationIds(Object.fromEntries(fresh.map((key) => [key, requests[key]!])), () => this.id);
         const task = await this.store.requestInput(
           this.id,
           this.lease,

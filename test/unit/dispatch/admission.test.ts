@@ -7,12 +7,15 @@
 // - a 2025-era request names what is missing and what its client declared at initialize (or that
 //   it declared nothing); outside a session (capabilities unknown) it says so instead of claiming
 //   the client left the capability out
+// - admitInputRequired gives a hand-written URL question without an elicitationId one of its
+//   principal, URL and key (stable on every retry), and keeps an id the question has
 // - admitInputRequired returns exactly resultType, inputRequests and requestState; from a method
 //   that cannot carry input_required, or with neither requests nor state, it is -32603 "Internal
 //   error" with the reason in the log only
 import { admitInputRequired, LEGACY_NO_SESSION, requireCapabilities } from "../../../src/dispatch/admission";
 import { UNKNOWN_CAPABILITIES } from "../../../src/dispatch/request-context-of";
 import { Elicitation } from "../../../src/elicitation/elicitation";
+import { elicitationIdOf } from "../../../src/elicitation/elicitation-id";
 import { Roots } from "../../../src/elicitation/roots";
 import { Sampling } from "../../../src/elicitation/sampling";
 import type { InboundRequest } from "../../../src/protocol/inbound-request";
@@ -98,6 +101,29 @@ describe("admitInputRequired", () => {
       resultType: "input_required",
       requestState: "s",
     });
+  });
+
+  it("gives a hand-written URL question without an id one of its principal, URL and key, and keeps an id it has", () => {
+    const urlCapable = { elicitation: { form: {}, url: {} } };
+    const admitted = (principal: string | null, inputRequests: Record<string, unknown>) =>
+      admitInputRequired(
+        { resultType: "input_required", inputRequests, requestState: "s" },
+        { ...request(urlCapable), principal },
+        true,
+        new MemoryLogger(),
+      ).inputRequests as Record<string, { params: Record<string, unknown> }>;
+    const alice = admitted("alice", { connect: URL_CONSENT, who: FORM });
+    expect(alice.connect!.params).toEqual({
+      ...URL_CONSENT.params,
+      elicitationId: elicitationIdOf("alice\0https://example.com/connect", "connect"),
+    });
+    expect(alice.who).toBe(FORM);
+    // Every retry of the same question gets the same id; another principal or key another.
+    expect(admitted("alice", { connect: URL_CONSENT }).connect!.params.elicitationId).toBe(alice.connect!.params.elicitationId);
+    expect(admitted("bob", { connect: URL_CONSENT }).connect!.params.elicitationId).not.toBe(alice.connect!.params.elicitationId);
+    expect(admitted(null, { link: URL_CONSENT }).link!.params.elicitationId).toBe(elicitationIdOf("\0https://example.com/connect", "link"));
+    const own = { ...URL_CONSENT, params: { ...URL_CONSENT.params, elicitationId: "mine" } };
+    expect(admitted("alice", { connect: own }).connect).toBe(own);
   });
 
   it("checks the requests against the request's own capabilities", () => {
