@@ -538,7 +538,6 @@ describe("2025-era clients", () => {
     const app = createInteractiveApp();
     const boundary = new Boundary("stdio", app, "interactive");
     const { client, tap } = await boundary.connect({ era: "2025", capabilities: { elicitation: { form: {} } } });
-    tap.validate = false;
     const asked: string[] = [];
     client.setRequestHandler("elicitation/create", async (request) => {
       const params = request.params as { message: string };
@@ -549,6 +548,9 @@ describe("2025-era clients", () => {
     const result = await client.callTool({ name: "choose_style", arguments: {} });
     expect(result.structuredContent).toEqual({ color: "blue", style: "navy" });
     expect(asked).toEqual(["Pick a colour", "Which blue?"]);
+    // Each message in the 2025-11-25 shape: no resultType on the result, the questions as 2025 sends them.
+    expect(tap.revision).toBe("2025-11-25");
+    expect(tap.violations).toEqual([]);
     await boundary.stop();
     await app.close();
   });
