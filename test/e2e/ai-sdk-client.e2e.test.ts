@@ -9,7 +9,9 @@
 //   names the missing capability (the AI SDK drops `data`).
 import * as path from "node:path";
 import { createMCPClient, ElicitationRequestSchema, type MCPClient, type MCPTransport } from "@ai-sdk/mcp";
-import { Experimental_StdioMCPTransport } from "@ai-sdk/mcp/mcp-stdio";
+// The package's "./mcp-stdio" export; its types are read from the file (moduleResolution "node" ignores exports maps).
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the subpath resolves at run time through the exports map only
+const { Experimental_StdioMCPTransport } = require("@ai-sdk/mcp/mcp-stdio") as typeof import("@ai-sdk/mcp/dist/mcp-stdio/index");
 import type { Transport } from "@modelcontextprotocol/client";
 import { createPreferencesApp } from "../../sample/preferences/preferences-app";
 import type { HttpListener, McpApp } from "../../src/index";

@@ -93,7 +93,8 @@ describe.each(BOUNDARIES)("a 2025-era client over %s", (name: BoundaryName) => {
       client.setRequestHandler("elicitation/create", async (request: ElicitRequest) => {
         asked.push(request.params as Record<string, unknown>);
         const message = (request.params as { message: string }).message;
-        return { action: "accept" as const, content: message === "Pick a colour" ? { color: "blue" } : { style: "navy" } };
+        const content: Record<string, string> = message === "Pick a colour" ? { color: "blue" } : { style: "navy" };
+        return { action: "accept" as const, content };
       });
       expect((await client.callTool({ name: "choose_style", arguments: {} })).structuredContent).toEqual({ color: "blue", style: "navy" });
       expect(asked.map((p) => p.message)).toEqual(["Pick a colour", "Which blue?"]);
