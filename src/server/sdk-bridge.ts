@@ -17,7 +17,7 @@ import type { ClientCapabilities, JsonObject } from "../protocol/wire-types";
 import type { Rejection } from "./checks/inbound-checks";
 import { dispatchRequest } from "./request/dispatch-request";
 import { noteHttpStatus } from "./request/http-status";
-import { legacyElicitParams, legacyResult } from "./request/legacy-shape";
+import { legacyAnswer, shapeElicitations } from "./request/legacy-shape";
 import { CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY, PROTOCOL_VERSION_META_KEY, sdk } from "./request/sdk-module";
 import type { TransportFacts } from "./request/transport-facts";
 
@@ -139,7 +139,7 @@ export function buildSdkServer(options: BridgeOptions): Server {
       const known = options.facts(ctx);
       let answer = known.settled ?? dispatchRequest(dispatcher, toInboundRequest(entry.method, request, ctx, server, known), known);
       // A 2025 client gets each result in the shape of the revision it negotiated.
-      if (legacy) answer = answer.then((result) => legacyResult(entry.method, result, server.getNegotiatedProtocolVersion()));
+      if (legacy) answer = answer.then((result) => legacyAnswer(server, dispatcher.features, entry.method, request, result));
       const outcome = known.http;
       return outcome === undefined
         ? answer
@@ -154,22 +154,6 @@ export function buildSdkServer(options: BridgeOptions): Server {
     server.setRequestHandler(entry.method, { params }, (parsed, ctx) => dispatch({ params: parsed as JsonObject }, ctx) as never);
   }
   return server;
-}
-
-/**
- * The questions the SDK's compatibility path sends a 2025 client (`elicitation/create` requests), in
- * the shape of the revision the client negotiated (`legacyElicitParams`): the SDK writes `mode` on
- * every form, which a 2025-06-18 client does not know.
- */
-function shapeElicitations(server: Server): void {
-  const send = server.request.bind(server) as (request: { method: string; params?: JsonObject }, ...rest: unknown[]) => Promise<unknown>;
-  server.request = ((request: { method: string; params?: JsonObject }, ...rest: unknown[]) =>
-    send(
-      request.method === "elicitation/create" && request.params !== undefined
-        ? { ...request, params: legacyElicitParams(request.params, server.getNegotiatedProtocolVersion()) }
-        : request,
-      ...rest,
-    )) as Server["request"];
 }
 
 function toInboundRequest(

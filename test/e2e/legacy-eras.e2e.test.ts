@@ -5,6 +5,8 @@
 //   no resultType on any result, no ttlMs / cacheScope on lists and reads; to 2025-06-18 no icons on
 //   listed tools, and elicitation/create without mode or elicitationId (both 2025-11-25);
 // - a titled single choice reaches a 2025-06-18 client as enum + enumNames, and its answer completes;
+// - a tool whose outputSchema's root is not an object is listed wrapped ({ result }) and its result
+//   comes wrapped the same way (before, the call failed -32602 on the SDK's 2025 result check);
 // - an @Elicit flow completes on both revisions; a URL question re-asked in one flow (Result.reask)
 //   reaches a 2025-11-25 client with the same elicitationId each time.
 import { IsIn } from "class-validator";
@@ -19,7 +21,7 @@ class Size {
   @IsIn(["s", "m"]) size!: string;
 }
 
-class TitledChoice {
+class LegacyShapes {
   @Tool({ description: "Asks a titled single choice" })
   pick_size(
     @Elicit(
@@ -42,6 +44,11 @@ class TitledChoice {
     answer: Size,
   ) {
     return Result.text(`size ${answer.size}`);
+  }
+
+  @Tool({ description: "Returns a list", output: { type: "array", items: { type: "string" } } })
+  names() {
+    return Result.structured(["ada", "grace"]);
   }
 }
 
@@ -105,7 +112,7 @@ describe.each(BOUNDARIES)("a 2025-era client over %s", (name: BoundaryName) => {
 
   it("sends a 2025-06-18 client a titled single choice as enum + enumNames", async () => {
     if (name === "stdio") return; // an app of this file's own; the shaping is the same code on every transport
-    const app = McpApp.create({ components: [TitledChoice], state: { ephemeral: true }, logger: new SilentLogger() });
+    const app = McpApp.create({ components: [LegacyShapes], state: { ephemeral: true }, logger: new SilentLogger() });
     const boundary = new Boundary(name, app, "feature");
     await boundary.start();
     try {
@@ -133,6 +140,32 @@ describe.each(BOUNDARIES)("a 2025-era client over %s", (name: BoundaryName) => {
       await app.close();
     }
   });
+
+  it.each(REVISIONS)(
+    "answers a %s client a tool whose output is not an object as its listed (wrapped) outputSchema says",
+    async (_revision, era) => {
+      if (name === "stdio") return; // an app of this file's own; the projection is the same code on every transport
+      const app = McpApp.create({ components: [LegacyShapes], state: { ephemeral: true }, logger: new SilentLogger() });
+      const boundary = new Boundary(name, app, "feature");
+      await boundary.start();
+      try {
+        const { client, tap } = await boundary.connect({ era });
+        const listed = (await client.listTools()).tools.find((t) => t.name === "names");
+        expect(listed?.outputSchema).toEqual({
+          type: "object",
+          properties: { result: { type: "array", items: { type: "string" } } },
+          required: ["result"],
+        });
+        const result = await client.callTool({ name: "names", arguments: {} });
+        expect(result.structuredContent).toEqual({ result: ["ada", "grace"] });
+        expect(result.isError).toBeFalsy();
+        expect(tap.violations).toEqual([]);
+      } finally {
+        await boundary.stop();
+        await app.close();
+      }
+    },
+  );
 
   it("asks a 2025-11-25 client a re-asked URL question with the same elicitationId", async () => {
     const app = createInteractiveApp();

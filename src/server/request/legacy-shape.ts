@@ -1,3 +1,5 @@
+import type { Server } from "@modelcontextprotocol/server";
+import type { FeatureTable } from "../../features/feature-table";
 import { isPlainObject } from "../../protocol/plain-object";
 import type { JsonObject } from "../../protocol/wire-types";
 
@@ -63,6 +65,53 @@ export function legacyElicitParams(params: JsonObject, version: string | undefin
     out.requestedSchema = { ...schema, properties };
   }
   return out;
+}
+
+/** Per app: each tool's advertised outputSchema, for the 2025 projection of its results. */
+const outputSchemas = new WeakMap<FeatureTable, ReadonlyMap<string, JsonObject>>();
+
+/**
+ * A result for a 2025-era request in its revision's shape (`legacyResult`); a tool's result also
+ * through the SDK's projection for that era (`projectCallToolResult`): a `structuredContent` that
+ * is not an object, or whose outputSchema's root is not an object, goes as `{ result: … }`, as the
+ * SDK's 2025 codec lists that outputSchema (wrapped), with its text fallback.
+ */
+export function legacyAnswer(
+  server: Server,
+  features: FeatureTable,
+  method: string,
+  request: { params?: JsonObject },
+  result: JsonObject,
+): JsonObject {
+  const shaped = legacyResult(method, result, server.getNegotiatedProtocolVersion());
+  if (method !== "tools/call" || shaped.resultType === "input_required" || !("structuredContent" in shaped)) return shaped;
+  let schemas = outputSchemas.get(features);
+  if (schemas === undefined) {
+    schemas = new Map(
+      features.components
+        .filter((c) => c.ref.kind === "tool" && c.descriptor.outputSchema !== undefined)
+        .map((c) => [c.ref.name, c.descriptor.outputSchema as JsonObject]),
+    );
+    outputSchemas.set(features, schemas);
+  }
+  const name = request.params?.name;
+  return server.projectCallToolResult(shaped as never, typeof name === "string" ? (schemas.get(name) as never) : undefined) as JsonObject;
+}
+
+/**
+ * The questions the SDK's compatibility path sends a 2025 client (`elicitation/create` requests), in
+ * the shape of the revision the client negotiated (`legacyElicitParams`): the SDK writes `mode` on
+ * every form, which a 2025-06-18 client does not know.
+ */
+export function shapeElicitations(server: Server): void {
+  const send = server.request.bind(server) as (request: { method: string; params?: JsonObject }, ...rest: unknown[]) => Promise<unknown>;
+  server.request = ((request: { method: string; params?: JsonObject }, ...rest: unknown[]) =>
+    send(
+      request.method === "elicitation/create" && request.params !== undefined
+        ? { ...request, params: legacyElicitParams(request.params, server.getNegotiatedProtocolVersion()) }
+        : request,
+      ...rest,
+    )) as Server["request"];
 }
 
 function titledChoiceAsEnum(property: unknown): unknown {
