@@ -262,6 +262,11 @@ describe.each(BOUNDARIES)("interactive operations over %s", (name) => {
     expect(errorOf(await trip({}, {})).data).toEqual({ requiredCapabilities: { elicitation: {} } });
     const url = await raw.request("tools/call", { name: "connect_account", arguments: { account: "a" } }, FORM);
     expect(errorOf(url).data).toEqual({ requiredCapabilities: { elicitation: { url: {} } } });
+    // The message itself says what is missing and what was declared: clients that drop data still show it.
+    expect(errorOf(url).message).toBe(
+      "Missing required client capability: elicitation.url. This request did not declare it in _meta " +
+        "io.modelcontextprotocol/clientCapabilities (it declared elicitation); a request that declares elicitation.url there is asked.",
+    );
     const both = await raw.request("tools/call", { name: "sample_and_roots", arguments: {} }, FORM);
     expect(errorOf(both).data).toEqual({ requiredCapabilities: { sampling: {}, roots: {} } });
   });
