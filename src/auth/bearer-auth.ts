@@ -47,6 +47,8 @@ export interface BearerRefusal {
   readonly error: { code: number; message: string; data?: JsonObject };
 }
 
+const QUERY_TOKEN = "Send the access token in the Authorization header, never in the URL";
+
 /** RFC 6750 b64token. */
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
@@ -110,7 +112,8 @@ export class BearerAuth {
 
   /**
    * Checks one request's credentials. `authorization` holds every `Authorization` header value it
-   * carried; `query` its query string (a token there is refused, never read).
+   * carried; `query` its query string (a token there is never read: alone it is answered like no
+   * token, 401 with the plain challenge; beside a header it is a malformed request, 400).
    */
   async check(
     authorization: readonly string[] | undefined,
@@ -118,16 +121,23 @@ export class BearerAuth {
     resource: string,
   ): Promise<Authorized | BearerRefusal> {
     const metadataUrl = protectedResourceMetadataUrl(resource);
-    if (query !== undefined && new URLSearchParams(query).has("access_token"))
-      return this.malformed(metadataUrl, "query-token", "Send the access token in the Authorization header, never in the URL");
-    if (authorization === undefined || authorization.length === 0) {
+    const inQuery = query !== undefined && new URLSearchParams(query).has("access_token");
+    const headers = authorization?.length ?? 0;
+    // A token by two methods at once is a malformed request (RFC 6750 section 3.1).
+    if (inQuery && headers > 0) return this.malformed(metadataUrl, "query-token", QUERY_TOKEN);
+    // OAuth 2.1 section 5.3: no credentials, or credentials by a method this server does not support
+    // (a token in the URL), get the plain challenge with no error code, so the client starts its flow.
+    if (inQuery) return this.unsupported(metadataUrl, "query-token", QUERY_TOKEN);
+    if (headers === 0) {
       this.logger.debug("bearer token missing", { status: 401 });
-      return refusal(401, missingTokenChallenge(metadataUrl, this.challengeScopes), -32001, "Unauthorized: a bearer token is required");
+      return this.challenge(metadataUrl);
     }
-    if (authorization.length > 1) return this.malformed(metadataUrl, "several-headers", "Send one Authorization header");
+    if (headers > 1) return this.malformed(metadataUrl, "several-headers", "Send one Authorization header");
     // One header (length checked above); split always returns at least one item.
-    const [scheme, token, ...rest] = authorization[0]!.trim().split(/ +/);
-    if (scheme!.toLowerCase() !== "bearer" || token === undefined || rest.length > 0 || !B64TOKEN.test(token))
+    const [scheme, token, ...rest] = authorization![0]!.trim().split(/ +/);
+    if (scheme!.toLowerCase() !== "bearer")
+      return this.unsupported(metadataUrl, "unsupported-scheme", "Send the access token as Authorization: Bearer <token>");
+    if (token === undefined || rest.length > 0 || !B64TOKEN.test(token))
       return this.malformed(metadataUrl, "malformed-header", "The Authorization header must be: Bearer <token>");
     let granted: Authorization;
     try {
@@ -168,6 +178,16 @@ export class BearerAuth {
   /** The `WWW-Authenticate` value of that 403: every scope in `required`, and where the metadata is. */
   scopeChallenge(required: readonly string[], resource: string): string {
     return insufficientScopeChallenge(protectedResourceMetadataUrl(resource), required);
+  }
+
+  /** 401 with the plain challenge, as for no token: what was wrong goes to the log only. */
+  private unsupported(metadataUrl: string, reason: string, description: string): BearerRefusal {
+    this.logger.info("bearer credentials sent by a method this server does not support", { status: 401, reason, description });
+    return this.challenge(metadataUrl);
+  }
+
+  private challenge(metadataUrl: string): BearerRefusal {
+    return refusal(401, missingTokenChallenge(metadataUrl, this.challengeScopes), -32001, "Unauthorized: a bearer token is required");
   }
 
   private malformed(metadataUrl: string, reason: string, description: string): BearerRefusal {

@@ -1,4 +1,6 @@
 import { missingCapabilities } from "../elicitation/capabilities";
+import { withElicitationIds } from "../elicitation/elicitation-id";
+import { capabilityNames, missingCapabilityError } from "../elicitation/missing-capability";
 import type { AppLogger } from "../protocol/app-logger";
 import { ErrorCode, McpError } from "../protocol/errors";
 import type { Era, InboundRequest } from "../protocol/inbound-request";
@@ -11,7 +13,7 @@ import { UNKNOWN_CAPABILITIES } from "./request-context-of";
  * middleware cannot enlarge them): only from a method that may carry it, never empty, and every
  * input request allowed by what the client declared on this request (else -32021 with
  * `data.requiredCapabilities`). Returns the wire result: exactly resultType, inputRequests and
- * requestState.
+ * requestState, every URL question with an `elicitationId`.
  */
 export function admitInputRequired(result: JsonObject, request: InboundRequest, mayCarryIt: boolean, logger: AppLogger): JsonObject {
   if (!mayCarryIt) {
@@ -26,7 +28,8 @@ export function admitInputRequired(result: JsonObject, request: InboundRequest, 
   }
   if (hasRequests) requireCapabilities(Object.values(inputRequests), request);
   const out: JsonObject = { resultType: "input_required" };
-  if (hasRequests) out.inputRequests = inputRequests;
+  // A hand-written URL question without an id gets one of its principal, URL and key (an @Elicit one has its flow's already).
+  if (hasRequests) out.inputRequests = withElicitationIds(inputRequests, (_key, url) => `${request.principal ?? ""}\0${url.params.url}`);
   if (typeof result.requestState === "string") out.requestState = result.requestState;
   return out;
 }
@@ -53,36 +56,22 @@ export function isLegacy(declared: Declared): boolean {
 
 /**
  * -32021 with `data.requiredCapabilities` when the capabilities the client declared on this
- * request do not allow every one of `requests`. `legacy` (a 2025-era request: capabilities from
- * its initialize) makes the message name what is missing and what the client did declare.
+ * request do not allow every one of `requests`. The message names what is missing and what the
+ * client declared, on its request (2026-07-28) or at initialize (a 2025-era request).
  */
 export function requireCapabilities(requests: Iterable<InputRequest>, declared: Declared): void {
   const missing = missingCapabilities(requests, declared.clientCapabilities);
   if (!missing) return;
-  let message = "Missing required client capability";
-  if (isLegacy(declared)) {
+  if (isLegacy(declared) && declared.clientCapabilities === UNKNOWN_CAPABILITIES) {
+    // Outside a session nothing says what the client declared: the text must not claim it left the capability out.
     const names = capabilityNames(missing).join(", ");
-    if (declared.clientCapabilities === UNKNOWN_CAPABILITIES) {
-      // Outside a session nothing says what the client declared: the text must not claim it left the capability out.
-      message = `Missing required client capability: ${names}. ${LEGACY_NO_SESSION}`;
-    } else {
-      const had = capabilityNames(declared.clientCapabilities).join(", ");
-      message =
-        `Missing required client capability: ${names}. This client did not declare it at initialize ` +
-        `(it declared ${had === "" ? "no capabilities" : had}); a client that declares ${names} there is asked.`;
-    }
+    throw new McpError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${names}. ${LEGACY_NO_SESSION}`, {
+      requiredCapabilities: missing,
+    });
   }
-  throw new McpError(ErrorCode.MissingRequiredClientCapability, message, { requiredCapabilities: missing });
+  throw missingCapabilityError(missing, declared.clientCapabilities, isLegacy(declared) ? "initialize" : "request");
 }
 
 export function isInputRequired(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && (value as JsonObject).resultType === "input_required";
-}
-
-/** "elicitation", "elicitation.url", "sampling.tools", ... for a ClientCapabilities object. */
-function capabilityNames(caps: ClientCapabilities): string[] {
-  return Object.entries(caps).flatMap(([key, value]) => {
-    const inner = value && typeof value === "object" ? Object.keys(value) : [];
-    return inner.length === 0 ? [key] : inner.map((k) => `${key}.${k}`);
-  });
 }

@@ -1,5 +1,6 @@
 import { randomFillSync } from "node:crypto";
 import { Elicitation } from "../elicitation/elicitation";
+import { elicitationIdOf, withElicitationId } from "../elicitation/elicitation-id";
 import { questionDigest } from "../elicitation/question-digest";
 import { INVALID_STATE_MESSAGE } from "../state/state-options";
 import type { StateSealer } from "../state/state-sealer";
@@ -189,7 +190,9 @@ export class RoundPlanner {
             : { action: answer.action };
       }
       if (!outcome) {
-        ask[spec.key] = question.request;
+        // A URL question carries an id stable for this flow (its operation id) and key, on every round and instance.
+        ask[spec.key] =
+          question.mode === "url" ? withElicitationId(question.request, elicitationIdOf(carried.operationId, spec.key)) : question.request;
         continue;
       }
       let accepted: unknown = outcome.action === "accept" ? (outcome.content ?? { action: "accept" }) : undefined;

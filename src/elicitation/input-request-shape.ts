@@ -10,8 +10,8 @@ const INCLUDE_CONTEXT = ["none", "thisServer", "allServers"];
  * Asserts that `request` is a bare input request of one of the three kinds, well formed:
  * `elicitation/create` (form with a subset-valid schema, `mode` "form" or absent; or URL with a
  * navigable http(s) URL), `sampling/createMessage` (non-empty messages, positive integer
- * maxTokens) or `roots/list` (params absent or `_meta` only). No `jsonrpc`, `id` or
- * `elicitationId`. Throws `InputRequestError` (or `ElicitationSchemaError` for a form schema).
+ * maxTokens) or `roots/list` (params absent or `_meta` only). No `jsonrpc` or `id`; an
+ * `elicitationId` only on a URL question. Throws `InputRequestError` (or `ElicitationSchemaError` for a form schema).
  * Requests made by the builders were checked when built and pass at once.
  *
  * @example assertInputRequest(Roots.list());
@@ -44,7 +44,6 @@ export function assertInputRequest(request: unknown, label = "input request"): v
 /** Why these `elicitation/create` params are malformed (schema errors are thrown), or undefined. */
 export function elicitParamsProblem(params: unknown): string | undefined {
   if (!isPlainObject(params)) return "params must be an object";
-  if ("elicitationId" in params) return "elicitationId does not exist in MCP 2026-07-28; correlate through requestState";
   const messageProblem = nonEmptyMessageProblem(params.message);
   if (params.mode === undefined || params.mode === "form") {
     const extra = Object.keys(params).find((key) => !["mode", "message", "requestedSchema", "_meta"].includes(key));
@@ -54,11 +53,23 @@ export function elicitParamsProblem(params: unknown): string | undefined {
     return undefined;
   }
   if (params.mode === "url") {
-    const extra = Object.keys(params).find((key) => !["mode", "message", "url", "_meta"].includes(key));
+    const extra = Object.keys(params).find((key) => !["mode", "message", "url", "elicitationId", "_meta"].includes(key));
     if (extra !== undefined) return `"${extra}" is not allowed in url-mode params`;
-    return messageProblem ?? navigableUrlProblem(params.url);
+    return messageProblem ?? navigableUrlProblem(params.url) ?? elicitationIdProblem(params.elicitationId);
   }
   return 'mode must be "form" or "url"';
+}
+
+/**
+ * Why a URL question's own `elicitationId` is unusable, or undefined (absent: the framework adds
+ * one). Correlation across rounds still belongs in `requestState`; the id is for hosts that track
+ * URL questions by it (2025-11-25 requires it).
+ */
+function elicitationIdProblem(id: unknown): string | undefined {
+  if (id === undefined) return undefined;
+  return typeof id === "string" && /^[\x21-\x7e]{1,128}$/.test(id)
+    ? undefined
+    : "elicitationId must be 1 to 128 visible ASCII characters (or left out: the framework adds a stable one)";
 }
 
 /** Why these `sampling/createMessage` params are malformed, or undefined. Deliberately minimal. */

@@ -6,10 +6,14 @@ export type FormElicitRequest = {
   params: { mode: "form"; message: string; requestedSchema: FormSchema };
 };
 
-/** A bare URL-mode `elicitation/create` input request. */
+/**
+ * A bare URL-mode `elicitation/create` input request. `elicitationId` is added by the framework
+ * when the question is sent (stable for the same question of the same flow, in every era): 2025-11-25
+ * requires it, and hosts that speak both eras refuse a URL question without it.
+ */
 export type UrlElicitRequest = {
   method: "elicitation/create";
-  params: { mode: "url"; message: string; url: string };
+  params: { mode: "url"; message: string; url: string; elicitationId?: string };
 };
 
 export type ElicitRequest = FormElicitRequest | UrlElicitRequest;

@@ -17,6 +17,7 @@ import type { ClientCapabilities, JsonObject } from "../protocol/wire-types";
 import type { Rejection } from "./checks/inbound-checks";
 import { dispatchRequest } from "./request/dispatch-request";
 import { noteHttpStatus } from "./request/http-status";
+import { legacyAnswer, shapeElicitations } from "./request/legacy-shape";
 import { CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY, PROTOCOL_VERSION_META_KEY, sdk } from "./request/sdk-module";
 import type { TransportFacts } from "./request/transport-facts";
 
@@ -129,12 +130,16 @@ export function buildSdkServer(options: BridgeOptions): Server {
     options.checkParams,
   );
   server.onerror = options.onerror;
+  const legacy = era === "legacy";
+  if (legacy) shapeElicitations(server);
   for (const entry of dispatcher.features.methods) {
     if (entry.eras !== undefined && !entry.eras.includes(era)) continue;
     if (entry.capability !== undefined && !(entry.capability in capabilities)) continue;
     const dispatch = (request: { params?: JsonObject }, ctx: ServerContext) => {
       const known = options.facts(ctx);
-      const answer = known.settled ?? dispatchRequest(dispatcher, toInboundRequest(entry.method, request, ctx, server, known), known);
+      let answer = known.settled ?? dispatchRequest(dispatcher, toInboundRequest(entry.method, request, ctx, server, known), known);
+      // A 2025 client gets each result in the shape of the revision it negotiated.
+      if (legacy) answer = answer.then((result) => legacyAnswer(server, dispatcher.features, entry.method, request, result));
       const outcome = known.http;
       return outcome === undefined
         ? answer

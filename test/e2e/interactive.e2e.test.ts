@@ -13,7 +13,8 @@
 // - middleware run anew on every round; forged capabilities in middleware still refused
 // - the raw wire escape gets the same checks; input_required skips cache hints and output
 //   validation, final results get both
-// - URL consent and re-ask; sampling and roots; a state-only continuation
+// - URL consent and re-ask (the same elicitationId on every round of the flow; a hand-written URL
+//   question gets one of its principal, URL and key); sampling and roots; a state-only continuation
 // - an @Elicit question followed by the method's own sampling request: exactly three rounds, the
 //   elicited answer carried through the method's round (raw wire, and the official client in
 //   automatic mode, which must not loop)
@@ -26,6 +27,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { BOUNDARIES, Boundary } from "../support/boundaries";
 import type { RawSession, WireResponse } from "../support/raw-session";
 import { createInteractiveApp } from "./fixtures/interactive-app";
+import { elicitationIdOf } from "../../src/elicitation/elicitation-id";
 import { INVALID_STATE_MESSAGE, type McpApp } from "../../src/index";
 
 const FORM = { elicitation: {} };
@@ -260,6 +262,11 @@ describe.each(BOUNDARIES)("interactive operations over %s", (name) => {
     expect(errorOf(await trip({}, {})).data).toEqual({ requiredCapabilities: { elicitation: {} } });
     const url = await raw.request("tools/call", { name: "connect_account", arguments: { account: "a" } }, FORM);
     expect(errorOf(url).data).toEqual({ requiredCapabilities: { elicitation: { url: {} } } });
+    // The message itself says what is missing and what was declared: clients that drop data still show it.
+    expect(errorOf(url).message).toBe(
+      "Missing required client capability: elicitation.url. This request did not declare it in _meta " +
+        "io.modelcontextprotocol/clientCapabilities (it declared elicitation); a request that declares elicitation.url there is asked.",
+    );
     const both = await raw.request("tools/call", { name: "sample_and_roots", arguments: {} }, FORM);
     expect(errorOf(both).data).toEqual({ requiredCapabilities: { sampling: {}, roots: {} } });
   });
@@ -311,7 +318,18 @@ describe.each(BOUNDARIES)("interactive operations over %s", (name) => {
     expect(allowed).toEqual(
       expect.objectContaining({
         resultType: "input_required",
-        inputRequests: { open: { method: "elicitation/create", params: { mode: "url", message: "Open", url: "https://example.com/a" } } },
+        // A hand-written URL question gets an elicitationId of its principal (none here), URL and key.
+        inputRequests: {
+          open: {
+            method: "elicitation/create",
+            params: {
+              mode: "url",
+              message: "Open",
+              url: "https://example.com/a",
+              elicitationId: elicitationIdOf("\0https://example.com/a", "open"),
+            },
+          },
+        },
       }),
     );
     expect(errorOf(await raw.request("tools/call", { name: "raw_empty", arguments: {} }, ALL)).code).toBe(-32603);
@@ -323,11 +341,17 @@ describe.each(BOUNDARIES)("interactive operations over %s", (name) => {
     const first = resultOf(await call());
     expect(first.inputRequests!.consent).toEqual({
       method: "elicitation/create",
-      params: { mode: "url", message: "Connect your account", url: "https://accounts.example.com/connect" },
+      params: {
+        mode: "url",
+        message: "Connect your account",
+        url: "https://accounts.example.com/connect",
+        elicitationId: expect.stringMatching(/^[\w-]{22}$/),
+      },
     });
     const again = resultOf(await call({ requestState: first.requestState, inputResponses: { consent: { action: "accept" } } }));
     expect(again.resultType).toBe("input_required");
-    expect(Object.keys(again.inputRequests!)).toEqual(["consent"]);
+    // Asked again in the same flow: the very same question, elicitationId included (hosts track it).
+    expect(again.inputRequests).toEqual({ consent: first.inputRequests!.consent });
     // The outside step finishes (recorded in the serving process, the child over stdio).
     expect(
       resultOf(await raw.request("tools/call", { name: "finish_connection", arguments: { account: `acct-${name}` } }, {})).content,
@@ -519,7 +543,6 @@ describe("2025-era clients", () => {
     const app = createInteractiveApp();
     const boundary = new Boundary("stdio", app, "interactive");
     const { client, tap } = await boundary.connect({ era: "2025", capabilities: { elicitation: { form: {} } } });
-    tap.validate = false;
     const asked: string[] = [];
     client.setRequestHandler("elicitation/create", async (request) => {
       const params = request.params as { message: string };
@@ -530,6 +553,9 @@ describe("2025-era clients", () => {
     const result = await client.callTool({ name: "choose_style", arguments: {} });
     expect(result.structuredContent).toEqual({ color: "blue", style: "navy" });
     expect(asked).toEqual(["Pick a colour", "Which blue?"]);
+    // Each message in the 2025-11-25 shape: no resultType on the result, the questions as 2025 sends them.
+    expect(tap.revision).toBe("2025-11-25");
+    expect(tap.violations).toEqual([]);
     await boundary.stop();
     await app.close();
   });

@@ -1,5 +1,7 @@
 // Pins: a 2025-11-25 client (the SDK client's default initialize handshake) is served over stdio
-// by the same components: listing, calling, reading and prompting work; typed errors keep their code.
+// by the same components: listing, calling, reading and prompting work; typed errors keep their code;
+// every server message validates against the official 2025-11-25 schema, with none of the fields
+// 2026-07-28 added (resultType, ttlMs, cacheScope).
 import { Boundary, type Connected } from "../support/boundaries";
 import { createFeatureApp } from "./fixtures/feature-app";
 import type { McpApp } from "../../src/index";
@@ -14,8 +16,9 @@ describe("a 2025-11-25 client over stdio", () => {
     boundary = new Boundary("stdio", app, "feature");
     await boundary.start();
     c = await boundary.connect({ era: "2025" });
-    c.tap.validate = false; // the 2026-07-28 schema does not describe the 2025 wire
   });
+  // Every server message in the shape of the negotiated revision, checked against its own schema.
+  afterEach(() => expect(c.tap.violations).toEqual([]));
   afterAll(async () => {
     await boundary.stop();
     await app.close();
@@ -26,6 +29,7 @@ describe("a 2025-11-25 client over stdio", () => {
       params: { protocolVersion: string };
     };
     expect(init.params.protocolVersion).toBe("2025-11-25");
+    expect(c.tap.revision).toBe("2025-11-25");
   });
 
   it("lists and calls tools", async () => {

@@ -11,6 +11,8 @@
 // - logging/setLevel filters the log notifications of a call; progress reaches onprogress
 // - resources/subscribe then notifications/resources/updated, and tools/list_changed, on the GET stream
 // - DELETE ends the session: its id then answers 404
+// - every server message validates against the official 2025-11-25 schema, in that shape (no
+//   resultType, ttlMs or cacheScope; test/support/wire-tap.ts)
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
@@ -28,6 +30,7 @@ import {
 import type { McpApp } from "../../src/index";
 import { CONSENT_MESSAGE, PREVIEW_URL } from "../../sample/preferences/preview-theme-tool";
 import { createSessionApp, NOTE_URI } from "./fixtures/session-tools";
+import { WireTap } from "../support/wire-tap";
 
 type Answer = (params: ElicitRequest["params"]) => { action: "accept" | "decline" | "cancel"; content?: Record<string, string> };
 
@@ -67,13 +70,19 @@ interface Connected {
   asked: ElicitRequest["params"][];
 }
 
+/** Every connection's tap: what the server sent each, checked against the negotiated revision's schema. */
+const taps: WireTap[] = [];
+afterEach(() => expect(taps.splice(0).flatMap((tap) => tap.violations)).toEqual([]));
+
 async function connect(url: string, capabilities: Record<string, object>, answer: Answer): Promise<Connected> {
   const client = new Client({ name: "vscode-like", version: "1.0.0" }, { capabilities });
   const asked: ElicitRequest["params"][] = [];
   if (capabilities.elicitation)
     client.setRequestHandler(ElicitRequestSchema, async (request) => (asked.push(request.params), answer(request.params)));
   const transport = new StreamableHTTPClientTransport(new URL(url));
-  await client.connect(transport);
+  const tap = new WireTap(transport as never);
+  taps.push(tap);
+  await client.connect(tap as never);
   return { client, transport, asked };
 }
 

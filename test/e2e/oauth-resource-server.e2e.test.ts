@@ -5,8 +5,10 @@
 //   authorization_servers, scopes_supported without offline_access, bearer_methods_supported)
 // - every refusal with its exact status and WWW-Authenticate value: no token (401 with
 //   resource_metadata and scope), expired, wrong audience, wrong issuer, unknown key, alg none,
-//   an HMAC token keyed with the public key (401 invalid_token); a query-string token and
-//   malformed or repeated Authorization headers (400 invalid_request); insufficient scope (403
+//   an HMAC token keyed with the public key (401 invalid_token); a token only in the query string
+//   or another Authorization scheme (401 with the plain challenge, no error code, OAuth 2.1
+//   section 5.3; the reason in the log); a token in the query string and the header, malformed
+//   Bearer or repeated Authorization headers (400 invalid_request); insufficient scope (403
 //   insufficient_scope naming every scope the operation needs)
 // - a read token sees only the read components (lists filtered, cacheScope private) and runs them;
 //   the admin tool needs preferences:admin; the preferences scope implies both (hierarchy)
@@ -269,11 +271,53 @@ describe("an OAuth 2.1 resource server against oidc-provider", () => {
     expect((await continueWith(await forged({ scope: "preferences:read", sub: "someone-else" }))).error.code).toBe(-32602);
   });
 
-  it("refuses a token in the query string 400 invalid_request", async () => {
+  it("answers a token sent only in the query string 401 with the plain challenge, the reason in the log (OAuth 2.1 section 5.3)", async () => {
     const token = await issued(READ);
+    const before = logger.entries.length;
     const response = await post(
       { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: MODERN } },
       {},
+      `${resource}?access_token=${token}`,
+    );
+    // An unsupported method is no credentials at all: no error code, so the client starts its flow.
+    expect(response.status).toBe(401);
+    expect(response.headers.get("www-authenticate")).toBe(
+      `Bearer resource_metadata="${metadataUrl}", scope="preferences:read preferences:admin"`,
+    );
+    expect((await response.json()).error).toEqual({ code: -32001, message: "Unauthorized: a bearer token is required" });
+    expect(logger.entries.slice(before)).toContainEqual(
+      expect.objectContaining({
+        message: "bearer credentials sent by a method this server does not support",
+        fields: expect.objectContaining({
+          status: 401,
+          reason: "query-token",
+          description: "Send the access token in the Authorization header, never in the URL",
+        }),
+      }),
+    );
+    expect(JSON.stringify(logger.entries)).not.toContain(token);
+  });
+
+  it("answers another Authorization scheme (Basic) 401 with the plain challenge, the reason in the log", async () => {
+    const before = logger.entries.length;
+    const response = await post(
+      { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: MODERN } },
+      { authorization: "Basic dXNlcjpwYXNz" },
+    );
+    expect(response.status).toBe(401);
+    expect(response.headers.get("www-authenticate")).toBe(
+      `Bearer resource_metadata="${metadataUrl}", scope="preferences:read preferences:admin"`,
+    );
+    expect(logger.entries.slice(before)).toContainEqual(
+      expect.objectContaining({ fields: expect.objectContaining({ status: 401, reason: "unsupported-scheme" }) }),
+    );
+  });
+
+  it("refuses a token in both the query string and the header 400 invalid_request (more than one method)", async () => {
+    const token = await issued(READ);
+    const response = await post(
+      { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: MODERN } },
+      { authorization: `Bearer ${token}` },
       `${resource}?access_token=${token}`,
     );
     expect(response.status).toBe(400);
@@ -282,9 +326,9 @@ describe("an OAuth 2.1 resource server against oidc-provider", () => {
     );
   });
 
-  it("refuses a malformed Authorization header 400 invalid_request", async () => {
+  it("refuses a malformed Bearer Authorization header 400 invalid_request", async () => {
     const expected = `Bearer error="invalid_request", error_description="The Authorization header must be: Bearer <token>", resource_metadata="${metadataUrl}"`;
-    for (const value of ["Basic dXNlcjpwYXNz", "Bearer", "Bearer a b", "Bearer a,b"]) {
+    for (const value of ["Bearer", "Bearer a b", "Bearer a,b"]) {
       const response = await post({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: MODERN } }, { authorization: value });
       expect([value, response.status, response.headers.get("www-authenticate")]).toEqual([value, 400, expected]);
     }

@@ -9,7 +9,7 @@
 // - the resource and the prompt ask the very same two questions (identical input requests) and
 //   complete with the profile and answers in text / a user message built from the answers
 // - the requestState changes every round; the final result carries neither requestState nor inputRequests
-// - preview_theme asks URL-mode consent for a local address; accept, decline and cancel each
+// - preview_theme asks URL-mode consent for a local address (with an elicitationId); accept, decline and cancel each
 //   complete with the consent recorded and verified: false; a client that declared only form
 //   elicitation gets -32021 naming elicitation.url, also when it sends a URL consent answer up
 //   front (an answer to a question it could not have been asked)
@@ -170,7 +170,12 @@ describe("the preferences sample", () => {
     expect(round1.inputRequests).toEqual({
       consent: {
         method: "elicitation/create",
-        params: { mode: "url", message: "Open the theme preview in your browser?", url: "http://localhost/preview?theme=current" },
+        params: {
+          mode: "url",
+          message: "Open the theme preview in your browser?",
+          url: "http://localhost/preview?theme=current",
+          elicitationId: expect.stringMatching(/^[\w-]{22}$/),
+        },
       },
     });
     expect(round1.asked("consent")).toMatchObject({ kind: "url", url: "http://localhost/preview?theme=current" });

@@ -16,8 +16,11 @@ export interface ClientOptions {
   capabilities?: ClientCapabilities;
   /** Manual MRTR: input_required surfaces to the caller (default true). */
   manual?: boolean;
-  /** Speak 2026-07-28 (default) or let the client do a 2025-11-25 handshake. */
-  era?: "2026" | "2025";
+  /**
+   * Speak 2026-07-28 (default), let the client do a 2025-11-25 handshake ("2025"), or ask for
+   * 2025-06-18 in that handshake ("2025-06-18", as hosts on that revision do).
+   */
+  era?: "2026" | "2025" | "2025-06-18";
 }
 
 export interface Connected {
@@ -59,7 +62,7 @@ export class Boundary {
         inputRequired: { autoFulfill: !(options.manual ?? true) },
       },
     );
-    const tap = new WireTap(await this.transport());
+    const tap = new WireTap(await this.transport(), era === "2025-06-18" ? "2025-06-18" : undefined);
     await client.connect(tap);
     this.clients.push(client);
     return { client, tap };

@@ -1,29 +1,42 @@
 // A client-side transport wrapper that records every message and validates each server message
-// against the official 2026-07-28 schema (results by the method of the request they answer).
-// Violations are collected, not thrown, so a test can assert on all of them at once.
+// against the official schema of the revision the connection speaks (results by the method of the
+// request they answer): 2026-07-28 until an initialize answer names a 2025 revision, that
+// revision's schema after it (legacy-wire-schema.ts). Violations are collected, not thrown, so a
+// test can assert on all of them at once. It wraps the transports of both official clients.
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from "@modelcontextprotocol/client";
+import { LEGACY_REVISIONS, validateLegacyServerMessage, type LegacyRevision } from "./legacy-wire-schema";
 import { validateServerMessage } from "./wire-schema";
 
 export class WireTap implements Transport {
   readonly sent: JSONRPCMessage[] = [];
   readonly received: JSONRPCMessage[] = [];
   readonly violations: string[] = [];
-  /** Validate against the 2026-07-28 schema (off for a 2025-era connection). */
+  /** Validate every server message against its revision's schema. */
   validate = true;
+  /** The 2025 revision an initialize answer negotiated; undefined while the connection speaks 2026-07-28. */
+  revision: LegacyRevision | undefined;
   private readonly methods = new Map<string | number, string>();
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
 
-  constructor(private readonly inner: Transport) {
+  /** `asks`: the 2025 revision an initialize sent through the tap asks for (the client's own otherwise). */
+  constructor(
+    private readonly inner: Transport,
+    private readonly asks?: LegacyRevision,
+  ) {
     inner.onclose = () => this.onclose?.();
     inner.onerror = (e) => this.onerror?.(e);
     inner.onmessage = (message, extra) => {
       this.received.push(message);
-      const m = message as { id?: string | number; method?: string };
+      const m = message as { id?: string | number; method?: string; result?: { protocolVersion?: unknown } };
+      const answered = m.id !== undefined && m.method === undefined ? this.methods.get(m.id) : undefined;
+      if (answered === "initialize" && LEGACY_REVISIONS.includes(m.result?.protocolVersion as LegacyRevision))
+        this.revision = m.result!.protocolVersion as LegacyRevision;
       if (this.validate) {
         try {
-          validateServerMessage(message, m.id !== undefined && m.method === undefined ? this.methods.get(m.id) : undefined);
+          if (this.revision === undefined) validateServerMessage(message, answered);
+          else validateLegacyServerMessage(message, this.revision, answered);
         } catch (error) {
           this.violations.push((error as Error).message);
         }
@@ -53,6 +66,9 @@ export class WireTap implements Transport {
   }
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const initialize = message as { method?: string; params?: Record<string, unknown> };
+    if (this.asks !== undefined && initialize.method === "initialize")
+      message = { ...message, params: { ...initialize.params, protocolVersion: this.asks } } as JSONRPCMessage;
     this.sent.push(message);
     const m = message as { id?: string | number; method?: string };
     if (m.id !== undefined && m.method !== undefined) this.methods.set(m.id, m.method);

@@ -13,7 +13,11 @@ describe("the exact wire", () => {
     expect(response).toEqual({
       jsonrpc: "2.0",
       id: expect.any(Number),
-      error: { code: -32021, message: "Missing required client capability", data: { requiredCapabilities: { elicitation: {} } } },
+      error: {
+        code: -32021,
+        message: expect.stringContaining("Missing required client capability: elicitation. This request did not declare it"),
+        data: { requiredCapabilities: { elicitation: {} } },
+      },
     });
   });
 

@@ -34,7 +34,9 @@ describe("choose_preferences, state handling", () => {
     const dropped = await round1.answer({ color: accept({ color: "red" }) }, { capabilities: {} });
     expect(dropped.error).toEqual({
       code: -32021,
-      message: "Missing required client capability",
+      message:
+        "Missing required client capability: elicitation. This request did not declare it in _meta " +
+        "io.modelcontextprotocol/clientCapabilities (it declared no capabilities); a request that declares elicitation there is asked.",
       data: { requiredCapabilities: { elicitation: {} } },
     });
   });

@@ -26,7 +26,7 @@ export function inlineTaskContext(ctx: RequestContext): TaskContext {
     attempt: 1,
     setStatus: async () => {},
     ask: async () => {
-      throw tasksCapabilityMissing();
+      throw tasksCapabilityMissing(ctx, "run as a task, which can ask for input while it runs");
     },
   });
 }

@@ -72,7 +72,7 @@ export function taskMethods(
     operation: string,
     act: (store: TaskStore, taskId: string) => Promise<TaskRecord | undefined>,
   ) => {
-    if (!declaresTasks(request.clientCapabilities)) throw tasksCapabilityMissing();
+    if (!declaresTasks(request.clientCapabilities)) throw tasksCapabilityMissing(request, "served");
     const taskId = request.params.taskId as string;
     let task: TaskRecord | undefined;
     try {

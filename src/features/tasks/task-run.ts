@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { missingCapabilities } from "../../elicitation/capabilities";
+import { withElicitationIds } from "../../elicitation/elicitation-id";
+import { missingCapabilityError } from "../../elicitation/missing-capability";
 import { assertInputRequest } from "../../elicitation/input-request-shape";
 import type { AppLogger } from "../../protocol/app-logger";
 import { ErrorCode, isMcpError, McpError } from "../../protocol/errors";
@@ -190,16 +192,14 @@ export class TaskRun {
         `ctx.ask: ${repeated.map((k) => JSON.stringify(k)).join(", ")} already asked in this task; a key is asked once in a task's life`,
       );
     const missing = missingCapabilities(Object.values(requests), this.ctx.clientCapabilities);
-    if (missing)
-      throw new McpError(ErrorCode.MissingRequiredClientCapability, "Missing required client capability", {
-        requiredCapabilities: missing,
-      });
+    if (missing) throw missingCapabilityError(missing, this.ctx.clientCapabilities, "request");
     for (const key of keys) this.askedKeys.add(key);
     // On a re-run, keys asked before are answered already or still outstanding: never asked twice.
     const fresh = keys.filter((key) => !Object.hasOwn(this.latest.inputResponses, key) && !Object.hasOwn(this.latest.inputRequests, key));
     if (fresh.length > 0) {
       try {
-        const asked: JsonObject = Object.fromEntries(fresh.map((key) => [key, requests[key]]));
+        // A URL question carries an id of this task and its key, as a flow's carries one of its operation.
+        const asked: JsonObject = withElicitationIds(Object.fromEntries(fresh.map((key) => [key, requests[key]!])), () => this.id);
         const task = await this.store.requestInput(
           this.id,
           this.lease,

@@ -1,3 +1,4 @@
+import { missingCapabilityError } from "../../elicitation/missing-capability";
 import { ErrorCode, McpError } from "../../protocol/errors";
 import { isPlainObject } from "../../protocol/plain-object";
 import type { ClientCapabilities } from "../../protocol/wire-types";
@@ -28,14 +29,17 @@ export const LEGACY_TASK_TOOL =
   "client cannot receive one: call it from a 2026-07-28 client that declares the tasks extension (io.modelcontextprotocol/tasks).";
 
 /**
- * -32021 naming the tasks extension in `data.requiredCapabilities`. To a request of the 2025 era
- * (no protocol version in its `_meta`), whose client can never declare the extension, the
- * message says a 2026-07-28 client is needed.
+ * -32021 naming the tasks extension in `data.requiredCapabilities`, and in its message what the
+ * request declared and what declaring the extension gets it (`outcome`: "answered with a task" by
+ * default). To a request of the 2025 era (no protocol version in its `_meta`), whose client can
+ * never declare the extension, the message says a 2026-07-28 client is needed.
  */
-export function tasksCapabilityMissing(request: { readonly protocolVersion: string | undefined } = { protocolVersion: "" }): McpError {
-  return new McpError(
-    ErrorCode.MissingRequiredClientCapability,
-    request.protocolVersion === undefined ? LEGACY_TASK_TOOL : "Missing required client capability",
-    { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
-  );
+export function tasksCapabilityMissing(
+  request: { readonly protocolVersion?: string | undefined; readonly clientCapabilities: Readonly<ClientCapabilities> },
+  outcome = "answered with a task",
+): McpError {
+  const requiredCapabilities = { extensions: { [TASKS_EXTENSION]: {} } };
+  if (request.protocolVersion === undefined)
+    return new McpError(ErrorCode.MissingRequiredClientCapability, LEGACY_TASK_TOOL, { requiredCapabilities });
+  return missingCapabilityError(requiredCapabilities, request.clientCapabilities, "request", outcome);
 }

@@ -1,17 +1,21 @@
 // Pins admission (dispatch/admission.ts), the one place the -32021 payload is made; other suites
 // assert only what their own level adds (which requests reach it, its HTTP status, its era):
 // - requireCapabilities: nothing when the declared capabilities allow every request; else -32021
-//   "Missing required client capability" with data { requiredCapabilities } merging what every
-//   request lacks (one object, each capability once)
+//   with data { requiredCapabilities } merging what every request lacks (one object, each
+//   capability once), and a message naming what is missing and what the request declared in its
+//   _meta (clients that show only the message, dropping data, still tell the user)
 // - a 2025-era request names what is missing and what its client declared at initialize (or that
 //   it declared nothing); outside a session (capabilities unknown) it says so instead of claiming
 //   the client left the capability out
+// - admitInputRequired gives a hand-written URL question without an elicitationId one of its
+//   principal, URL and key (stable on every retry), and keeps an id the question has
 // - admitInputRequired returns exactly resultType, inputRequests and requestState; from a method
 //   that cannot carry input_required, or with neither requests nor state, it is -32603 "Internal
 //   error" with the reason in the log only
 import { admitInputRequired, LEGACY_NO_SESSION, requireCapabilities } from "../../../src/dispatch/admission";
 import { UNKNOWN_CAPABILITIES } from "../../../src/dispatch/request-context-of";
 import { Elicitation } from "../../../src/elicitation/elicitation";
+import { elicitationIdOf } from "../../../src/elicitation/elicitation-id";
 import { Roots } from "../../../src/elicitation/roots";
 import { Sampling } from "../../../src/elicitation/sampling";
 import type { InboundRequest } from "../../../src/protocol/inbound-request";
@@ -46,9 +50,22 @@ describe("requireCapabilities", () => {
     const error = refusal(() => requireCapabilities([FORM, URL_CONSENT, SAMPLE, Roots.list(), SAMPLE], { clientCapabilities: {} }));
     expect(error.toJSON()).toEqual({
       code: -32021,
-      message: "Missing required client capability",
+      message:
+        "Missing required client capability: elicitation.form, elicitation.url, sampling, roots. This request did not declare it in " +
+        "_meta io.modelcontextprotocol/clientCapabilities (it declared no capabilities); a request that declares " +
+        "elicitation.form, elicitation.url, sampling, roots there is asked.",
       data: { requiredCapabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} } },
     });
+  });
+
+  it("tells a 2026-07-28 client in the message what is missing and what its request declared (clients drop data)", () => {
+    const error = refusal(() => requireCapabilities([URL_CONSENT], { clientCapabilities: { elicitation: { form: {} }, sampling: {} } }));
+    expect(error.message).toBe(
+      "Missing required client capability: elicitation.url. This request did not declare it in _meta " +
+        "io.modelcontextprotocol/clientCapabilities (it declared elicitation.form, sampling); a request that declares " +
+        "elicitation.url there is asked.",
+    );
+    expect(error.data).toEqual({ requiredCapabilities: { elicitation: { url: {} } } });
   });
 
   it("tells a 2025-era client what is missing and what it declared at initialize", () => {
@@ -84,6 +101,29 @@ describe("admitInputRequired", () => {
       resultType: "input_required",
       requestState: "s",
     });
+  });
+
+  it("gives a hand-written URL question without an id one of its principal, URL and key, and keeps an id it has", () => {
+    const urlCapable = { elicitation: { form: {}, url: {} } };
+    const admitted = (principal: string | null, inputRequests: Record<string, unknown>) =>
+      admitInputRequired(
+        { resultType: "input_required", inputRequests, requestState: "s" },
+        { ...request(urlCapable), principal },
+        true,
+        new MemoryLogger(),
+      ).inputRequests as Record<string, { params: Record<string, unknown> }>;
+    const alice = admitted("alice", { connect: URL_CONSENT, who: FORM });
+    expect(alice.connect!.params).toEqual({
+      ...URL_CONSENT.params,
+      elicitationId: elicitationIdOf("alice\0https://example.com/connect", "connect"),
+    });
+    expect(alice.who).toBe(FORM);
+    // Every retry of the same question gets the same id; another principal or key another.
+    expect(admitted("alice", { connect: URL_CONSENT }).connect!.params.elicitationId).toBe(alice.connect!.params.elicitationId);
+    expect(admitted("bob", { connect: URL_CONSENT }).connect!.params.elicitationId).not.toBe(alice.connect!.params.elicitationId);
+    expect(admitted(null, { link: URL_CONSENT }).link!.params.elicitationId).toBe(elicitationIdOf("\0https://example.com/connect", "link"));
+    const own = { ...URL_CONSENT, params: { ...URL_CONSENT.params, elicitationId: "mine" } };
+    expect(admitted("alice", { connect: own }).connect).toBe(own);
   });
 
   it("checks the requests against the request's own capabilities", () => {

@@ -11,6 +11,8 @@
 //   dropped and asked again; the unchanged ones, and a reworded message, keep their answers
 // - decline and cancel: "end" ends the plan naming the key; "optional" gives undefined; "outcome"
 //   gives the whole outcome; URL consent resolves to { action: "accept" } with no content
+// - a URL question carries an elicitationId of its flow's operation id and key: the same on every
+//   round of the flow, another for another key or flow; a form question has none
 // - every question a round reaches, asked or answered up front (accepted or declined), needs the
 //   capability the client declared: an answer to a URL question from a form-only client is -32021
 // - an invalid answer is -32602 "Invalid elicitation response" with data { key, reason }
@@ -294,6 +296,29 @@ describe("RoundPlanner.plan", () => {
     );
     expect(done.values.get("consent")).toEqual({ action: "accept" });
     expect(done.values.get("other")).toEqual({ action: "accept" });
+  });
+
+  it("gives a URL question an elicitationId of its flow and key: the same on every round of the flow, another in another flow", async () => {
+    const consent = spec("consent", { url: "https://example.com/connect" }, { message: "Connect" });
+    const other = spec("other", { url: "https://example.com/connect" }, { message: "Connect" });
+    const urlCapable = { elicitation: { form: {}, url: {} } };
+    const idsOf = (plan: PlannedRound) => {
+      if (plan.kind !== "ask") throw new Error(`expected an ask plan, got ${plan.kind}`);
+      return Object.fromEntries(
+        Object.entries(plan.inputRequests).map(([k, r]) => [k, (r.params as { elicitationId?: string }).elicitationId]),
+      );
+    };
+    const first = await planner.plan([consent, other, SEATS], round({ capabilities: { ...urlCapable } }));
+    const ids = idsOf(first);
+    expect(ids.consent).toMatch(/^[\w-]{22}$/);
+    expect(ids.other).toMatch(/^[\w-]{22}$/);
+    expect(ids.other).not.toBe(ids.consent);
+    expect(ids.seats).toBeUndefined();
+    // The next round of the same flow (its state, the answers still missing) asks with the same ids.
+    const again = await planner.plan([consent, other, SEATS], round({ requestState: asked(first).requestState, capabilities: urlCapable }));
+    expect(idsOf(again)).toEqual(ids);
+    // Another flow: other ids.
+    expect(idsOf(await planner.plan([consent, other], round({ capabilities: urlCapable }))).consent).not.toBe(ids.consent);
   });
 
   it("refuses with -32021 an answer to a question the client could not have been asked, and every question reached", async () => {

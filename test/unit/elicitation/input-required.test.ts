@@ -6,8 +6,10 @@
  *   rejects it; with a state the empty map is left out;
  * - requestState must be a non-empty string;
  * - every input request must be a well-formed elicitation/create, sampling/createMessage or
- *   roots/list request (hand-written ones checked: method, bare shape, elicitationId, mode,
- *   message, schema subset, URL, sampling params, roots params); keys must be non-empty.
+ *   roots/list request (hand-written ones checked: method, bare shape, mode, message, schema
+ *   subset, URL, an elicitationId only on a URL question and 1-128 visible ASCII characters,
+ *   sampling params, roots params); keys must be non-empty;
+ * - a hand-written URL question may carry its own elicitationId (hosts track URL questions by it).
  */
 import { Elicitation } from "../../../src/elicitation/elicitation";
 import { ElicitationSchemaError } from "../../../src/schema/elicitation-schema-error";
@@ -60,6 +62,14 @@ describe("inputRequired", () => {
     expect(() => inputRequired({ inputRequests: { a: form }, requestState: requestState as never })).toThrow(/requestState/);
   });
 
+  it("keeps a hand-written URL question's own elicitationId", () => {
+    const own = {
+      method: "elicitation/create",
+      params: { mode: "url", message: "m", url: "https://e.com/c?flow=7", elicitationId: "flow-7" },
+    };
+    expect(inputRequired({ inputRequests: { c: own as InputRequest } }).inputRequests).toEqual({ c: own });
+  });
+
   it("refuses an empty key and a non-object map", () => {
     expect(() => inputRequired({ inputRequests: { "": form } })).toThrow(/non-empty/);
     expect(() => inputRequired({ inputRequests: [form] as never })).toThrow(/object/);
@@ -71,9 +81,14 @@ describe("inputRequired", () => {
     ["a jsonrpc member", { jsonrpc: "2.0", method: "roots/list", params: {} }, /jsonrpc/],
     ["an id member", { id: 1, method: "roots/list", params: {} }, /"id"/],
     [
-      "an elicitationId",
-      { method: "elicitation/create", params: { mode: "url", message: "m", url: "https://e.com", elicitationId: "x" } },
-      /elicitationId/,
+      "an elicitationId that is not 1-128 visible ASCII characters",
+      { method: "elicitation/create", params: { mode: "url", message: "m", url: "https://e.com", elicitationId: "a b" } },
+      /elicitationId must be/,
+    ],
+    [
+      "an elicitationId on a form",
+      { method: "elicitation/create", params: { mode: "form", message: "m", requestedSchema: schema, elicitationId: "x" } },
+      /"elicitationId" is not allowed in form-mode params/,
     ],
     ["an unknown mode", { method: "elicitation/create", params: { mode: "popup", message: "m", requestedSchema: schema } }, /mode/],
     ["a form without message", { method: "elicitation/create", params: { mode: "form", requestedSchema: schema } }, /message/],

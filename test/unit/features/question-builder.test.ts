@@ -1,7 +1,8 @@
 /*
  * Pins how @Elicit questions are prepared at bootstrap:
  * - a static question with a static message is built and digested once, when the app is built:
- *   every round asks with that very request object, and pins answers with that digest;
+ *   every round asks with that very request object (a URL question: plus its flow's
+ *   elicitationId), and pins answers with that digest;
  * - a static question with a computed message is built every round (its message reads the
  *   answers), but its digest is computed once, and equals the digest of the question as built in
  *   any round (the message is not part of a digest);
@@ -61,12 +62,17 @@ describe("static @Elicit questions", () => {
       expect(spec.digest).toBe(questionDigest(key, spec.built!.request));
     }
     const planner = new RoundPlanner(new StateSealer({ secret: "q".repeat(40) }, new MemoryLogger()));
-    for (let round = 0; round < 2; round++) {
+    const ids = new Set<string>();
+    for (let flow = 0; flow < 2; flow++) {
       const plan = await planner.plan(specs, ctx);
       if (plan.kind !== "ask") throw new Error(`expected an ask, got ${plan.kind}`);
       expect(plan.inputRequests.city).toBe(byKey("city").built!.request);
-      expect(plan.inputRequests.site).toBe(byKey("site").built!.request);
+      // A URL question is the built one plus the id of its flow (a new flow each time here).
+      const site = byKey("site").built!.request;
+      expect(plan.inputRequests.site).toEqual({ ...site, params: { ...site.params, elicitationId: expect.stringMatching(/^[\w-]{22}$/) } });
+      ids.add((plan.inputRequests.site!.params as { elicitationId: string }).elicitationId);
     }
+    expect(ids.size).toBe(2);
   });
 
   it("digests a question with a computed message once, as any round would", () => {

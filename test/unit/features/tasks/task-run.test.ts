@@ -10,7 +10,8 @@
 //   message wins;
 // - ask: input_required with the requests and the status message, partial answers keep it
 //   waiting, the last answer resolves with every answer; a key asked twice in one run is a
-//   TypeError, a request the client's capabilities do not allow is -32021;
+//   TypeError, a request the client's capabilities do not allow is -32021 naming what is missing;
+//   a URL question is stored with an elicitationId of the task and its key;
 // - a re-run (attempt 2) asks nothing again: answered keys resolve from the stored answers,
 //   outstanding ones are waited for;
 // - cancel (through the watch), a takeover by another claim (at the next renewal: a claim is
@@ -18,6 +19,7 @@
 //   reason, and the method's late result is never written;
 // - the lease is renewed every third of leaseMs while the method runs;
 // - shutdown hands a "rerun" task over (claimable at once) and fails a "fail" one.
+import { elicitationIdOf } from "../../../../src/elicitation/elicitation-id";
 import { ErrorCode, McpError, Elicitation, Sampling, type JsonObject } from "../../../../src/index";
 import type { ComponentDefinition } from "../../../../src/features/component-definition";
 import type { Invocation } from "../../../../src/features/component-runner";
@@ -241,6 +243,41 @@ describe("TaskRun", () => {
     await expect(run.ctx.ask({ name: ASK_NAME })).rejects.toThrow(/already asked in this task/);
     run.close();
     await expect(first).rejects.toThrow("The task already ended");
+  });
+
+  it("asks a URL question with an elicitationId of the task and its key, and names what is missing in a -32021", async () => {
+    const claimed = await created();
+    const run = await started(claimed);
+    const connect = Elicitation.url("Connect", "https://example.com/connect");
+    // This task's client declared form elicitation only: the message says so (clients drop data).
+    await expect(run.ctx.ask({ connect })).rejects.toMatchObject({
+      code: -32021,
+      message: expect.stringContaining("Missing required client capability: elicitation.url. This request did not declare it"),
+    });
+    const asked = reaches(claimed.task.id, (task) => task.status === "input_required");
+    const pending = run.ctx.ask({ name: ASK_NAME });
+    const requests = (await asked).inputRequests as Record<string, { params: Record<string, unknown> }>;
+    expect(requests.name!.params).not.toHaveProperty("elicitationId");
+    run.close();
+    await expect(pending).rejects.toThrow("The task already ended");
+    // A client that declared URL mode: the stored question carries the id.
+    const urlClaimed = await created();
+    const urlRun = new TaskRun(
+      store,
+      urlClaimed,
+      tool(),
+      { arguments: { n: 1 }, answers: {}, capabilities: { ...CAPABILITIES, elicitation: { form: {}, url: {} } } },
+      10_000,
+      logger,
+    );
+    runs.push(urlRun);
+    await urlRun.begin();
+    const urlAsked = reaches(urlClaimed.task.id, (task) => task.status === "input_required");
+    const waiting = urlRun.ctx.ask({ connect });
+    const stored = (await urlAsked).inputRequests as Record<string, { params: Record<string, unknown> }>;
+    expect(stored.connect!.params).toEqual({ ...connect.params, elicitationId: elicitationIdOf(urlClaimed.task.id, "connect") });
+    urlRun.close();
+    await expect(waiting).rejects.toThrow("The task already ended");
   });
 
   it("on a re-run, takes answered keys from the task and waits for outstanding ones without asking again", async () => {

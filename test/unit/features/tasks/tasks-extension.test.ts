@@ -2,9 +2,11 @@
 // its -32021 payload is made (tasks.e2e.test.ts asserts where it is answered):
 // - declaresTasks: only an object under extensions["io.modelcontextprotocol/tasks"] declares it;
 // - receivesTasks: a request of 2026-07-28 (a protocol version in its _meta) that declares it;
-// - tasksCapabilityMissing: -32021 "Missing required client capability" with data
-//   { requiredCapabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } } }; to a 2025-era
-//   request (no protocol version) the message says a 2026-07-28 client is needed, same data.
+// - tasksCapabilityMissing: -32021 with data
+//   { requiredCapabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } } }, its message
+//   naming the extension, what the request declared and what declaring it gets (clients that drop
+//   `data` still show why); to a 2025-era request (no protocol version) the message says a
+//   2026-07-28 client is needed, same data.
 import {
   declaresTasks,
   LEGACY_TASK_TOOL,
@@ -29,14 +31,28 @@ describe("the tasks extension's capability", () => {
     expect(receivesTasks({ clientCapabilities: {}, protocolVersion: "2026-07-28" })).toBe(false);
   });
 
-  it("refuses with the -32021 payload naming the extension, and tells a 2025-era client why", () => {
+  it("refuses with the -32021 payload naming the extension, what the request declared and what declaring it gets", () => {
     const data = { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } };
-    expect(tasksCapabilityMissing({ protocolVersion: "2026-07-28" }).toJSON()).toEqual({
+    expect(tasksCapabilityMissing({ protocolVersion: "2026-07-28", clientCapabilities: { elicitation: {} } }).toJSON()).toEqual({
       code: -32021,
-      message: "Missing required client capability",
+      message:
+        "Missing required client capability: extensions.io.modelcontextprotocol/tasks. This request did not declare it in _meta " +
+        "io.modelcontextprotocol/clientCapabilities (it declared elicitation); a request that declares " +
+        "extensions.io.modelcontextprotocol/tasks there is answered with a task.",
       data,
     });
-    expect(tasksCapabilityMissing({ protocolVersion: undefined }).toJSON()).toEqual({ code: -32021, message: LEGACY_TASK_TOOL, data });
+    expect(tasksCapabilityMissing({ protocolVersion: "2026-07-28", clientCapabilities: {} }, "served").message).toContain(
+      "(it declared no capabilities); a request that declares extensions.io.modelcontextprotocol/tasks there is served.",
+    );
+  });
+
+  it("tells a 2025-era client a 2026-07-28 client is needed", () => {
+    const data = { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } };
+    expect(tasksCapabilityMissing({ protocolVersion: undefined, clientCapabilities: {} }).toJSON()).toEqual({
+      code: -32021,
+      message: LEGACY_TASK_TOOL,
+      data,
+    });
     expect(LEGACY_TASK_TOOL).toContain("call it from a 2026-07-28 client that declares the tasks extension");
   });
 });
