@@ -1,0 +1,57 @@
+// The `roundtrip-mcp` command line: one commander program, a subcommand per job, each with
+// --help. A CliError is printed as one line naming the fix (exit 1); a usage error is commander's
+// own message (exit 1); anything else is a bug and keeps its stack.
+import { Command, CommanderError, Option } from "commander";
+import { CliError } from "./cli-error";
+import { processIo, type CliIo } from "./cli-io";
+import { initCommand } from "./init/init-command";
+import { ownPackage } from "./package-root";
+
+const HOSTS = ["claude-code", "claude-desktop", "codex", "gemini", "cursor", "vscode"];
+
+export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  let command = "";
+  const program = new Command("roundtrip-mcp")
+    .description("Scaffold, run, inspect and install MCP servers written with roundtrip-mcp")
+    .version(ownPackage().version)
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.out(text.trimEnd()), writeErr: (text) => io.err(text.trimEnd()) })
+    .showHelpAfterError("(add --help for the options)")
+    .hook("preAction", (_program, action) => {
+      command = action.name();
+    });
+
+  program
+    .command("init")
+    .argument("[dir]", "folder for the new app (created; must be empty)")
+    .description("write a new app that follows the guides and passes its own tests")
+    .addOption(new Option("--transport <transport>", "what `npm start` serves first").choices(["http", "stdio"]))
+    .option("--tasks", "add the tasks extension and a tool that may run as a task")
+    .option("--no-tasks", "leave the tasks extension out (the default)")
+    .option("--oauth", "authenticate HTTP callers as an OAuth 2.1 resource server")
+    .option("--no-oauth", "leave OAuth out (the default)")
+    .option("--name <name>", "the package name (default: the folder's name)")
+    .option(
+      "--from <spec>",
+      "how the app depends on roundtrip-mcp: a tarball, a checkout, a version or a git URL (default: the way this command was obtained)",
+    )
+    .option("--force", "write into a folder that is not empty")
+    .option("-y, --yes", "take the defaults instead of asking")
+    .action((dir: string | undefined, options) => initCommand(dir, options, io));
+
+  for (const sub of program.commands) sub.exitOverride().configureOutput(program.configureOutput());
+  void HOSTS;
+
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError)
+      return error.code === "commander.helpDisplayed" || error.code === "commander.version" ? 0 : error.exitCode || 1;
+    if (error instanceof CliError) {
+      io.err(`roundtrip-mcp${command ? ` ${command}` : ""}: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+}
