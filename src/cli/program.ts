@@ -4,6 +4,7 @@
 import { Command, CommanderError, Option } from "commander";
 import { CliError } from "./cli-error";
 import { processIo, type CliIo } from "./cli-io";
+import { devCommand } from "./dev/dev-command";
 import { initCommand } from "./init/init-command";
 import { ownPackage } from "./package-root";
 
@@ -38,6 +39,14 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     .option("--force", "write into a folder that is not empty")
     .option("-y, --yes", "take the defaults instead of asking")
     .action((dir: string | undefined, options) => initCommand(dir, options, io));
+
+  program
+    .command("dev")
+    .argument("[entry]", "the TypeScript file that serves the app (default: src/main.ts)")
+    .argument("[args...]", "arguments for the app, after --")
+    .description("serve the app from its TypeScript sources over HTTP, restarting on every change")
+    .option("--port <port>", "the port the app serves (sets PORT; default: $PORT or 3000)")
+    .action((entry: string | undefined, args: string[], options) => devCommand(entry, options, args, io));
 
   for (const sub of program.commands) sub.exitOverride().configureOutput(program.configureOutput());
   void HOSTS;
