@@ -2,6 +2,12 @@
 // The `roundtrip-mcp` command (package.json "bin"): init, dev, inspect, install.
 import { runCli } from "./program";
 
-void runCli(process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
-});
+runCli(process.argv.slice(2)).then(
+  // What went to a pipe is written first; then the process ends, even if a module inspect loaded
+  // left a timer or a socket open.
+  (code) => process.stdout.write("", () => process.exit(code)),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -6,6 +6,7 @@ import { CliError } from "./cli-error";
 import { processIo, type CliIo } from "./cli-io";
 import { devCommand } from "./dev/dev-command";
 import { initCommand } from "./init/init-command";
+import { inspectCommand } from "./inspect/inspect-command";
 import { ownPackage } from "./package-root";
 
 const HOSTS = ["claude-code", "claude-desktop", "codex", "gemini", "cursor", "vscode"];
@@ -48,12 +49,23 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     .option("--port <port>", "the port the app serves (sets PORT; default: $PORT or 3000)")
     .action((entry: string | undefined, args: string[], options) => devCommand(entry, options, args, io));
 
+  let code = 0;
+  program
+    .command("inspect")
+    .argument("[entry]", "the module that exports the app or createApp() (default: src/app.ts, else src/main.ts)")
+    .description("load the app without serving it and print what a client will see")
+    .option("--json", "print the report as JSON")
+    .option("--export <name>", "the export that is the McpApp or makes it (default: createApp, app, default)")
+    .action(async (entry: string | undefined, options) => {
+      code = await inspectCommand(entry, options, io);
+    });
+
   for (const sub of program.commands) sub.exitOverride().configureOutput(program.configureOutput());
   void HOSTS;
 
   try {
     await program.parseAsync([...argv], { from: "user" });
-    return 0;
+    return code;
   } catch (error) {
     if (error instanceof CommanderError)
       return error.code === "commander.helpDisplayed" || error.code === "commander.version" ? 0 : error.exitCode || 1;
