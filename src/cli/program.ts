@@ -7,9 +7,9 @@ import { processIo, type CliIo } from "./cli-io";
 import { devCommand } from "./dev/dev-command";
 import { initCommand } from "./init/init-command";
 import { inspectCommand } from "./inspect/inspect-command";
+import { HOSTS } from "./install/hosts";
+import { installCommand } from "./install/install-command";
 import { ownPackage } from "./package-root";
-
-const HOSTS = ["claude-code", "claude-desktop", "codex", "gemini", "cursor", "vscode"];
 
 export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   let command = "";
@@ -60,8 +60,20 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
       code = await inspectCommand(entry, options, io);
     });
 
+  program
+    .command("install")
+    .argument("<host>", `the host: ${HOSTS.map((h) => h.id).join(", ")}`)
+    .argument("[entry]", "the built JavaScript the host runs (default: package.json main, dist/main.js), or a .ts file of the build")
+    .argument("[args...]", "the app's arguments, after -- (default: --stdio)")
+    .description("add the server to a host's own configuration, leaving its other servers as they are")
+    .option("--scope <scope>", "where the host keeps it: local, project or user (each host offers some; default: the host's own default)")
+    .option("--name <name>", "the server's name in the host (default: the package name)")
+    .option("--url <url>", "register the Streamable HTTP server running at this URL instead of a stdio command")
+    .option("--env <entry...>", "an environment variable for the stdio server: NAME=value, or NAME to pass the host's own through")
+    .option("--dry-run", "print what would be written, and write nothing")
+    .action((host: string, entry: string | undefined, args: string[], options) => installCommand(host, entry, args, options, io));
+
   for (const sub of program.commands) sub.exitOverride().configureOutput(program.configureOutput());
-  void HOSTS;
 
   try {
     await program.parseAsync([...argv], { from: "user" });
