@@ -8,7 +8,15 @@ export class FlowFailure extends Error {}
 /** The environment of the app's commands: ours, without what `npm run` set for this package. */
 export const APP_ENV: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("npm_")));
 
-export function run(label: string, cwd: string, command: string, args: string[], env: NodeJS.ProcessEnv = APP_ENV): string {
+/** Runs a command to its end; returns what it printed (stdout, then stderr), or its stdout alone. */
+export function run(
+  label: string,
+  cwd: string,
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = APP_ENV,
+  stdoutOnly = false,
+): string {
   const started = Date.now();
   console.log(`\n== ${label}: ${command} ${args.join(" ")}  (in ${cwd})`);
   const result = spawnSync(command, args, { cwd, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, stdio: ["ignore", "pipe", "pipe"] });
@@ -17,7 +25,7 @@ export function run(label: string, cwd: string, command: string, args: string[],
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   if (result.status !== 0) throw new FlowFailure(`${label} failed (exit ${result.status ?? result.signal}) after ${seconds} s`);
   console.log(`== ${label}: ok in ${seconds} s`);
-  return output;
+  return stdoutOnly ? (result.stdout ?? "") : output;
 }
 
 export async function freePort(): Promise<number> {

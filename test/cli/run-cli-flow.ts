@@ -87,9 +87,9 @@ async function devFlow(app: string): Promise<void> {
   }
 }
 
-function inspectFlow(app: string): void {
-  const output = run("inspect", app, "npx", ["roundtrip-mcp", "inspect", "--json"]);
-  const report = JSON.parse(output.slice(output.indexOf("{"))) as {
+export function inspectFlow(app: string): void {
+  const output = run("inspect", app, "npx", ["roundtrip-mcp", "inspect", "--json"], APP_ENV, true);
+  const report = JSON.parse(output) as {
     tools: { descriptor: { name: string }; component?: { questions: { key: string; round: number }[] } }[];
   };
   const tool = report.tools.find((t) => t.descriptor.name === "open_ticket");
@@ -100,7 +100,7 @@ function inspectFlow(app: string): void {
   );
 }
 
-async function hostsFlow(tmp: string, app: string): Promise<void> {
+export async function hostsFlow(tmp: string, app: string): Promise<void> {
   const prefix = path.join(tmp, "hosts");
   run("host CLIs", tmp, NPM, [
     "install",
@@ -119,7 +119,7 @@ async function hostsFlow(tmp: string, app: string): Promise<void> {
   const codexBefore = '# my settings\nmodel = "o3"\n\n[mcp_servers.mine]\ncommand = "echo"\nargs = ["mine"]\n';
   writeFileSync(path.join(home, ".codex", "config.toml"), codexBefore);
   writeFileSync(path.join(home, ".gemini", "trustedFolders.json"), JSON.stringify({ [app]: "TRUST_FOLDER" }));
-  mkdirSync(path.join(app, ".vscode"));
+  mkdirSync(path.join(app, ".vscode"), { recursive: true });
   writeFileSync(
     path.join(app, ".vscode", "mcp.json"),
     '{\n  // my servers\n  "servers": { "mine": { "type": "stdio", "command": "echo" } }\n}\n',
@@ -213,7 +213,7 @@ async function codexServers(codex: string, cwd: string, env: NodeJS.ProcessEnv):
 }
 
 /** Every option at once: the variants' files compile and their tests pass in a real install. */
-function everyOption(tmp: string): void {
+export function everyOption(tmp: string): void {
   const empty = path.join(tmp, "empty");
   run("init (every option)", empty, "npx", [
     "--yes",
@@ -251,4 +251,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then((code) => process.exit(code));
+if (require.main === module) void main().then((code) => process.exit(code));
