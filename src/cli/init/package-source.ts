@@ -33,7 +33,7 @@ function sourceOf(from: string, cwd: string): PackageSource {
 }
 
 /** The resolution npm recorded for the node_modules/roundtrip-mcp this copy lives in, if any. */
-function recordedResolution(root: string): PackageSource | undefined {
+export function recordedResolution(root: string): PackageSource | undefined {
   if (path.basename(root) !== "roundtrip-mcp" || path.basename(path.dirname(root)) !== "node_modules") return undefined;
   const installRoot = path.dirname(path.dirname(root));
   for (const lockName of ["package-lock.json", path.join("node_modules", ".package-lock.json")]) {
