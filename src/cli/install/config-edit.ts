@@ -2,7 +2,9 @@
 // JSONC, comments kept) through jsonc-parser's edits, TOML (Codex) by replacing only that server's
 // tables. Either way the result is parsed again and everything but the entry must be as before.
 import { isDeepStrictEqual } from "node:util";
-import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from "jsonc-parser";
+import { applyEdits, format, modify, parse, printParseErrorCode, type EditResult, type ParseError } from "jsonc-parser";
+
+type EditOperation = EditResult[number];
 import { parse as parseToml, stringify as stringifyToml } from "smol-toml";
 import { CliError } from "../cli-error";
 import type { ConfigTarget } from "./hosts";
@@ -44,13 +46,28 @@ function setJson(target: ConfigTarget, existing: string | undefined, name: strin
   const current = at(before, keys);
   if (isDeepStrictEqual(current, entry)) return { text, outcome: "unchanged" };
   const indent = /\n(\t| +)"/.exec(text)?.[1] ?? "  ";
-  const edits = modify(text, keys, entry, {
-    formattingOptions: {
-      insertSpaces: indent !== "\t",
-      tabSize: indent === "\t" ? 1 : indent.length,
-      eol: text.includes("\r\n") ? "\r\n" : "\n",
-    },
-  });
+  const formattingOptions = {
+    insertSpaces: indent !== "\t",
+    tabSize: indent === "\t" ? 1 : indent.length,
+    eol: text.includes("\r\n") ? "\r\n" : "\n",
+  };
+  let edits: EditOperation[];
+  if (at(before, keys.slice(0, -1)) === undefined) {
+    // The objects on the way are created: jsonc-parser formats them with the entry.
+    edits = modify(text, keys, entry, { formattingOptions });
+  } else {
+    // Into an existing object: the entry alone is inserted (or replaced), then only its text formatted,
+    // so the servers beside it keep their own layout.
+    const [edit] = modify(text, keys, entry, {});
+    const inserted = applyEdits(text, [edit!]);
+    edits = [
+      {
+        offset: 0,
+        length: text.length,
+        content: applyEdits(inserted, format(inserted, { offset: edit!.offset, length: edit!.content.length }, formattingOptions)),
+      },
+    ];
+  }
   const after = applyEdits(text, edits);
   verify(target.file, before, readJson(target.file, after), keys, entry);
   return { text: after.endsWith("\n") ? after : `${after}\n`, outcome: current === undefined ? "added" : "replaced" };
