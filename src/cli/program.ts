@@ -57,7 +57,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     .option("--json", "print the report as JSON")
     .option("--export <name>", "the export that is the McpApp or makes it (default: createApp, app, default)")
     .action(async (entry: string | undefined, options) => {
-      code = await inspectCommand(entry, options, io);
+      code = await inspectCommand(entry, options, io, argv);
     });
 
   program
