@@ -83,8 +83,15 @@ async function devFlow(app: string): Promise<void> {
     console.log(`   a flow begun in pid ${firstPid} completed in pid ${secondPid}, after the restart`);
   } finally {
     const code = await dev.interrupt();
-    console.log(`   dev ended with exit code ${code}`);
+    console.log(`   dev ended (exit code ${code}, as Ctrl-C ends it)`);
   }
+  // Ctrl-C ended the app too: nothing answers on its port any more.
+  const url = /\[dev\] serving \S+ at (\S+)/.exec(dev.output)![1]!;
+  const answered = await fetch(url, { method: "POST" }).then(
+    () => true,
+    () => false,
+  );
+  check(!answered, `${url} still answers after dev ended`);
 }
 
 export function inspectFlow(app: string): void {
