@@ -91,7 +91,10 @@ const wingBlocks = Object.entries(WINGS).flatMap(([floor, tiers]) =>
 );
 
 export default tseslint.config(
-  { name: "ignores", ignores: ["dist/**", "node_modules/**", "coverage/**", "test/conformance/results*/**", ".tmp/**", "**/*.js", "**/*.cjs"] },
+  {
+    name: "ignores",
+    ignores: ["dist/**", "node_modules/**", "coverage/**", "test/conformance/results*/**", ".tmp/**", "**/*.js", "**/*.cjs"],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
