@@ -14,10 +14,11 @@
  *    server connected (`claude mcp list`, `gemini mcp list`, and Codex's app server listing its
  *    tools); every config keeps the server that was there before; a second install changes no
  *    byte; Cursor, VS Code and Claude Desktop (no headless CLI) get their files, checked as JSON;
- * 5. a second app with every option (`--transport stdio --tasks --oauth`): install, test, build.
+ * 5. a second app with every option (`--transport stdio --tasks --oauth`), on the first app's
+ *    node_modules (the same dependencies): its tests and its build.
  * Exits 0 and removes its folder on success; exits 1 and keeps it (path printed) on failure.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { spawn } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
@@ -219,8 +220,12 @@ async function codexServers(codex: string, cwd: string, env: NodeJS.ProcessEnv):
   }
 }
 
-/** Every option at once: the variants' files compile and their tests pass in a real install. */
-export function everyOption(tmp: string): void {
+/**
+ * Every option at once: the variants' files compile with the app's own tsconfig and their tests
+ * pass. Its dependencies are the first app's exactly (the options change no dependency), so it
+ * runs on that app's node_modules instead of a second install.
+ */
+export function everyOption(tmp: string, first: string): void {
   const empty = path.join(tmp, "empty");
   run("init (every option)", empty, "npx", [
     "--yes",
@@ -235,7 +240,12 @@ export function everyOption(tmp: string): void {
     "--oauth",
   ]);
   const app = path.join(empty, "full-app");
-  run("install (every option)", app, NPM, ["install", "--prefer-offline"]);
+  const dependencies = (dir: string) => {
+    const pkg = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { dependencies: object; devDependencies: object };
+    return JSON.stringify([pkg.dependencies, pkg.devDependencies]);
+  };
+  check(dependencies(app) === dependencies(first), "the app with every option has other dependencies than the first app");
+  symlinkSync(path.join(first, "node_modules"), path.join(app, "node_modules"), "dir");
   run("test (every option)", app, NPM, ["test"]);
   run("build (every option)", app, NPM, ["run", "build"]);
 }
@@ -248,7 +258,7 @@ async function main(): Promise<number> {
     await devFlow(app);
     inspectFlow(app);
     await hostsFlow(tmp, app);
-    everyOption(tmp);
+    everyOption(tmp, app);
   } catch (error) {
     console.error(`\ncommand line flow FAILED: ${(error as Error).message}\nkept in ${tmp}`);
     return 1;
