@@ -68,6 +68,12 @@ function userConfigDir(context: HostContext): string {
 
 const json = (file: string, serversPath: readonly string[]): ConfigTarget => ({ file, format: "json", serversPath });
 
+/** `<home>/<folder>/<file>` for the user scope, `<app>/<folder>/<file>` for the project, servers under mcpServers. */
+const inDotFolder =
+  (folder: string, file: string): Host["target"] =>
+  (scope, context) =>
+    json(path.join(scope === "user" ? context.home : context.projectRoot, folder, file), ["mcpServers"]);
+
 export const HOSTS: readonly Host[] = [
   {
     id: "claude-code",
@@ -122,8 +128,7 @@ export const HOSTS: readonly Host[] = [
     title: "Gemini CLI",
     scopes: ["project", "user"],
     defaultScope: "project",
-    target: (scope, context) =>
-      json(path.join(scope === "user" ? context.home : context.projectRoot, ".gemini", "settings.json"), ["mcpServers"]),
+    target: inDotFolder(".gemini", "settings.json"),
     entry: (spec) => (spec.transport === "http" ? { httpUrl: spec.url } : stdioEntry(spec, "Gemini CLI", (n) => `$${n}`)),
     check: "gemini mcp list (in a trusted folder)",
   },
@@ -132,8 +137,7 @@ export const HOSTS: readonly Host[] = [
     title: "Cursor",
     scopes: ["user", "project"],
     defaultScope: "user",
-    target: (scope, context) =>
-      json(path.join(scope === "user" ? context.home : context.projectRoot, ".cursor", "mcp.json"), ["mcpServers"]),
+    target: inDotFolder(".cursor", "mcp.json"),
     entry: (spec) => (spec.transport === "http" ? { url: spec.url } : stdioEntry(spec, "Cursor", (n) => `\${env:${n}}`)),
     check: "Cursor Settings > MCP lists it",
   },
