@@ -91,7 +91,10 @@ const wingBlocks = Object.entries(WINGS).flatMap(([floor, tiers]) =>
 );
 
 export default tseslint.config(
-  { name: "ignores", ignores: ["dist/**", "node_modules/**", "coverage/**", "test/conformance/results*/**", "**/*.js", "**/*.cjs"] },
+  {
+    name: "ignores",
+    ignores: ["dist/**", "node_modules/**", "coverage/**", "test/conformance/results*/**", ".tmp/**", "**/*.js", "**/*.cjs"],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -126,4 +129,23 @@ export default tseslint.config(
   },
   ...floorBlocks,
   ...wingBlocks,
+  // src/cli (the command and the template app it writes) reaches the package as a user's code does.
+  ...Array.from({ length: MAX_DEPTH }, (_, i) => ({
+    name: `floors/cli/depth-${i + 1}`,
+    files: [`src/cli/${"*/".repeat(i)}*.ts`],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: `^${"\\.\\./".repeat(i + 1)}|^roundtrip-mcp/(?!(testing|stores|features)$)`,
+              message:
+                "src/cli uses the package only through its public entries (roundtrip-mcp, /testing, /stores, /features), as an app does.",
+            },
+          ],
+        },
+      ],
+    },
+  })),
 );

@@ -1,9 +1,11 @@
 import type { Config } from "jest";
+import { writeTemplateApps } from "./test/cli/template-apps";
 
 const config: Config = {
   preset: "ts-jest",
   testEnvironment: "node",
-  roots: ["<rootDir>/test"],
+  // The template app of `roundtrip-mcp init`, once per combination of its variants, with its own tests.
+  roots: ["<rootDir>/test", writeTemplateApps()],
   testMatch: ["**/*.test.ts"],
   // The PostgreSQL suites need a database: `npm run test:postgres` runs them (test/postgres/jest.config.ts).
   testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/postgres/"],

@@ -127,6 +127,7 @@ export { StateTooLargeError } from "./state/state-too-large-error";
 // Server
 export { McpApp } from "./server/mcp-app";
 export type { McpAppOptions, ServeOptions, ServedConnection } from "./server/mcp-app-options";
+export type { AppDescription, ComponentDescription, QuestionDescription } from "./features/component-description";
 export {
   type TelemetryOptions,
   type TracerProviderLike,

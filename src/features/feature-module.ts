@@ -133,6 +133,12 @@ export interface CompiledFeature {
    * readiness endpoint: each check resolves when it is, rejects (with a message for the log) when not.
    */
   readonly readiness?: readonly ReadinessProbe[];
+  /**
+   * What the feature adds to a component's description (`McpApp.describe()`, printed by `roundtrip-mcp
+   * inspect`), as plain JSON under the feature's name; undefined for a component it has nothing to
+   * say about. The tasks feature describes its task tools' `support`, `ttlMs` and retry policy.
+   */
+  describe?(component: ComponentDefinition): JsonObject | undefined;
 }
 
 /** One dependency a readiness probe checks: its name (in the probe's answer) and the check. */

@@ -12,6 +12,7 @@ import { ListCursors } from "./list-cursor";
 import { DEFAULT_LIST_PAGE_SIZE, type ListPaging } from "./list-result";
 import type { StateSealer } from "../state/state-sealer";
 import { ScopeHierarchy, type ScopeHierarchyOptions } from "./scope-hierarchy";
+import { describeComponent, type ComponentDescription } from "./component-description";
 
 /** The name of an app that gives none (`McpAppOptions.name`). */
 export const DEFAULT_APP_NAME = "roundtrip-mcp-app";
@@ -43,6 +44,8 @@ export class FeatureTable {
   /** The app's scope hierarchy: what a granted scope implies. */
   readonly scopes: ScopeHierarchy;
   private readonly features: readonly CompiledFeature[];
+  /** Each compiled feature's `FeatureModule.name`. */
+  private readonly names = new Map<CompiledFeature, string>();
   private readonly byMethod = new Map<string, FeatureMethod>();
   private readonly strategies = new Map<ComponentDefinition, ExecutionStrategy>();
 
@@ -60,7 +63,7 @@ export class FeatureTable {
     };
     const scopes = (this.scopes = new ScopeHierarchy(options.scopeHierarchy));
     const features: CompiledFeature[] = [];
-    const names = new Map<CompiledFeature, string>();
+    const names = this.names;
     const components: ComponentDefinition[] = [];
     const owners = new Map<string, string>();
     for (const module of modules) {
@@ -120,6 +123,21 @@ export class FeatureTable {
       }
     }
     return merged;
+  }
+
+  /** The features' names, in order. */
+  featureNames(): string[] {
+    return this.features.map((f) => this.names.get(f)!);
+  }
+
+  /** Every component described, with what each feature adds to it (`CompiledFeature.describe`). */
+  describe(): ComponentDescription[] {
+    return this.components.map((c) =>
+      describeComponent(
+        c,
+        this.features.map((f) => [this.names.get(f)!, f.describe?.(c)] as const),
+      ),
+    );
   }
 
   /** Lets every feature start its background work, once the app is built. */

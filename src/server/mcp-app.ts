@@ -7,6 +7,7 @@ import { telemetryFrom } from "../dispatch/telemetry/telemetry-from";
 import { RateLimiter } from "../dispatch/rate-limiter";
 import { BUILT_IN_FEATURES } from "../features/built-in-features";
 import { DEFAULT_APP_NAME, FeatureTable } from "../features/feature-table";
+import type { AppDescription } from "../features/component-description";
 import { APP_LOGGER, StderrLogger, type AppLogger } from "../protocol/app-logger";
 import type { Era } from "../protocol/inbound-request";
 import { StateSealer } from "../state/state-sealer";
@@ -138,6 +139,15 @@ export class McpApp {
   /** Builds the app; throws a `RegistrationError` naming the class and method for any declaration problem. */
   static create(options: McpAppOptions): McpApp {
     return new McpApp(options);
+  }
+
+  /**
+   * What the app serves and what only its declarations say: each component's listed descriptor,
+   * its `@Elicit` questions in the order they are asked, its scopes, and what features add (a task
+   * tool's support). Plain JSON; `roundtrip-mcp inspect` prints it.
+   */
+  describe(): AppDescription {
+    return { ...this.serverInfo, features: this.features.featureNames(), components: this.features.describe() };
   }
 
   /** The sealer the dispatcher uses (also injectable as `StateSealer`). */
@@ -337,14 +347,4 @@ export class McpApp {
   private reportError(error: Error): void {
     this.logger.debug("sdk", { error: error.message });
   }
-}
-
-/**
- * How many requests `app`'s fast lane took, and how many of those it left to the SDK path to
- * encode: diagnostics for the differential run. Not exported by the package, so not a member of
- * the public `McpApp` type.
- */
-export function fastLaneCountsOf(app: McpApp): { readonly taken: number; readonly settled: number } {
-  // Element access reaches the private field from this module only; nothing outside src/server/ should call this.
-  return { ...app["lane"].counts };
 }

@@ -47,6 +47,18 @@ export function tasksFeature(options: TasksOptions): FeatureModule {
           logger.warn(anonymousTasksWarning(typeof settings.store === "string" ? settings.storeOptions.limits : settings.store.limits));
         },
         readiness: [{ name: "taskStore", check: async () => (await runtime.store()).ping() }],
+        describe(component) {
+          const tool = tools.get(component);
+          return (
+            tool && {
+              support: tool.support,
+              ttlMs: tool.ttlMs,
+              pollIntervalMs: tool.pollIntervalMs,
+              retryPolicy: tool.retryPolicy,
+              maxAttempts: tool.maxAttempts,
+            }
+          );
+        },
         close: () => runtime.close(),
       };
     },

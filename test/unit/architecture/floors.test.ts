@@ -4,6 +4,9 @@
 // - no import cycle between files (and so none between folders);
 // - only src/server imports the official SDK (@modelcontextprotocol/server);
 // - decorators only record metadata: they import nothing but types from other floors;
+// - src/cli (the roundtrip-mcp command, with the template app it writes) is the top floor and
+//   reaches the package only through its public entries (roundtrip-mcp, /testing, /stores,
+//   /features), as a user's code does: no relative import leaves src/cli;
 // - no source file is over 350 lines;
 // - inside a floor with wings (floors.json "wings": src/server/), a file imports only from its own
 //   wing or a wing of a lower tier: checks/ no transport, the lane only checks/, the transports
@@ -78,6 +81,9 @@ function resolve(from: string, specifier: string): string | undefined {
   if (!specifier.startsWith(".")) return undefined;
   const base = path.resolve(path.dirname(from), specifier);
   for (const candidate of [`${base}.ts`, path.join(base, "index.ts")]) if (existsSync(candidate)) return candidate;
+  // A variant of the template app imports the base app's files as siblings (tsconfig.json "rootDirs").
+  const variant = /^(.*[\\/]cli[\\/]template)[\\/]variants[\\/][^\\/]+([\\/].*)$/.exec(base);
+  if (variant && existsSync(`${variant[1]}${variant[2]}.ts`)) return `${variant[1]}${variant[2]}.ts`;
   throw new Error(`${path.relative(SRC, from)}: cannot resolve ${specifier}`);
 }
 
@@ -178,6 +184,22 @@ describe("src/ floors", () => {
           .map((i) => `${rel(file)} -> ${i.specifier}`),
       );
     expect(runtime).toEqual([]);
+  });
+
+  it("lets src/cli reach the package only through its public entries", () => {
+    const PUBLIC = ["roundtrip-mcp", "roundtrip-mcp/testing", "roundtrip-mcp/stores", "roundtrip-mcp/features"];
+    const cli = [...graph].filter(([file]) => floorOf(file) === "cli");
+    expect(cli.length).toBeGreaterThan(10);
+    const reaching = cli.flatMap(([file, imports]) =>
+      imports
+        .filter(({ specifier }) => {
+          const target = resolve(file, specifier);
+          if (target !== undefined) return floorOf(target) !== "cli";
+          return specifier.startsWith("roundtrip-mcp") && !PUBLIC.includes(specifier);
+        })
+        .map((i) => `${rel(file)} -> ${i.specifier}`),
+    );
+    expect(reaching).toEqual([]);
   });
 
   it(`has no source file over ${MAX_LINES} lines`, () => {

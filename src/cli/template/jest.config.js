@@ -1,0 +1,7 @@
+/** @type {import("jest").Config} */
+module.exports = {
+  preset: "ts-jest",
+  testEnvironment: "node",
+  roots: ["<rootDir>/src"],
+  setupFiles: ["reflect-metadata"],
+};

@@ -1,0 +1,127 @@
+// The roundtrip-mcp command as a child process (the built dist/src/cli/main.js), as a user runs it:
+// - every subcommand answers --help, and the top level lists them;
+// - inspect prints the preferences sample's flows: each tool with its schema, the questions of each
+//   flow in order with their rounds, the resource template and the prompt; --json the same for
+//   scripts; an app whose create() fails prints that error as its start-up would, and exits 1;
+// - install --dry-run prints the entry and writes nothing; install names the fix for a missing
+//   build, an unknown host and a scope the host does not have;
+// - init refuses a folder that is not empty, naming --force.
+// (test:cli runs init, dev, inspect and install from the packed package, with the hosts' CLIs.)
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const ROOT = path.resolve(__dirname, "../..");
+const CLI = path.join(ROOT, "dist", "src", "cli", "main.js");
+
+function cli(args: string[], cwd = ROOT, env: NodeJS.ProcessEnv = process.env) {
+  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, env, encoding: "utf8", timeout: 120_000 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe("roundtrip-mcp", () => {
+  it("answers --help for itself and each subcommand", () => {
+    const top = cli(["--help"]);
+    expect(top.code).toBe(0);
+    for (const command of ["init", "dev", "inspect", "install"]) expect(top.stdout).toContain(command);
+    expect(cli(["init", "--help"]).stdout).toContain("--transport <transport>");
+    expect(cli(["dev", "--help"]).stdout).toContain("--port <port>");
+    expect(cli(["inspect", "--help"]).stdout).toContain("--json");
+    expect(cli(["install", "--help"]).stdout).toMatch(/claude-code, claude-desktop, codex, gemini,\s+cursor, vscode/);
+  });
+
+  describe("inspect", () => {
+    it("prints the sample's flows as JSON", () => {
+      const run = cli(["inspect", "sample/preferences/preferences-app.ts", "--json"]);
+      expect(run.code).toBe(0);
+      const report = JSON.parse(run.stdout) as {
+        server: { name: string };
+        tools: {
+          descriptor: { name: string; inputSchema: object };
+          component: { questions: { key: string; round: number; mode: string; url?: string }[] };
+        }[];
+        resourceTemplates: { descriptor: { uriTemplate: string }; component: { questions: { key: string; round: number }[] } }[];
+        prompts: { descriptor: { name: string } }[];
+        discover: { capabilities: Record<string, unknown> };
+      };
+      expect(report.server.name).toBe("roundtrip-mcp-preferences");
+      expect(report.tools.map((t) => t.descriptor.name)).toEqual(["choose_preferences", "preview_theme", "reset_preferences"]);
+      const flow = (entry: { component: { questions: { key: string; round: number; mode: string }[] } }) =>
+        entry.component.questions.map((q) => `${q.round}:${q.key}:${q.mode}`);
+      expect(flow(report.tools[0]!)).toEqual(["1:color:form", "2:style:computed"]);
+      expect(report.tools[0]!.descriptor.inputSchema).toEqual({ type: "object", additionalProperties: false });
+      expect(report.tools[1]!.component.questions[0]).toMatchObject({
+        key: "consent",
+        mode: "url",
+        url: "http://localhost/preview?theme=current",
+      });
+      expect(report.resourceTemplates.map((t) => t.descriptor.uriTemplate)).toEqual(["preferences://{profile}/summary"]);
+      expect(report.resourceTemplates[0]!.component.questions.map((q) => `${q.round}:${q.key}`)).toEqual(["1:color", "2:style"]);
+      expect(report.prompts.map((p) => p.descriptor.name)).toEqual(["preferences_prompt"]);
+      expect(Object.keys(report.discover.capabilities)).toEqual(expect.arrayContaining(["tools", "resources", "prompts"]));
+    });
+
+    it("prints them for a person", () => {
+      const run = cli(["inspect", "sample/preferences/preferences-app.ts"]);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain("choose_preferences");
+      expect(run.stdout).toMatch(/round 1 {2}color {2}form {2}"Which colour do you prefer\?" {2}choices: red \| green \| blue/);
+      expect(run.stdout).toContain("round 2  style");
+      expect(run.stdout).toContain("scopes: preferences:admin");
+      expect(run.stdout).toContain("Resource templates (1)");
+    });
+
+    it("prints a create() error as the app's start-up would, and exits 1", () => {
+      const run = cli(["inspect", "test/e2e/fixtures/cli/broken-app.ts"]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/RegistrationError: .*same/);
+      expect(run.stderr).toContain("at ");
+    });
+
+    it("names --export when the module exports no app", () => {
+      const run = cli(["inspect", "sample/preferences/preference-questions.ts"]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("exports no McpApp and no createApp()");
+      expect(run.stderr).toContain("--export <name>");
+    });
+  });
+
+  describe("install and init", () => {
+    let dir: string;
+    let env: NodeJS.ProcessEnv;
+    beforeEach(() => {
+      dir = mkdtempSync(path.join(os.tmpdir(), "cli-e2e-"));
+      mkdirSync(path.join(dir, "home"));
+      env = { ...process.env, HOME: path.join(dir, "home") };
+      writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "@acme/desk", main: "dist/main.js" }));
+    });
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+    it("prints the entry on --dry-run and writes nothing", () => {
+      mkdirSync(path.join(dir, "dist"));
+      writeFileSync(path.join(dir, "dist", "main.js"), "");
+      const run = cli(["install", "codex", "--dry-run", "--env", "STATE_KEYS=k"], dir, env);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain(`Would add desk in Codex, user scope: ${path.join(dir, "home", ".codex", "config.toml")}`);
+      expect(run.stdout).toContain("[mcp_servers.desk]");
+      expect(run.stdout).toContain(`args = [ "${path.join(dir, "dist", "main.js")}", "--stdio" ]`);
+      expect(existsSync(path.join(dir, "home", ".codex"))).toBe(false);
+    });
+
+    it("names the fix for a missing build, an unknown host and a scope the host lacks", () => {
+      expect(cli(["install", "cursor"], dir, env).stderr).toContain("dist/main.js does not exist: run npm run build first");
+      expect(cli(["install", "emacs"], dir, env).stderr).toContain('roundtrip-mcp install: unknown host "emacs": one of claude-code');
+      const scope = cli(["install", "claude-desktop", "--scope", "project"], dir, env);
+      expect(scope.code).toBe(1);
+      expect(scope.stderr).toContain('Claude Desktop has no "project" scope: use user');
+    });
+
+    it("refuses to init into a folder that is not empty", () => {
+      const run = cli(["init", dir, "--from", "0.1.0"], dir, env);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("is not empty");
+      expect(run.stderr).toContain("pass --force");
+    });
+  });
+});
