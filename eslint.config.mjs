@@ -136,7 +136,7 @@ const noHandRolledCrypto = (allowDigest) => [
     message: `A MAC, tag or secret compared with ===/!== leaks where it differs through the time taken: ${CRYPTO_FIX}.`,
   },
   {
-    selector: "CallExpression[callee.property.name=/^(equals|compare)$/]",
+    selector: "CallExpression[callee.property.name='equals'], CallExpression[callee.object.name='Buffer'][callee.property.name='compare']",
     message: `Buffer equals/compare stop at the first difference: ${CRYPTO_FIX}.`,
   },
 ];
