@@ -90,6 +90,58 @@ const wingBlocks = Object.entries(WINGS).flatMap(([floor, tiers]) =>
   ),
 );
 
+/**
+ * No hand-rolled crypto in src/ (issue 41): every HMAC is node:crypto's `createHmac`, every
+ * comparison of a MAC, tag or secret is `timingSafeEqual`, JWTs are jose's. The lint refuses what
+ * such code is made of: XOR (an HMAC's pads, a constant-time compare's loop), node:crypto's raw
+ * `hash` and `createHash` outside the files that digest public text (a secret-prefixed hash is a
+ * MAC made by hand), node:crypto reached any other way than a named import, and `===`/`!==` or
+ * Buffer equality on a value named as a MAC, tag, signature or secret.
+ * test/unit/architecture/no-hand-rolled-crypto.test.ts checks the rule against such code.
+ */
+const DIGEST_FILES = [
+  "src/state/binding-digest.ts",
+  "src/elicitation/question-digest.ts",
+  "src/elicitation/elicitation-id.ts",
+  "src/features/list-cursor.ts",
+  "src/dispatch/telemetry/mcp-attributes.ts",
+  "src/stores/postgres-message-bus.ts",
+];
+const CRYPTO_FIX = "use node:crypto's createHmac for a MAC and timingSafeEqual to compare one (jose for JWTs), never a hand-written one";
+const SECRET_NAME = "/^(mac|secret|signature)$|(Mac|Secret|Signature)$/";
+const noHandRolledCrypto = (allowDigest) => [
+  "error",
+  {
+    selector: "BinaryExpression[operator='^'], AssignmentExpression[operator='^=']",
+    message: `XOR is how an HMAC's pads or a constant-time compare get written by hand: ${CRYPTO_FIX}.`,
+  },
+  ...(allowDigest
+    ? []
+    : [
+        {
+          selector: "ImportDeclaration[source.value=/^(node:)?crypto$/] > ImportSpecifier[imported.name=/^(hash|createHash)$/]",
+          message: `A raw SHA-256 over a secret is a MAC made by hand: ${CRYPTO_FIX}. A digest of public text belongs in one of the files eslint.config.mjs lists in DIGEST_FILES.`,
+        },
+      ]),
+  {
+    selector: "ImportDeclaration[source.value=/^(node:)?crypto$/] > :matches(ImportNamespaceSpecifier, ImportDefaultSpecifier)",
+    message: 'Import node:crypto\'s functions by name (`import { createHmac } from "node:crypto"`), so the lint sees what is used.',
+  },
+  {
+    selector:
+      "CallExpression[callee.name='require'][arguments.0.value=/^(node:)?crypto$/], ImportExpression[source.value=/^(node:)?crypto$/]",
+    message: "Import node:crypto's functions by name at the top of the file, so the lint sees what is used.",
+  },
+  {
+    selector: `BinaryExpression[operator=/^[!=]==?$/]:not(:has(> Literal)):not(:has(> Identifier[name='undefined'])) > :matches(Identifier[name=${SECRET_NAME}], MemberExpression[property.name=${SECRET_NAME}], CallExpression[callee.property.name='slice'][callee.object.name=${SECRET_NAME}])`,
+    message: `A MAC, tag or secret compared with ===/!== leaks where it differs through the time taken: ${CRYPTO_FIX}.`,
+  },
+  {
+    selector: "CallExpression[callee.property.name='equals'], CallExpression[callee.object.name='Buffer'][callee.property.name='compare']",
+    message: `Buffer equals/compare stop at the first difference: ${CRYPTO_FIX}.`,
+  },
+];
+
 export default tseslint.config(
   {
     name: "ignores",
@@ -148,4 +200,6 @@ export default tseslint.config(
       ],
     },
   })),
+  { name: "no-hand-rolled-crypto", files: ["src/**/*.ts"], rules: { "no-restricted-syntax": noHandRolledCrypto(false) } },
+  { name: "no-hand-rolled-crypto/digests", files: DIGEST_FILES, rules: { "no-restricted-syntax": noHandRolledCrypto(true) } },
 );

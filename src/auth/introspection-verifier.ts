@@ -10,7 +10,11 @@ export interface IntrospectionVerifierOptions {
   issuer: string;
   /** The introspection endpoint; default the `introspection_endpoint` of the issuer's discovered metadata. */
   endpoint?: string;
-  /** This resource server's client credentials at the authorization server (HTTP Basic, RFC 7662 section 2.1). */
+  /**
+   * This resource server's client credentials at the authorization server, sent in HTTP Basic
+   * (RFC 7662 section 2.1), each form-urlencoded first as RFC 6749 section 2.3.1 says (a space is
+   * `+`, a `+` is `%2B`). Non-empty strings.
+   */
   clientId: string;
   clientSecret: string;
   /** Audience the token must contain. Default: the resource's canonical URI. */
@@ -48,7 +52,9 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
     endpoint.catch(() => (endpoint = undefined));
     return endpoint;
   };
-  const basic = Buffer.from(`${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.clientSecret)}`).toString("base64");
+  const basic = Buffer.from(`${formEncoded(options.clientId, "clientId")}:${formEncoded(options.clientSecret, "clientSecret")}`).toString(
+    "base64",
+  );
   return {
     issuer,
     async verify(token: string, context: VerifyContext): Promise<Authorization> {
@@ -76,4 +82,23 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
       return authorizationOf(answer, issuer);
     },
   };
+}
+
+/** Under the `u` flag a surrogate pair is one code point: only a lone surrogate matches. */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+/**
+ * A client credential as the username or password of HTTP Basic: `application/x-www-form-urlencoded`
+ * (RFC 6749 section 2.3.1 and appendix B), as the platform's URLSearchParams writes it: a space is
+ * `+`, every byte outside `A-Za-z0-9*-._` of its UTF-8 is `%XX`. An authorization server decodes it
+ * back; one that compares the encoded text refuses any other encoding (`encodeURIComponent` writes
+ * a space as `%20` and leaves `!'()~` as they are).
+ */
+function formEncoded(value: unknown, option: string): string {
+  if (typeof value !== "string" || value === "" || LONE_SURROGATE.test(value)) {
+    throw new TypeError(
+      `introspectionVerifier: option \`${option}\` must be a non-empty string (without lone surrogates): the ${option === "clientId" ? "client id" : "client secret"} the authorization server registered for this resource server`,
+    );
+  }
+  return new URLSearchParams({ "": value }).toString().slice(1);
 }

@@ -1,6 +1,6 @@
+import { createHash, hash } from "node:crypto";
 import { canonicalJson, type FrozenWalk, quoteJson, sortedKeys, writeCanonicalFast } from "../protocol/canonical-json";
 import type { StateBinding } from "../protocol/request-context";
-import { sha256Base64url } from "./state-token";
 
 /** Top-level params that change between rounds of the same request, so are not bound. */
 const UNBOUND_PARAMS: ReadonlySet<string> = new Set(["_meta", "inputResponses", "requestState"]);
@@ -56,7 +56,7 @@ export function bindingTextOf(ctx: StateBinding): string {
 
 /**
  * The binding digest of rt3: SHA-256 of a label and `requestTextOf(ctx)`, base64url (43
- * characters). Never in a token: the MAC covers it, and the tags are keyed tags of it.
+ * characters). Never in a token: the MAC covers it.
  * `lastBindingText()` is then the text it digested (or "", for a text over `KEPT_TEXT_CHARS`).
  */
 export function bindingDigestOf(ctx: StateBinding): string {
@@ -115,3 +115,13 @@ function salientParams(params: Readonly<Record<string, unknown>>): Record<string
   for (const name of Object.keys(params)) if (!UNBOUND_PARAMS.has(name)) salient[name] = params[name];
   return salient;
 }
+
+/**
+ * SHA-256 of a string's UTF-8 bytes, base64url (a digest of public text, not a MAC): Node's
+ * one-shot `crypto.hash` (Node 20.12 and later; it creates no Hash object), else `createHash`,
+ * which gives the same digest.
+ */
+const sha256Base64url: (text: string) => string =
+  typeof hash === "function"
+    ? (text) => hash("sha256", text, "base64url")
+    : (text) => createHash("sha256").update(text, "utf8").digest("base64url");

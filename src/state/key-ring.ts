@@ -1,6 +1,5 @@
 import { createHmac, randomBytes } from "node:crypto";
 import type { AppLogger } from "../protocol/app-logger";
-import { HmacSha256 } from "./hmac-sha256";
 
 /** One signing key of a key ring. The secret is cryptographically random, at least 32 bytes. */
 export interface StateKey {
@@ -28,27 +27,16 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Keys derived from one secret; the secret itself is not kept. */
 export interface DerivedKey {
   readonly id: string;
-  /** Signs an rt3 token together with its binding (the one HMAC of a seal or an open). */
-  readonly mac: HmacSha256;
-  /**
-   * Keys the short diagnostic tags of an rt3 token, as 43 base64url characters: the secret prefix
-   * of a truncated SHA-256 (see `state-token.ts`). Used by `seal`, and by `open` only on failure.
-   */
-  readonly tagKey: string;
-  /** The keys of the previous token format, rt2, which `open` still reads (see `rt2-token.ts`). */
-  readonly rt2: { readonly mac: HmacSha256; readonly tagKey: string };
-  /** The keys of the format before rt2, rt1, which `open` still reads (see `legacy-token.ts`). */
-  readonly legacy: { readonly macKey: Buffer; readonly scopeKey: Buffer };
+  /** The HMAC key that signs an rt3 token together with its binding (the one HMAC of a seal or an open). */
+  readonly mac: Buffer;
+  /** The HMAC key of the previous token format, rt2, which `open` still reads (see `rt2-token.ts`). */
+  readonly rt2: { readonly mac: Buffer };
 }
 
 // One key per use and format, each labelled, so that no value computed for one use can be
-// replayed as another (a MAC as a tag or a scope, an rt2 MAC as an rt3 one).
+// replayed as another (an rt2 MAC as an rt3 one).
 const MAC_KEY_LABEL = "roundtrip-mcp/state/mac-key/v3";
-const TAG_KEY_LABEL = "roundtrip-mcp/state/tag-key/v3";
 const RT2_MAC_KEY_LABEL = "roundtrip-mcp/state/mac-key/v2";
-const RT2_TAG_KEY_LABEL = "roundtrip-mcp/state/tag-key/v2";
-const LEGACY_MAC_KEY_LABEL = "roundtrip-mcp/state/mac-key/v1";
-const LEGACY_SCOPE_KEY_LABEL = "roundtrip-mcp/state/scope-key/v1";
 
 /**
  * The checked, derived keys of a StateSealer: seals with the first, opens with any.
@@ -205,9 +193,7 @@ function derive(id: string, secret: Buffer): DerivedKey {
   const keyed = (label: string) => createHmac("sha256", secret).update(label).digest();
   return {
     id,
-    mac: new HmacSha256(keyed(MAC_KEY_LABEL)),
-    tagKey: keyed(TAG_KEY_LABEL).toString("base64url"),
-    rt2: { mac: new HmacSha256(keyed(RT2_MAC_KEY_LABEL)), tagKey: keyed(RT2_TAG_KEY_LABEL).toString("base64url") },
-    legacy: { macKey: keyed(LEGACY_MAC_KEY_LABEL), scopeKey: keyed(LEGACY_SCOPE_KEY_LABEL) },
+    mac: keyed(MAC_KEY_LABEL),
+    rt2: { mac: keyed(RT2_MAC_KEY_LABEL) },
   };
 }

@@ -1,6 +1,7 @@
 import type { StateBinding } from "../protocol/request-context";
 import { bindingDigestOf, bindingTextOf } from "./binding-digest";
-import { equalText, MAC_CHARS } from "./state-token";
+import { MAC_CHARS } from "./state-token";
+import { sameMac } from "./token-mac";
 
 /** What a sealer remembers of a token it sealed: everything `open` would read back from it. */
 export interface RecentSeal {
@@ -58,6 +59,12 @@ export class RecentSeals {
     return seal;
   }
 
+  /** Forgets `seal` (a round's token, opened), unless a newer token took its slot already. */
+  forget(seal: RecentSeal): void {
+    const slot = slotOf(seal.token);
+    if (this.slots[slot] === seal) this.slots[slot] = undefined;
+  }
+
   /** What was remembered of `token`, kept (a token opened at every request, as a session id is). */
   peek(token: string): RecentSeal | undefined {
     const seal = this.slots[slotOf(token)];
@@ -83,12 +90,12 @@ export function slotOf(token: string): number {
 
 /**
  * Whether `given` is the remembered `token`: their MACs compared in constant time first
- * (`equalText`, as the full open compares them), so that a guess tells nothing about where it went
- * wrong; the rest, which only someone who already holds the MAC gets to, by `===`.
+ * (`sameMac`, `timingSafeEqual`, as the full open compares them), so that a guess tells nothing
+ * about where it went wrong; the rest, which only someone who already holds the MAC gets to, by `===`.
  */
 function isToken(token: string, given: string): boolean {
   const mac = token.length - MAC_CHARS;
-  return given.length === token.length && equalText(given.slice(mac), token.slice(mac)) && token === given;
+  return given.length === token.length && sameMac(given.slice(mac), token.slice(mac)) && token === given;
 }
 
 /**
@@ -99,4 +106,14 @@ function isToken(token: string, given: string): boolean {
 export function isSealedFor(seal: RecentSeal, ctx: StateBinding, principal: string): boolean {
   if (seal.principal !== principal) return false;
   return seal.text !== "" ? seal.text === bindingTextOf(ctx) : seal.digest === bindingDigestOf(ctx);
+}
+
+/**
+ * Why a token remembered as `seal`, presented for `ctx` and a principal it was not sealed for
+ * (`isSealedFor` said no), is refused: `other-request` when the binding differs (whatever the
+ * principal), else `other-principal`.
+ */
+export function mismatchOf(seal: RecentSeal, ctx: StateBinding): "other-request" | "other-principal" {
+  const sameRequest = seal.text !== "" ? seal.text === bindingTextOf(ctx) : seal.digest === bindingDigestOf(ctx);
+  return sameRequest ? "other-principal" : "other-request";
 }

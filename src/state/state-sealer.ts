@@ -4,23 +4,12 @@ import type { StateBinding } from "../protocol/request-context";
 import { type JsonValue, strictJsonStringify } from "../protocol/canonical-json";
 import { KeyRing } from "./key-ring";
 import { bindingDigestOf, lastBindingText } from "./binding-digest";
-import { isSealedFor, RecentSeals } from "./recent-seals";
-import { LEGACY_VERSION, legacyMacOf, legacyScopeMismatch } from "./legacy-token";
-import { type Binding, bindingOf, decodeRt2Payload, RT2_VERSION, rt2MacOf } from "./rt2-token";
+import { isSealedFor, mismatchOf, RecentSeals } from "./recent-seals";
+import { bindingOf, decodeRt2Payload, RT2_VERSION, rt2MacOf } from "./rt2-token";
 import { RejectionLog } from "./rejection-log";
 import { StateTooLargeError } from "./state-too-large-error";
-import {
-  base64urlLength,
-  diagnose,
-  equalText,
-  MAC_CHARS,
-  openPayload,
-  parseFields,
-  PREFIX,
-  sealPayload,
-  tagsOf,
-  VERSION,
-} from "./state-token";
+import { sameMac } from "./token-mac";
+import { base64urlLength, MAC_CHARS, openPayload, parseFields, PREFIX, sealPayload, VERSION } from "./state-token";
 import {
   callOptionsOf,
   checkTtl,
@@ -37,7 +26,6 @@ const TOKEN_SHAPE = /^rt([0-9]{1,3})\.([A-Za-z0-9_-]{1,32})\.([A-Za-z0-9_-]+)\.(
 const DOT = 0x2e;
 const CURRENT = String(VERSION);
 const RT2 = String(RT2_VERSION);
-const RT1 = String(LEGACY_VERSION);
 const SOURCES = ["secret", "keys", "keysFromEnv", "ephemeral"] as const;
 const SEALER_OPTIONS: ReadonlySet<string> = new Set([...SOURCES, "ttl", "now"]);
 
@@ -46,19 +34,18 @@ const SEALER_OPTIONS: ReadonlySet<string> = new Set([...SOURCES, "ttl", "now"]);
  * lifetime, and opens it again on the retry.
  *
  * The token is `rt3.<keyId>.<payload>.<mac>`: the payload is base64url of the JSON bytes
- * `[3, issued, expires, tags, data]`; the MAC is one HMAC-SHA256 over those bytes *and* the
+ * `[3, issued, expires, "", data]`; the MAC is one HMAC-SHA256 over those bytes *and* the
  * binding (a digest of the method with the canonical salient params, made once per request, and
  * the principal), which the token does not carry (`state-token.ts`): a token opens only for the
  * binding it was sealed for. Neither the arguments nor the principal appear in the token, in clear
  * or as a digest anyone without the key could check a guess against. **The data does**: tokens
  * are signed, not encrypted; never put a secret in them.
  *
- * When the MAC does not match, the binding alone cannot say why, so the token carries `tags`,
- * short keyed tags of the request and the principal that `open` reads only on failure, to log
- * `bad-mac`, `other-request` or `other-principal`: a diagnosis, not a check (the MAC decides).
- * `open` also reads the previous formats, rt2 (`rt2-token.ts`) and rt1 (`legacy-token.ts`),
- * during a rolling upgrade. A token this sealer made lately is opened from memory, with the
- * same verdict and no MAC (`recent-seals.ts`).
+ * A token this sealer made lately is opened from memory, with the same verdict and no MAC
+ * (`recent-seals.ts`); when it is refused for another request or principal, the memory says which
+ * (`other-request`, `other-principal`). The MAC alone cannot say why it does not match, so any
+ * other refused token is `bad-mac`. `open` also reads the previous format, rt2 (`rt2-token.ts`),
+ * during a rolling upgrade from 0.1.0.
  *
  * Salient params are the request params minus the top-level `_meta`, `inputResponses` and
  * `requestState`; everything nested is bound, an `_meta` inside `arguments` included. Object key
@@ -190,7 +177,7 @@ export class StateSealer {
     const text = lastBindingText();
     const principalText = principalTextOf(principal);
     const expires = issued + ttl;
-    const head = `[${VERSION},${issued},${expires},"${tagsOf(key.tagKey, digest, principalText)}",`;
+    const head = `[${VERSION},${issued},${expires},"",`;
     const overhead = PREFIX.length + key.id.length + 2 + MAC_CHARS; // rt3.<keyId>.<payload>.<mac>
     const sealed = sealPayload(key, digest, principalText, head, body, STATE_TOKEN_MAX_BYTES - overhead);
     if ("tooLarge" in sealed) throw new StateTooLargeError(overhead + base64urlLength(sealed.tooLarge), STATE_TOKEN_MAX_BYTES);
@@ -214,7 +201,7 @@ export class StateSealer {
     return this.openFor(token, ctx, principal, ttl, true);
   }
 
-  /** `once`: the token is a round's (opened once, so forgotten by `recent` when opened), not a session id. */
+  /** `once`: the token is a round's (opened once, so forgotten by `recent` once opened), not a session id. */
   private openFor(token: unknown, ctx: StateBinding, principal: string | null, ttl: number, once: boolean): JsonValue {
     checkBinding("open", ctx);
     if (typeof token !== "string") throw this.reject("not-a-string", ctx);
@@ -225,9 +212,11 @@ export class StateSealer {
     ) {
       throw this.reject("too-large", ctx, { limit: STATE_TOKEN_MAX_BYTES });
     }
-    const recent = once ? this.recent.take(token) : this.recent.peek(token);
+    const recent = this.recent.peek(token);
     if (recent !== undefined && isSealedFor(recent, ctx, principalTextOf(principal))) {
       this.checkLifetime(recent.issued, recent.expires, ttl, ctx);
+      // A round's token is opened once: forgotten now. Refused, it is kept, to tell why again.
+      if (once) this.recent.forget(recent);
       return JSON.parse(recent.body) as JsonValue;
     }
     // rt<version>.<keyId>.<payload>.<mac>, split without a regex: the MAC covers every character
@@ -239,13 +228,12 @@ export class StateSealer {
       throw this.reject("malformed", ctx);
     }
     const version = token.slice(2, keyStart - 1);
-    if (version !== CURRENT && version !== RT2 && version !== RT1) throw this.refuse("unsupported-version", token, ctx);
+    if (version !== CURRENT && version !== RT2) throw this.refuse("unsupported-version", token, ctx);
     const key = this.ring.find(token.slice(keyStart, keyEnd));
     if (key === undefined) throw this.refuse("unknown-key", token, ctx);
     const mac = token.slice(macStart);
     const payload = token.slice(keyEnd + 1, macStart - 1);
     let fields: unknown[] | undefined;
-    let binding: Binding | undefined;
     if (version === CURRENT) {
       // The one HMAC of an open, over the payload's bytes: authenticity and binding at once.
       const digest = bindingDigestOf(ctx);
@@ -253,35 +241,24 @@ export class StateSealer {
       const opened = openPayload(key, digest, principalText, payload, mac);
       if (opened === undefined) throw this.refuse("bad-mac", token, ctx);
       fields = parseFields(opened.json);
-      if (!opened.authentic) throw this.refuse(() => diagnose(key.tagKey, fields?.[3], digest, principalText), token, ctx);
+      // Why, when the token is one this sealer made (remembered, and so refused for its binding);
+      // any other token whose MAC does not match is bad-mac, whatever part differed.
+      if (!opened.authentic) throw this.refuse(recent === undefined ? "bad-mac" : mismatchOf(recent, ctx), token, ctx);
     } else {
-      binding = bindingOf(ctx, principal);
-      const signed = token.slice(0, macStart - 1);
-      if (version === RT2) {
-        if (!equalText(mac, rt2MacOf(key, signed, binding))) {
-          const request = binding.request;
-          const principalText = binding.principal;
-          throw this.refuse(() => diagnose(key.rt2.tagKey, decodeRt2Payload(payload)?.[3], request, principalText), token, ctx);
-        }
-      } else if (!equalText(mac, legacyMacOf(key, signed))) {
-        throw this.refuse("bad-mac", token, ctx);
-      }
+      // rt2: its tags are not read (see rt2-token.ts), so any refusal is bad-mac.
+      if (!sameMac(mac, rt2MacOf(key, token.slice(0, macStart - 1), bindingOf(ctx, principal)))) throw this.refuse("bad-mac", token, ctx);
       fields = decodeRt2Payload(payload);
     }
 
     // Authentic from here on: what follows is this sealer's own output (or a key holder's).
     if (fields === undefined || fields.length !== 5) throw this.reject("malformed", ctx);
-    const [payloadVersion, issued, expires, tagsOrScope, data] = fields;
+    const [payloadVersion, issued, expires, tags, data] = fields;
     if (payloadVersion !== Number(version)) throw this.reject("version-mismatch", ctx);
-    if (typeof issued !== "number" || typeof expires !== "number" || typeof tagsOrScope !== "string") throw this.reject("malformed", ctx);
+    if (typeof issued !== "number" || typeof expires !== "number" || typeof tags !== "string") throw this.reject("malformed", ctx);
     if (!Number.isSafeInteger(issued) || !Number.isSafeInteger(expires)) {
       throw this.reject("malformed", ctx);
     }
     this.checkLifetime(issued, expires, ttl, ctx);
-    if (version === RT1) {
-      const mismatch = legacyScopeMismatch(key, tagsOrScope, binding!);
-      if (mismatch !== undefined) throw this.reject(mismatch, ctx);
-    }
     return data as JsonValue;
   }
 

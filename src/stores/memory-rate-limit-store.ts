@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import { takeToken, type RateDecision, type RateLimit } from "../protocol/rate-limit";
 import type { RateLimitStore } from "./rate-limit-store";
 
@@ -20,17 +21,27 @@ interface Bucket {
   at: number;
 }
 
-/** Token buckets in this process, least recently used first (a Map keeps insertion order). Synchronous. */
+/**
+ * Token buckets in this process, the least recently used dropped past `maxBuckets`. Synchronous.
+ *
+ * An `LRUCache` (lru-cache), whose recency lives in preallocated index arrays: a call on a bucket
+ * it holds moves an index and updates the bucket in place, and only a new bucket touches its Map.
+ * Not a Map kept in recency order by a delete and a set per call: V8 rebuilds such a Map into a
+ * new table every few calls, and the tables that reach the old generation keep the later ones
+ * alive (as `InFlightRequests` found). Measured with `npm run bench` (ratelimit, 5,000 callers):
+ * the app's old generation after 100,000 calls 28.5 MB with that Map, 19.7 MB with the LRUCache,
+ * 18.2 MB without rate limits. A fixed-slot table (as `RecentSeals`) did as well on memory, but a
+ * slot shared by two callers resets the one's bucket whenever the other calls: not a limit.
+ */
 export class MemoryRateLimitStore implements RateLimitStore {
-  private readonly buckets = new Map<string, Bucket>();
-  private readonly maxBuckets: number;
+  private readonly buckets: LRUCache<string, Bucket>;
   private readonly now: () => number;
 
   constructor(options: MemoryRateLimitStoreOptions = {}) {
     const max = options.maxBuckets ?? DEFAULT_MAX_BUCKETS;
     if (!Number.isSafeInteger(max) || max < 1)
       throw new RangeError(`MemoryRateLimitStore: maxBuckets must be a positive integer, got ${String(max)}`);
-    this.maxBuckets = max;
+    this.buckets = new LRUCache<string, Bucket>({ max });
     this.now = options.now ?? Date.now;
   }
 
@@ -41,16 +52,19 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   take(key: string, rule: RateLimit): RateDecision {
     const now = this.now();
+    // get() makes the bucket the most recently used.
     const bucket = this.buckets.get(key);
     const { tokens, decision } = takeToken(
       bucket === undefined ? rule.limit : bucket.tokens,
       bucket === undefined ? 0 : now - bucket.at,
       rule,
     );
-    if (bucket !== undefined) this.buckets.delete(key);
-    // Re-inserted last: the Map's first entry is always the least recently used.
-    this.buckets.set(key, { tokens, at: now });
-    if (this.buckets.size > this.maxBuckets) this.buckets.delete(this.buckets.keys().next().value as string);
+    if (bucket === undefined) {
+      this.buckets.set(key, { tokens, at: now });
+    } else {
+      bucket.tokens = tokens;
+      bucket.at = now;
+    }
     return decision;
   }
 }

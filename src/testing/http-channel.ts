@@ -2,7 +2,7 @@ import type { Channel, ChannelRequestOptions, RoundReply, HttpRound, Notificatio
 import { mcpRequestHeaders, paramHeadersOf, type ParamHeader } from "./mcp-request-headers";
 import type { JsonObject } from "../protocol/wire-types";
 import { META, PROTOCOL_VERSION, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from "./wire-messages";
-import { takeSseData } from "./sse-events";
+import { SseDataReader } from "./sse-events";
 
 export interface HttpChannelOptions {
   url: string;
@@ -165,13 +165,11 @@ async function readEvents(body: ReadableStream<Uint8Array>): Promise<unknown[]> 
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const messages: unknown[] = [];
-  let buffer = "";
+  const events = new SseDataReader();
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      const taken = takeSseData(buffer + (done ? `${decoder.decode()}\n\n` : decoder.decode(value, { stream: true })));
-      buffer = taken.rest;
-      for (const data of taken.data) {
+      for (const data of events.read(done ? decoder.decode() : decoder.decode(value, { stream: true }))) {
         let message: unknown;
         try {
           message = JSON.parse(data);

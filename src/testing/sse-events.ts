@@ -1,23 +1,28 @@
+import { createParser } from "eventsource-parser";
+
 /**
- * Splits complete Server-Sent Events off the front of a text buffer and returns each event's
- * `data` (its data lines joined with "\n"; events without data are skipped) and the unfinished
- * rest, to keep for the next chunk. Line endings are normalised first.
+ * Reads the `data` of Server-Sent Events from a stream's text as it arrives, chunk by chunk, with
+ * eventsource-parser (the WHATWG event stream grammar): a line ends at CRLF, LF or CR, even when a
+ * chunk ends between the CR and the LF; an event ends at a blank line; its data lines are joined
+ * with "\n" (one space after `data:` dropped); comments, `event`, `id` and `retry` are not data.
+ * An event with empty data (a priming event that carries only an id) yields nothing: it holds no
+ * message. What the stream leaves unterminated when it ends is dropped, as an EventSource drops it.
  *
- * @example const { data, rest } = takeSseData(buffer + chunk); buffer = rest;
+ * @example const reader = new SseDataReader(); for (const data of reader.read(chunk)) messages.push(JSON.parse(data));
  */
-export function takeSseData(buffer: string): { data: string[]; rest: string } {
-  let rest = buffer.replace(/\r\n?/g, "\n");
-  const data: string[] = [];
-  let end: number;
-  while ((end = rest.indexOf("\n\n")) >= 0) {
-    const event = rest.slice(0, end);
-    rest = rest.slice(end + 2);
-    const joined = event
-      .split("\n")
-      .filter((line) => line.startsWith("data:"))
-      .map((line) => line.slice(line.startsWith("data: ") ? 6 : 5))
-      .join("\n");
-    if (joined !== "") data.push(joined);
+export class SseDataReader {
+  private ready: string[] = [];
+  private readonly parser = createParser({
+    onEvent: (event) => {
+      if (event.data !== "") this.ready.push(event.data);
+    },
+  });
+
+  /** The data of each event that `chunk` completed, in order. */
+  read(chunk: string): string[] {
+    this.parser.feed(chunk);
+    const data = this.ready;
+    this.ready = [];
+    return data;
   }
-  return { data, rest };
 }

@@ -19,6 +19,12 @@
 //                floor: bare node:http); then heap allocated per plain call (v8.GCProfiler inside the
 //                server, see servers/heap-allocation.ts; after the RSS, whose figure it would raise).
 //                Targets: <= 50 KB per call; RSS <= 120 MB (1 KB = 1,024 bytes, 1 MB = 1,024 KB).
+//   ratelimit    plain calls on the app of 3 components with rate limits on every component and
+//                BENCH_RATE_LIMIT_CALLERS principals (default 5,000) calling in turn (servers/app-server.ts),
+//                beside the same app without them: calls/s and server CPU (not judged), then its memory
+//                after 100,000 requests (sampled every 25,000: the old generation, where per-call churn
+//                of the limiter's table would pile up) beside the app without rate limits after as many.
+//                Target: RSS <= 120 MB.
 // Each server runs as compiled JavaScript (dist/test/bench/servers) in its own child process;
 // autocannon drives them from this one and every answer is checked (see bench-exchanges.ts). Trials
 // alternate over every server and scenario (A, B, C, ..., A, B, C, ...) so drift in the machine hits
@@ -31,7 +37,8 @@
 // Run: npm run bench (builds first; running this file alone measures the last build).
 // Env: BENCH_SECONDS (per trial, default 3), BENCH_TRIALS (per server and scenario, default 5),
 //      BENCH_WARMUP (seconds per server and scenario, default 2), BENCH_CONNECTIONS (default 16),
-//      BENCH_ONLY=<comma list of scenarios> (default all: plain,elicitation,state,list,memory),
+//      BENCH_ONLY=<comma list of scenarios> (default all: plain,elicitation,state,list,memory,ratelimit),
+//      BENCH_RATE_LIMIT_CALLERS (principals of the ratelimit scenario, default 5,000),
 //      BENCH_CPU_PROF=<dir> (start the app servers under `node --cpu-prof`, profiles written there on exit),
 //      BENCH_NODE_FLAGS="<flags>" (node or V8 flags for every server alike, e.g. --trace-gc; default none),
 //      BENCH_PIN=off (do not pin: by default, where taskset exists, the load generator runs on CPU 0
@@ -58,7 +65,7 @@ function envNumber(name: string, fallback: number, min: number): number {
   return value;
 }
 
-const SCENARIOS = ["plain", "elicitation", "state", "list", "memory"] as const;
+const SCENARIOS = ["plain", "elicitation", "state", "list", "memory", "ratelimit"] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 function selectedScenarios(): Set<Scenario> {
@@ -82,6 +89,7 @@ const WARMUP = envNumber("BENCH_WARMUP", 2, 0);
 const CONNECTIONS = Math.floor(envNumber("BENCH_CONNECTIONS", 16, 1));
 const ONLY = selectedScenarios();
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined;
+const RATE_LIMIT_CALLERS = Math.floor(envNumber("BENCH_RATE_LIMIT_CALLERS", 5000, 1));
 
 const LARGE_COMPONENTS = 1000;
 const TARGET = {
@@ -107,6 +115,12 @@ const LARGE: ServerSpec = {
   cpuProfileDir: CPU_PROF_DIR,
 };
 const SDK: ServerSpec = { label: "sdk-only (no framework)", name: "sdk-server", env: {} };
+const RATE_LIMITED: ServerSpec = {
+  label: `app, 3, rate limits (${fmt(RATE_LIMIT_CALLERS)} callers)`,
+  name: "app-server",
+  env: { BENCH_COMPONENTS: "3", BENCH_RATE_LIMIT_CALLERS: String(RATE_LIMIT_CALLERS) },
+  cpuProfileDir: CPU_PROF_DIR,
+};
 const ceilingSpec = (recorded: RecordedExchange[]): ServerSpec => ({
   label: "ceiling (bare node:http)",
   name: "ceiling-server",
@@ -219,7 +233,8 @@ async function main(): Promise<void> {
     console.log(`  started ${spec.label.padEnd(26)} pid ${server.child.pid}  ${server.url}`);
     return server;
   };
-  const small = uses("plain", "elicitation", "state", "memory") ? await start(SMALL) : undefined;
+  const small = uses("plain", "elicitation", "state", "memory", "ratelimit") ? await start(SMALL) : undefined;
+  const limited = uses("ratelimit") ? await start(RATE_LIMITED) : undefined;
   const large = uses("plain", "list") ? await start(LARGE) : undefined;
   const sdk = uses("plain") ? await start(SDK) : undefined;
 
@@ -237,6 +252,10 @@ async function main(): Promise<void> {
   if (large && uses("plain")) await preflight(large.spec.label, large.url, PLAIN);
   if (large && uses("list")) LIST.recorded = (await preflight(large.spec.label, large.url, LIST)).final.body;
   if (sdk) await preflight(sdk.spec.label, sdk.url, PLAIN);
+  if (limited) {
+    await preflight(limited.spec.label, limited.url, PLAIN);
+    if (!ONLY.has("plain") && !ONLY.has("memory")) await preflight(small!.spec.label, small!.url, PLAIN);
+  }
   // The memory scenario needs the ceiling's plain answer too: its RSS is printed beside the app's.
   const replayed = calls.filter((c) => ONLY.has(c.scenario) || (c.exchange === PLAIN && ONLY.has("memory")));
   const ceiling = replayed.length > 0 ? await start(ceilingSpec(replayed.map((c) => recorded.get(c.exchange)!))) : undefined;
@@ -252,6 +271,7 @@ async function main(): Promise<void> {
     contestants.push(contestant("elicitation", small!, ELICITATION), contestant("elicitation", ceiling!, ELICITATION));
   if (ONLY.has("state")) contestants.push(contestant("state", small!, SEALED_STATE), contestant("state", ceiling!, SEALED_STATE));
   if (ONLY.has("list")) contestants.push(contestant("list", large!, LIST));
+  if (ONLY.has("ratelimit")) contestants.push(contestant("ratelimit", limited!, PLAIN), contestant("ratelimit", small!, PLAIN));
 
   if (WARMUP > 0) {
     console.log(`\nwarm-up (${WARMUP} s each)`);
@@ -274,7 +294,9 @@ async function main(): Promise<void> {
     printResults(contestants);
   }
   judgeTrials(contestants, { small, large, ceiling, sdk });
+  if (ONLY.has("ratelimit")) rateLimitCost(contestants, limited!, small!);
   if (ONLY.has("memory")) await memory(small!, ceiling!);
+  if (ONLY.has("ratelimit")) await rateLimitMemory(limited!, small!);
 
   printSummaryTable();
   const missed = figures.filter((f) => !f.met).length;
@@ -428,6 +450,44 @@ async function memory(app: RunningServer, ceiling: RunningServer): Promise<void>
     `<= ${TARGET.allocationKb} KB`,
     perCall <= TARGET.allocationKb * KB,
     t.failed,
+  );
+}
+
+/** What rate limits cost a plain call: the rate-limited app beside the same app without them (not judged). */
+function rateLimitCost(contestants: Contestant[], limited: RunningServer, plain: RunningServer): void {
+  const [l, p] = [limited, plain].map((server) => contestants.find((c) => c.scenario === "ratelimit" && c.server === server)!);
+  const [ls, ps] = [summarize(l!), summarize(p!)];
+  const cpu =
+    ls.cpuUs !== undefined && ps.cpuUs !== undefined
+      ? `; server CPU ${fmt(ls.cpuUs)} against ${fmt(ps.cpuUs)} µs per call (${fmt(ls.cpuUs - ps.cpuUs, 1)} µs for the limit)`
+      : "";
+  console.log(
+    `\n  (not judged, ratelimit: rate-limited / plain ${(ls.rate / ps.rate).toFixed(3)} (${fmt(ls.rate)} vs ${fmt(ps.rate)} calls/s)${cpu})`,
+  );
+}
+
+/**
+ * The rate-limited app's memory after RSS_AFTER_REQUESTS requests, sampled on the way (the old
+ * generation is where a table rebuilt per call and promoted would pile up), beside the same app
+ * without rate limits after as many.
+ */
+async function rateLimitMemory(limited: RunningServer, plain: RunningServer): Promise<void> {
+  console.log(`\nratelimit memory (${limited.spec.label}, plain tools/call)`);
+  const failed = await topUp(limited, RSS_AFTER_REQUESTS);
+  const usage = await limited.command("memory");
+  await topUp(plain, limited.responses);
+  const without = await plain.command("memory");
+  const old = (u: Record<string, unknown>) => Number((u.spaces as Record<string, number> | undefined)?.old_space ?? NaN);
+  console.log(
+    `  after ${fmt(limited.responses)} requests: old generation ${fmt(old(usage) / MB, 1)} MB, RSS ${fmt(Number(usage.rss) / MB, 1)} MB; ` +
+      `without rate limits after ${fmt(plain.responses)}: old generation ${fmt(old(without) / MB, 1)} MB, RSS ${fmt(Number(without.rss) / MB, 1)} MB`,
+  );
+  judge(
+    `RSS after ${fmt(limited.responses)} rate-limited requests, ${fmt(RATE_LIMIT_CALLERS)} callers`,
+    `${fmt(Number(usage.rss) / MB, 1)} MB (old generation ${fmt(old(usage) / MB, 1)} MB; without rate limits ${fmt(Number(without.rss) / MB, 1)} MB, ${fmt(old(without) / MB, 1)} MB)`,
+    `<= ${TARGET.rssMb} MB`,
+    Number(usage.rss) <= TARGET.rssMb * MB,
+    failed,
   );
 }
 

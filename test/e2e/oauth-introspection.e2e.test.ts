@@ -1,6 +1,10 @@
 // Pins introspectionVerifier (RFC 7662) against oidc-provider issuing opaque access tokens:
 // - an active opaque token for this resource is accepted, its scopes applied (lists filtered)
 // - a token for another resource, and a made-up token, are refused 401 invalid_token
+// - a resource server whose client id and secret hold space, +, %, :, &, =, /, ?, #, quotes,
+//   parentheses, !, ~ and * authenticates to the introspection endpoint (the credentials
+//   form-urlencoded, RFC 6749 section 2.3.1; oidc-provider decodes them), and one whose secret is
+//   wrong is refused by it (the call fails: invalid_client, not an inactive token)
 import { introspectionVerifier, type HttpListener, type McpApp } from "roundtrip-mcp";
 import { MemoryLogger } from "roundtrip-mcp/testing";
 import { createPreferencesApp } from "../../sample/preferences/preferences-app";
@@ -55,5 +59,15 @@ describe("introspectionVerifier against oidc-provider (opaque tokens)", () => {
       expect(response.status).toBe(401);
       expect(response.headers.get("www-authenticate")).toMatch(/^Bearer error="invalid_token"/);
     }
+  });
+
+  it("authenticates a resource server whose client id and secret hold characters form-urlencoding changes", async () => {
+    const { id, secret } = as.facts.oddIntrospector;
+    const resource = listener.url;
+    const token = await as.token(resource, ["preferences:read"]);
+    const good = introspectionVerifier({ issuer: as.issuer, clientId: id, clientSecret: secret });
+    await expect(good.verify(token, { resource })).resolves.toMatchObject({ scopes: ["preferences:read"] });
+    const wrong = introspectionVerifier({ issuer: as.issuer, clientId: id, clientSecret: `${secret}x` });
+    await expect(wrong.verify(token, { resource })).rejects.toThrow(/answered HTTP 401/);
   });
 });

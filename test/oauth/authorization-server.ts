@@ -9,6 +9,8 @@ export interface HarnessFacts {
   clientId: string;
   clientSecret: string;
   introspector: { id: string; secret: string };
+  /** A resource server whose client id and secret hold characters form-urlencoding changes. */
+  oddIntrospector: { id: string; secret: string };
   signingKey: { kid: string; [field: string]: unknown };
 }
 

@@ -2,7 +2,7 @@
 // A real OAuth 2.1 authorization server for the tests: oidc-provider on 127.0.0.1, issuing JWT
 // access tokens (RFC 9068) for the resource indicator (RFC 8707) by client credentials.
 // Run as a child process (oidc-provider is ESM-only): argv[2] is the port (0: a free one).
-// Prints one JSON line: { issuer, clientId, clientSecret, signingKey } (the private JWK, so a test
+// Prints one JSON line: { issuer, clientId, clientSecret, introspector, oddIntrospector, signingKey } (the private JWK, so a test
 // can forge tokens the real server never issued: expired, another issuer). On stdin, "rotate"
 // replaces the signing key with a new one (another kid) at the same issuer and prints the new
 // line; "exit" ends the process.
@@ -15,6 +15,9 @@ const SCOPES = ["preferences", "preferences:read", "preferences:admin", "other"]
 const clientId = "mcp-test-client";
 const clientSecret = "a-test-client-secret-of-enough-length-000000";
 const introspector = { id: "mcp-resource-server", secret: "the-resource-server-secret-of-length-0000" };
+// A second resource server whose id and secret hold what form-urlencoding changes (RFC 6749
+// section 2.3.1): space, +, %, :, &, =, /, ?, #, quotes, parentheses, !, ~, *.
+const oddIntrospector = { id: "mcp resource:server+1", secret: "a secret + 100% : & = / ? # 'q' \"dq\" (p) ! ~ * -._ 0123" };
 
 let handler = (_req, res) => res.writeHead(503).end();
 const server = createServer((req, res) => handler(req, res));
@@ -41,6 +44,7 @@ async function start() {
         token_endpoint_auth_method: "client_secret_basic",
       },
       { client_id: introspector.id, client_secret: introspector.secret, grant_types: [], redirect_uris: [], response_types: [] },
+      { client_id: oddIntrospector.id, client_secret: oddIntrospector.secret, grant_types: [], redirect_uris: [], response_types: [] },
     ],
     jwks: { keys: [jwk] },
     scopes: SCOPES,
@@ -64,7 +68,7 @@ async function start() {
   });
   provider.on("server_error", (_ctx, error) => console.error(`server_error: ${error.message}`));
   handler = provider.callback();
-  console.log(JSON.stringify({ issuer, clientId, clientSecret, introspector, signingKey: jwk }));
+  console.log(JSON.stringify({ issuer, clientId, clientSecret, introspector, oddIntrospector, signingKey: jwk }));
 }
 
 await start();

@@ -1,7 +1,7 @@
 // Opens a subscriptions/listen POST and reads its SSE stream message by message (raw fetch, no
 // client in between), for exact assertions on acknowledgement, filtering and subscription ids.
 import { meta, PROTOCOL } from "./raw-http";
-import { takeSseData } from "../../src/testing/sse-events";
+import { SseDataReader } from "../../src/testing/sse-events";
 
 export interface ListenStream {
   status: number;
@@ -27,7 +27,7 @@ export async function openListen(url: string, id: number | string, notifications
   });
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   const ready: Record<string, unknown>[] = [];
-  let buffer = "";
+  const events = new SseDataReader();
 
   async function next(timeoutMs = 5000): Promise<Record<string, unknown>> {
     let timer: NodeJS.Timeout | undefined;
@@ -38,9 +38,7 @@ export async function openListen(url: string, id: number | string, notifications
       while (ready.length === 0) {
         const { value, done } = await Promise.race([reader.read(), guard]);
         if (done) throw new Error("the listen stream ended");
-        const taken = takeSseData(buffer + value);
-        buffer = taken.rest;
-        for (const data of taken.data) ready.push(JSON.parse(data));
+        for (const data of events.read(value)) ready.push(JSON.parse(data));
       }
       return ready.shift()!;
     } finally {

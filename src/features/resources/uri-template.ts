@@ -1,7 +1,10 @@
 /**
- * RFC 6570 level-1 templates (simple `{var}` expansion): enough to address resources by parameters.
- * Hand-written because matching is the inverse of expansion, which template libraries do not offer;
- * compiled once per template at bootstrap.
+ * RFC 6570 level-1 templates (simple `{var}` expansion): enough to address resources by parameters,
+ * compiled once per template at bootstrap. Most template libraries only expand; the official SDK's
+ * `UriTemplate` also matches, but it builds its regular expression again at every `match` call and
+ * does not percent-decode the values. Ours keeps one regular expression per template and decodes
+ * (a value that is not valid percent-encoding does not match), and only `src/server/` may import
+ * the SDK.
  */
 export class UriTemplate {
   readonly variables: readonly string[];

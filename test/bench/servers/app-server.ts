@@ -7,7 +7,10 @@
 // - `checkpoint_add`: the same, after a state-only round (the method seals a checkpoint with
 //   StateSealer and returns Result.inputRequired({ requestState }); the retry opens it and completes).
 // The rest are generated classes, each a class component with its own DTO and tool name, declared
-// by calling the decorators as functions. Prints the listener's URL on one line when ready, then
+// by calling the decorators as functions. With BENCH_RATE_LIMIT_CALLERS=<n>, every component is
+// rate-limited (a default far above any rate reached: every call is counted, none refused) and the
+// listener's authenticator gives each request the next of n principals in turn, so the limiter's
+// store holds a bucket per principal and component as it would for n callers. Prints the listener's URL on one line when ready, then
 // answers memory probes on stdin (memory-probe.ts); exits (closing the app first, so
 // `node --cpu-prof` can write its profile) on SIGTERM, SIGINT or when stdin ends (the parent went away).
 import "reflect-metadata";
@@ -85,8 +88,14 @@ async function main(): Promise<void> {
   const started = process.hrtime.bigint();
   const components: Function[] = [Calc, ConfirmedCalc, CheckpointCalc];
   for (let i = components.length; i < count; i++) components.push(generatedComponent(i));
-  const app = McpApp.create({ components, state: { secret: "bench-secret-".padEnd(48, "x") } });
-  const listener = await app.listen({ port: 0 });
+  const callers = Number(process.env.BENCH_RATE_LIMIT_CALLERS ?? "0");
+  if (!Number.isInteger(callers) || callers < 0)
+    throw new Error(`BENCH_RATE_LIMIT_CALLERS must be an integer >= 0, got ${process.env.BENCH_RATE_LIMIT_CALLERS}`);
+  const rateLimits = callers > 0 ? { rateLimits: { default: { limit: 1_000_000_000, windowMs: 60_000 } } } : {};
+  const app = McpApp.create({ components, state: { secret: "bench-secret-".padEnd(48, "x") }, ...rateLimits });
+  let turn = 0;
+  const principals = Array.from({ length: callers }, (_, i) => `caller-${i}`);
+  const listener = await app.listen({ port: 0, ...(callers > 0 && { authenticate: () => principals[turn++ % callers]! }) });
   const bootMs = Number(process.hrtime.bigint() - started) / 1e6;
   process.stderr.write(`[app-server] ${components.length} tools registered, bootstrap ${bootMs.toFixed(0)} ms\n`);
   process.stdout.write(`${listener.url}\n`);

@@ -1,15 +1,11 @@
 /*
- * Pins how StateSealer.open reads rt1 tokens, the format sealed before rt2, during a rolling
- * upgrade (tokens live at most 900 s; seal writes rt3 only; rt2: state-sealer-rt2.test.ts):
- * - tokens sealed by the previous release (fixtures below, made by its sealer) open for the same
- *   request and principal, named or anonymous, with the data they carry;
- * - they fail as they always did: another request (other-request), another principal
- *   (other-principal), after expiry (expired), a lifetime over the ttl given to open, a flipped
- *   MAC (bad-mac), a key no longer in the ring (unknown-key), a payload version 2 under an rt1
- *   prefix (version-mismatch);
- * - an rt1 token checks its lifetime before its binding (an expired token for another request is
- *   `expired`), while rt3 binds in the MAC (the same case is `other-request`);
- * - opening an rt1 token costs its three HMACs.
+ * Pins that StateSealer.open no longer reads rt1 tokens, the format sealed before rt2: no release
+ * sealed them (0.1.0 sealed rt2), so no deployment has one in flight.
+ * - tokens sealed by the rt1 sealer (fixtures below, made by it) are refused with the one -32602
+ *   error and logged `unsupported-version`, for the request and principal they were sealed for,
+ *   with their key still in the ring, within their lifetime; a tampered one is refused all the same;
+ * - opening one computes no HMAC: it is refused at its prefix;
+ * - the sealer seals rt3 only.
  */
 import nodeCrypto = require("node:crypto");
 import { MemoryLogger } from "../../../src/testing/index";
@@ -20,13 +16,9 @@ import { rejectionOf } from "../../support/state-rejection";
 const SECRET_A = "tamper-test-secret-A-0123456789abcdefghijklmnop";
 const NOW = 1_750_000_000_000;
 const CTX: StateBinding = { requestMethod: "tools/call", requestParams: { name: "pay", arguments: { amount: 12, payee: "PARAM-PAYEE" } } };
-const OTHER: StateBinding = {
-  requestMethod: "tools/call",
-  requestParams: { name: "pay", arguments: { amount: 13, payee: "PARAM-PAYEE" } },
-};
 const DATA = { carried: "DATA-VALUE", step: 1 };
 
-// Sealed by the previous release (commit 9930485) with key { id: "A", secret: SECRET_A } at NOW,
+// Sealed by the rt1 sealer (commit 9930485, before 0.1.0) with key { id: "A", secret: SECRET_A } at NOW,
 // for CTX and DATA: for principal "PRINCIPAL-carol" (ttl 300), and anonymous with ttl 900.
 const RT1_CAROL =
   "rt1.A.WzEsMTc1MDAwMDAwMCwxNzUwMDAwMzAwLCJIb0N5Q3F5RjhWSE9SSWFoT3g0Z0thR1I4S0I2RDd0QTU0T0tsdUQwUUY4LjB2TzZpcS1ZdndKZWt4TGpDWjlDSkZxNHl4ZXlRaTVWV2NCY1VCMTVVVEUiLHsiY2FycmllZCI6IkRBVEEtVkFMVUUiLCJzdGVwIjoxfV0.LAOf6nIELsIVHGx4m0EZ9Jbp9tKE4WPa6tkxngCDAkY";
@@ -49,68 +41,30 @@ function reasonOf(logger: MemoryLogger, open: () => unknown): unknown {
   return logger.entries[logger.entries.length - 1]?.fields?.reason;
 }
 
-describe("StateSealer reading rt1 tokens", () => {
-  it("opens tokens sealed by the previous release, named and anonymous", () => {
+describe("StateSealer and rt1 tokens", () => {
+  it("refuses tokens sealed by the rt1 sealer, named and anonymous, as unsupported-version", () => {
     const { sealer, logger } = makeSealer();
-    expect(sealer.open(RT1_CAROL, CTX, { principal: "PRINCIPAL-carol" })).toEqual(DATA);
-    expect(sealer.open(RT1_ANONYMOUS, CTX, { principal: null, ttl: 900 })).toEqual(DATA);
-    expect(logger.entries).toEqual([]);
+    expect(reasonOf(logger, () => sealer.open(RT1_CAROL, CTX, { principal: "PRINCIPAL-carol" }))).toBe("unsupported-version");
+    expect(reasonOf(logger, () => sealer.open(RT1_ANONYMOUS, CTX, { principal: null, ttl: 900 }))).toBe("unsupported-version");
+    const last = RT1_CAROL[RT1_CAROL.length - 1];
+    const flipped = RT1_CAROL.slice(0, -1) + (last === "A" ? "B" : "A");
+    expect(reasonOf(logger, () => sealer.open(flipped, CTX, { principal: "PRINCIPAL-carol" }))).toBe("unsupported-version");
+    expect(logger.entries.map((entry) => entry.message)).toEqual(Array(3).fill("requestState rejected"));
+  });
+
+  it("computes no HMAC to refuse one", () => {
+    const { sealer } = makeSealer();
+    const hmac = jest.spyOn(nodeCrypto, "createHmac");
+    try {
+      rejectionOf(() => sealer.open(RT1_CAROL, CTX, { principal: "PRINCIPAL-carol" }));
+      expect(hmac).not.toHaveBeenCalled();
+    } finally {
+      jest.restoreAllMocks();
+    }
   });
 
   it("seals rt3 only", () => {
     const { sealer } = makeSealer([{ id: "A", secret: SECRET_A }]);
     expect(sealer.seal(DATA, CTX, { principal: "PRINCIPAL-carol" })).toMatch(/^rt3\.A\./);
-  });
-
-  it("refuses them for another request or principal", () => {
-    const { sealer, logger } = makeSealer();
-    expect(reasonOf(logger, () => sealer.open(RT1_CAROL, OTHER, { principal: "PRINCIPAL-carol" }))).toBe("other-request");
-    expect(
-      reasonOf(logger, () =>
-        sealer.open(RT1_CAROL, { requestMethod: "prompts/get", requestParams: CTX.requestParams }, { principal: "PRINCIPAL-carol" }),
-      ),
-    ).toBe("other-request");
-    expect(reasonOf(logger, () => sealer.open(RT1_CAROL, CTX, { principal: "PRINCIPAL-dave" }))).toBe("other-principal");
-    expect(reasonOf(logger, () => sealer.open(RT1_CAROL, CTX, { principal: null }))).toBe("other-principal");
-    expect(reasonOf(logger, () => sealer.open(RT1_ANONYMOUS, CTX, { principal: "PRINCIPAL-carol", ttl: 900 }))).toBe("other-principal");
-  });
-
-  it("refuses them once expired, or when they live longer than the ttl given to open", () => {
-    const { sealer, logger, clock } = makeSealer();
-    expect(reasonOf(logger, () => sealer.open(RT1_ANONYMOUS, CTX, { principal: null }))).toBe("lifetime-exceeds-ttl");
-    clock.ms = NOW + 299_999;
-    expect(sealer.open(RT1_CAROL, CTX, { principal: "PRINCIPAL-carol" })).toEqual(DATA);
-    clock.ms = NOW + 300_000;
-    expect(reasonOf(logger, () => sealer.open(RT1_CAROL, CTX, { principal: "PRINCIPAL-carol" }))).toBe("expired");
-  });
-
-  it("refuses them tampered, or with their key gone", () => {
-    const { sealer, logger } = makeSealer();
-    const last = RT1_CAROL[RT1_CAROL.length - 1];
-    const flipped = RT1_CAROL.slice(0, -1) + (last === "A" ? "B" : "A");
-    expect(reasonOf(logger, () => sealer.open(flipped, CTX, { principal: "PRINCIPAL-carol" }))).toBe("bad-mac");
-    expect(reasonOf(logger, () => sealer.open(`${RT1_CAROL}~`, CTX, { principal: "PRINCIPAL-carol" }))).toBe("malformed");
-    const { sealer: rotated, logger: rotatedLog } = makeSealer([{ id: "B", secret: "legacy-test-secret-B-0123456789abcdefghijklm" }]);
-    expect(reasonOf(rotatedLog, () => rotated.open(RT1_CAROL, CTX, { principal: "PRINCIPAL-carol" }))).toBe("unknown-key");
-  });
-
-  it("checks an rt1 token's lifetime before its binding, and an rt3 token's binding first", () => {
-    const { sealer, logger, clock } = makeSealer([{ id: "A", secret: SECRET_A }]);
-    const rt3 = sealer.seal(DATA, CTX, { principal: "PRINCIPAL-carol" });
-    clock.ms = NOW + 300_000;
-    expect(reasonOf(logger, () => sealer.open(RT1_CAROL, OTHER, { principal: "PRINCIPAL-carol" }))).toBe("expired");
-    expect(reasonOf(logger, () => sealer.open(rt3, OTHER, { principal: "PRINCIPAL-carol" }))).toBe("other-request");
-    expect(reasonOf(logger, () => sealer.open(rt3, CTX, { principal: "PRINCIPAL-carol" }))).toBe("expired");
-  });
-
-  it("costs the three HMACs of the rt1 format to open one", () => {
-    const { sealer } = makeSealer();
-    const hmac = jest.spyOn(nodeCrypto, "createHmac");
-    try {
-      expect(sealer.open(RT1_CAROL, CTX, { principal: "PRINCIPAL-carol" })).toEqual(DATA);
-      expect(hmac).toHaveBeenCalledTimes(3);
-    } finally {
-      jest.restoreAllMocks();
-    }
   });
 });

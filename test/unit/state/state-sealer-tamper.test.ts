@@ -1,6 +1,6 @@
 /*
  * Pins how StateSealer.open refuses tokens that were not sealed as presented:
- * - the token format: rt3.<keyId>.<base64url JSON [3, issued, expires, tags, data]>.<mac>, the MAC
+ * - the token format: rt3.<keyId>.<base64url JSON [3, issued, expires, "", data]>.<mac>, the MAC
  *   over the key id, the binding digest, the principal and the payload's bytes, reproduced by an
  *   independent implementation (as is rt2's, which open still reads);
  * - a payload whose base64url is not the one seal writes for its bytes (padding, the other
@@ -11,8 +11,8 @@
  * - truncation, appended characters, and a missing part fail;
  * - a token re-signed under another ring key (valid MAC under B claiming A's id, and vice versa) fails;
  * - a swapped key id fails (bad MAC for a known id, unknown-key for an unknown id);
- * - a payload version that differs from the prefix version fails (rt3, and the rt2 and rt1 still read), as
- *   does an unknown prefix version;
+ * - a payload version that differs from the prefix version fails (rt3, and the rt2 still read), as
+ *   does an unknown prefix version, rt1 among them (no longer read);
  * - a 16,385-byte token fails before parsing (too-large), a 16,384-byte one is parsed;
  * - non-string tokens (number, null, object, undefined, array, Buffer) fail;
  * - a token sealed with another secret fails (bad-mac);
@@ -58,7 +58,7 @@ function reasonOf(logger: MemoryLogger, open: () => unknown): unknown {
 // An independent re-implementation of the signing step, to forge tokens a key holder could make:
 // rt3 signs the key id, the binding digest (SHA-256 of canonical [method, params]), the principal
 // and the payload's bytes in one HMAC; the rt2 still read signed the token text and the canonical
-// binding; the rt1 still read signed the text alone.
+// binding; rt1 signed the text alone (no longer read: a token of it is unsupported-version).
 const derivedKey = (secret: string, label: string) => createHmac("sha256", Buffer.from(secret, "utf8")).update(label).digest();
 const REQUEST = canonicalJson([CTX.requestMethod, CTX.requestParams]);
 const DIGEST = createHash("sha256").update(`roundtrip-mcp/state/binding/v3\0${REQUEST}`).digest("base64url");
@@ -78,16 +78,6 @@ function macWith(secret: string, prefix: string, keyId: string, payload: Buffer)
     .update(`roundtrip-mcp/state/token/v3\0${keyId}\0${DIGEST}${JSON.stringify(PRINCIPAL)}\0`)
     .update(payload)
     .digest("base64url");
-}
-
-/** The tags r || p || c: truncated SHA-256 of the base64url tag key, a label and the input (rt3: the digest; rt2: the request). */
-function tagsWith(secret: string, version: 2 | 3 = 3): string {
-  const tagKey = derivedKey(secret, `roundtrip-mcp/state/tag-key/v${version}`).toString("base64url");
-  const tag = (label: string, input: string, chars: number) =>
-    createHash("sha256").update(`${tagKey}\0${label}\0${input}`).digest("base64url").slice(0, chars);
-  const r = tag("request", version === 3 ? DIGEST : REQUEST, 12);
-  const p = tag("principal", `${r}\0${JSON.stringify(PRINCIPAL)}`, 12);
-  return r + p + tag("check", r + p, 8);
 }
 
 function forge(secret: string, prefix: string, keyId: string, payloadJson: string): string {
@@ -117,8 +107,7 @@ describe("StateSealer token format", () => {
     expect(keyId).toBe("A");
     expect(mac).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const issued = Math.floor(NOW / 1000);
-    expect(fields).toEqual([3, issued, issued + 300, tagsWith(SECRET_A), DATA]);
-    expect(fields[3]).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(fields).toEqual([3, issued, issued + 300, "", DATA]);
   });
 
   it("is reproduced by the independent forger, so forged-token tests below are meaningful", () => {
@@ -128,7 +117,7 @@ describe("StateSealer token format", () => {
     expect(forge(SECRET_A, "rt3", "A", JSON.stringify(fields))).toBe(token);
     const changedData = JSON.stringify([...fields.slice(0, 4), { carried: "forged", step: 9 }]);
     expect(sealer.open(forge(SECRET_A, "rt3", "A", changedData), CTX, { principal: PRINCIPAL })).toEqual({ carried: "forged", step: 9 });
-    const rt2 = JSON.stringify([2, ...fields.slice(1, 3), tagsWith(SECRET_A, 2), { carried: "forged", step: 2 }]);
+    const rt2 = JSON.stringify([2, ...fields.slice(1, 3), "rt2 tags are not read", { carried: "forged", step: 2 }]);
     expect(sealer.open(forge(SECRET_A, "rt2", "A", rt2), CTX, { principal: PRINCIPAL })).toEqual({ carried: "forged", step: 2 });
   });
 
@@ -226,7 +215,7 @@ describe("StateSealer tamper resistance", () => {
     const { sealer, logger } = makeSealer();
     const { fields } = partsOf(sealer.seal(DATA, CTX, { principal: PRINCIPAL }));
     const payload = JSON.stringify(fields);
-    for (const prefix of ["rt3", "rt2", "rt1"]) {
+    for (const prefix of ["rt3", "rt2"]) {
       expect(reasonOf(logger, () => sealer.open(forge(SECRET_B, prefix, "A", payload), CTX, { principal: PRINCIPAL }))).toBe("bad-mac");
       expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, prefix, "B", payload), CTX, { principal: PRINCIPAL }))).toBe("bad-mac");
     }
@@ -260,9 +249,9 @@ describe("StateSealer tamper resistance", () => {
         "version-mismatch",
       );
     }
-    for (const version of [2, 0, "1", null]) {
+    for (const version of [1, 2, 3]) {
       expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, "rt1", "A", withVersion(version)), CTX, { principal: PRINCIPAL }))).toBe(
-        "version-mismatch",
+        "unsupported-version",
       );
     }
     expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, "rt4", "A", withVersion(4)), CTX, { principal: PRINCIPAL }))).toBe(
@@ -291,7 +280,6 @@ describe("StateSealer tamper resistance", () => {
     for (const [prefix, version] of [
       ["rt3", 3],
       ["rt2", 2],
-      ["rt1", 1],
     ] as const) {
       for (const shape of shapes(version)) {
         expect(reasonOf(logger, () => sealer.open(forge(SECRET_A, prefix, "A", shape), CTX, { principal: PRINCIPAL }))).toBe("malformed");

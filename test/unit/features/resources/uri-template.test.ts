@@ -5,6 +5,9 @@
 // - literal characters that are special in regular expressions match only themselves
 // - expand() percent-encodes values, so expand and match are inverses
 // - anything beyond simple expansions, a repeated variable and unbalanced braces are refused
+// - beside the official SDK's UriTemplate (what its comment says): the same variables for plain
+//   values, but the SDK's leaves them percent-encoded where ours decodes them
+import { UriTemplate as SdkUriTemplate } from "@modelcontextprotocol/server";
 import { UriTemplate } from "../../../../src/features/resources/uri-template";
 
 describe("UriTemplate", () => {
@@ -49,5 +52,14 @@ describe("UriTemplate", () => {
     ["notes://{id", "unbalanced braces"],
   ])("refuses %s", (template, problem) => {
     expect(() => new UriTemplate(template)).toThrow(`uriTemplate "${template}": ${problem}`);
+  });
+
+  it("matches as the SDK's UriTemplate does, but decodes the values the SDK leaves encoded", () => {
+    const ours = new UriTemplate("weather://{city}/{day}");
+    const sdk = new SdkUriTemplate("weather://{city}/{day}");
+    expect(ours.match("weather://Lyon/monday")).toEqual(sdk.match("weather://Lyon/monday"));
+    const uri = ours.expand({ city: "New York", day: "d\u00e9but" });
+    expect(ours.match(uri)).toEqual({ city: "New York", day: "d\u00e9but" });
+    expect(sdk.match(uri)).toEqual({ city: "New%20York", day: "d%C3%A9but" });
   });
 });
