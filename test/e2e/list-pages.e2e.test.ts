@@ -14,7 +14,7 @@ import { McpApp, type JsonObject } from "../../src/index";
 import { createHttpTestClient, createTestClient, MemoryLogger, type TestClient } from "../../src/testing/index";
 import { Boundary } from "../support/boundaries";
 import { manyComponents, nameOf } from "../support/many-components";
-import { fastLaneCountsOf } from "../../src/server/mcp-app";
+import { fastLaneCountsOf } from "../../src/server/fast-lane-counts";
 
 const N = 250;
 const Many = manyComponents(N, { resources: true, prompts: true });

@@ -29,7 +29,7 @@ import { meta, rpc } from "../support/raw-http";
 import { createTelemetryApp } from "./fixtures/telemetry-app";
 import { createTaskApp } from "./fixtures/task-app";
 import { MemoryTaskStore } from "../../src/stores/index";
-import { fastLaneCountsOf } from "../../src/server/mcp-app";
+import { fastLaneCountsOf } from "../../src/server/fast-lane-counts";
 
 const TASKS = { extensions: { "io.modelcontextprotocol/tasks": {} } };
 const FORM = { elicitation: {} };

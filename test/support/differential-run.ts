@@ -3,7 +3,7 @@
 // Decorator metadata first: src/server/mcp-app (for the lane counts) loads tsyringe, which needs it.
 import "reflect-metadata";
 import type { McpApp } from "../../src/index";
-import { fastLaneCountsOf } from "../../src/server/mcp-app";
+import { fastLaneCountsOf } from "../../src/server/fast-lane-counts";
 import { SilentLogger } from "../../src/testing/index";
 import { createFeatureApp } from "../e2e/fixtures/feature-app";
 import { createInteractiveApp } from "../e2e/fixtures/interactive-app";

@@ -21,6 +21,7 @@ import { encodeResult, responseHead, responseTail, responseText, type DirectMeth
 import { MODERN_PROTOCOL_VERSION } from "../checks/inbound-checks";
 import { sameJson } from "./same-json";
 import { knownModernEnvelope } from "../checks/known-envelope";
+import type { ServerInfo } from "../request/app-info";
 
 /**
  * The environment variable that turns the fast lane's default off for a whole process (`off`, `0`
@@ -129,7 +130,7 @@ const RECENT_ENVELOPES = 4;
 export interface FastLaneOptions {
   dispatcher: Dispatcher;
   checks: InboundChecks;
-  serverInfo: { name: string; version: string; title?: string };
+  serverInfo: ServerInfo;
   /** The capabilities advertised to the modern era: a method gated by one not advertised is not served. */
   capabilities: Record<string, unknown>;
 }
