@@ -30,13 +30,13 @@ export function parseFrontmatter(bytes: Uint8Array): JsonObject {
   if (close === null) throw new FrontmatterError('the frontmatter has no closing "---" line');
   let value: unknown;
   try {
-    value = parse(rest.slice(0, close.index), { schema: "core", uniqueKeys: true, prettyErrors: false, maxAliasCount: 100 });
+    value = parse(rest.slice(0, close.index), { schema: "core", uniqueKeys: true, prettyErrors: true, maxAliasCount: 100 });
   } catch (error) {
     if (error instanceof YAMLParseError) {
       const line = error.linePos?.[0]?.line;
       // The YAML starts on the file's second line.
       throw new FrontmatterError(
-        `${line === undefined ? "" : `line ${line + 1}: `}invalid YAML frontmatter: ${error.message.split("\n")[0]}`,
+        `${line === undefined ? "" : `line ${line + 1}: `}invalid YAML frontmatter: ${error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:$/, "")}`,
       );
     }
     throw error;
