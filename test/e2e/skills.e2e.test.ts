@@ -3,6 +3,7 @@
 //   listed, each file read and verified (size, digest, SKILL.md frontmatter) by the client itself,
 //   directories walked; the exact wire JSON of skills/get and of a SKILL.md read, and -32602 for an
 //   unknown skill, a non-directory and a directory read as a file;
+// - stdio (a child process serving the fixture): the same catalog, read and verified by SkillsClient;
 // - in-process: scopes filter skills/list and resources/list, and refuse skills/get, directory
 //   reads and file reads of a skill the caller may not see (-32003 naming the scopes); app
 //   middleware runs in front of skill reads;
@@ -24,6 +25,7 @@ import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextp
 import { z } from "zod";
 import { McpApp, skills, type Middleware, type SkillsOptions } from "../../src/index";
 import { createHttpTestClient, createTestClient, MemoryLogger } from "../../src/testing/index";
+import { fixtureCommand } from "../support/fixture-server";
 import { openListen } from "../support/listen-stream";
 import { rpc } from "../support/raw-http";
 
@@ -135,6 +137,35 @@ describe("skills over HTTP", () => {
     });
     const dirAsFile = await rpc(url, "resources/read", { _meta: meta(), uri: "skill://pdf-processing/references" });
     expect(dirAsFile.body!.error).toMatchObject({ code: -32602, message: expect.stringContaining("is a directory of a skill") });
+  });
+});
+
+describe("skills over stdio", () => {
+  it("serves the same catalog to the official SkillsClient from a child process", async () => {
+    const { StdioClientTransport } = await import("@modelcontextprotocol/client/stdio");
+    const fixture = fixtureCommand("skills");
+    const client = new Client({ name: "skills-stdio", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: fixture.command,
+        args: fixture.args,
+        env: { ...process.env, ...fixture.env } as Record<string, string>,
+      }),
+    );
+    try {
+      const skillsClient = new SkillsClient(client);
+      const listing = await skillsClient.list();
+      expect(listing.skills.map((s) => s.uri)).toEqual([
+        "skill://acme/billing/refunds/SKILL.md",
+        "skill://git-workflow/SKILL.md",
+        "skill://pdf-processing/SKILL.md",
+      ]);
+      const gitWorkflow = listing.skills[1]!;
+      expect((await skillsClient.read(gitWorkflow, "references/COMMITS.md")).text).toContain("One change per commit");
+      expect((await skillsClient.read(listing.skills[2]!, "scripts/extract.py")).verified).toBe(true);
+    } finally {
+      await client.close();
+    }
   });
 });
 
