@@ -32,7 +32,8 @@ export interface MethodSpec {
   /**
    * The method may be answered by the fast lane (server/lane/), which writes the bytes the SDK path
    * would: declare it only for a method the SDK has a built-in dispatch schema for, accepting
-   * exactly what `paramsShape` accepts. Absent: every request takes the SDK path.
+   * exactly what `paramsShape` accepts, or a custom method whose `paramsSchema` (which the SDK path
+   * then checks) is its whole params check (skills/list). Absent: every request takes the SDK path.
    */
   readonly direct?: DirectAnswer;
 }

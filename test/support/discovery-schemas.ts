@@ -15,7 +15,9 @@ export const REGISTRY_SCHEMA_FILE = path.join(__dirname, "spec", "registry-serve
 /** The errors of `document` against a schema, one line each (empty when it validates). */
 export type DocumentCheck = (document: unknown) => string[];
 
-function checker(validate: ((value: unknown) => boolean) & { errors?: { instancePath: string; message?: string }[] | null }): DocumentCheck {
+function checker(
+  validate: ((value: unknown) => boolean) & { errors?: { instancePath: string; message?: string }[] | null },
+): DocumentCheck {
   return (document) => (validate(document) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? ""}`));
 }
 

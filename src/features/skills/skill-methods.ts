@@ -14,7 +14,13 @@ import { canonicalUri } from "./skill-uri";
 const URI_PARAMS = { type: "object", required: ["uri"], properties: { uri: { type: "string" } } };
 
 /** skills/list, skills/get and resources/directory/read as data (SEP-2640): custom methods, both eras. */
-export const SKILLS_LIST: MethodSpec = { method: "skills/list", inputRequired: false, paramsSchema: PAGINATED_PARAMS };
+// skills/list pages are large (100 entries of every file's digest): the fast lane writes them.
+export const SKILLS_LIST: MethodSpec = {
+  method: "skills/list",
+  inputRequired: false,
+  paramsSchema: PAGINATED_PARAMS,
+  direct: { cacheable: true, result: "as-is" },
+};
 export const SKILLS_GET: MethodSpec = { method: "skills/get", inputRequired: false, paramsSchema: URI_PARAMS };
 export const RESOURCES_DIRECTORY_READ: MethodSpec = {
   method: "resources/directory/read",

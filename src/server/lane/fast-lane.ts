@@ -161,8 +161,9 @@ export class FastLane {
     for (const entry of dispatcher.features.methods) {
       if (entry.eras !== undefined && !entry.eras.includes("modern")) continue;
       if (entry.capability !== undefined && !(entry.capability in capabilities)) continue;
-      // Only a method whose spec says how the SDK writes it, with the SDK's own params schema (not one of ours).
-      if (!isDirect(entry) || entry.paramsSchema !== undefined) continue;
+      // Only a method whose spec says how the SDK writes it: its params checked by the SDK's own schema,
+      // or by its `paramsSchema`, which the bridge registers as the SDK's schema and InboundChecks.params also applies.
+      if (!isDirect(entry)) continue;
       this.methods.set(entry.method, entry);
     }
     this.serverInfoMeta = `{${JSON.stringify(SERVER_INFO_META_KEY)}:${JSON.stringify(options.serverInfo)}}`;

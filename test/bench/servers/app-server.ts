@@ -7,13 +7,14 @@
 // - `checkpoint_add`: the same, after a state-only round (the method seals a checkpoint with
 //   StateSealer and returns Result.inputRequired({ requestState }); the retry opens it and completes).
 // The rest are generated classes, each a class component with its own DTO and tool name, declared
-// by calling the decorators as functions. Prints the listener's URL on one line when ready, then
+// by calling the decorators as functions. BENCH_SKILLS (default 0) adds the skills feature with that
+// many code-registered skills of three files each. Prints the listener's URL on one line when ready, then
 // answers memory probes on stdin (memory-probe.ts); exits (closing the app first, so
 // `node --cpu-prof` can write its profile) on SIGTERM, SIGINT or when stdin ends (the parent went away).
 import "reflect-metadata";
 import { IsIn, IsInt } from "class-validator";
 import { inject, injectable } from "tsyringe";
-import { Arg, Ctx, Elicit, McpApp, Result, StateSealer, Tool, type RequestContext } from "../../../src/index";
+import { Arg, Ctx, Elicit, McpApp, Result, skills, StateSealer, Tool, type RequestContext, type SkillDefinition } from "../../../src/index";
 import { exitWhenAsked } from "./exit-when-asked";
 import { answerMemoryProbes } from "./memory-probe";
 
@@ -78,6 +79,16 @@ function generatedComponent(i: number): Function {
   return Component;
 }
 
+/** A skill registered from code, `skill-<i>`: a SKILL.md and two reference files (BENCH_SKILLS). */
+function generatedSkill(i: number): SkillDefinition {
+  const name = `skill-${i}`;
+  const manifest = `---\nname: ${name}\ndescription: Generated skill number ${i}, for the skills/list benchmark; it teaches nothing.\nlicense: MIT\n---\n\n# ${name}\n\nSee references/GUIDE.md.\n`;
+  return {
+    path: `bench/${name}`,
+    files: { "SKILL.md": manifest, "references/GUIDE.md": `Guide ${i}\n`, "references/EXAMPLES.md": `Examples ${i}\n` },
+  };
+}
+
 async function main(): Promise<void> {
   const count = Number(process.env.BENCH_COMPONENTS ?? "3");
   if (!Number.isInteger(count) || count < 3)
@@ -85,7 +96,9 @@ async function main(): Promise<void> {
   const started = process.hrtime.bigint();
   const components: Function[] = [Calc, ConfirmedCalc, CheckpointCalc];
   for (let i = components.length; i < count; i++) components.push(generatedComponent(i));
-  const app = McpApp.create({ components, state: { secret: "bench-secret-".padEnd(48, "x") } });
+  const skillCount = Number(process.env.BENCH_SKILLS ?? "0");
+  const features = skillCount > 0 ? [skills({ skills: Array.from({ length: skillCount }, (_, i) => generatedSkill(i)) })] : [];
+  const app = McpApp.create({ components, state: { secret: "bench-secret-".padEnd(48, "x") }, features });
   const listener = await app.listen({ port: 0 });
   const bootMs = Number(process.hrtime.bigint() - started) / 1e6;
   process.stderr.write(`[app-server] ${components.length} tools registered, bootstrap ${bootMs.toFixed(0)} ms\n`);

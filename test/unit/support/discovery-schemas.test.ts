@@ -5,12 +5,7 @@
 //   server.json with a version range as package version, a name without a slash.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import {
-  REGISTRY_SCHEMA_FILE,
-  SERVER_CARD_SCHEMA_FILE,
-  serverCardErrors,
-  serverJsonErrors,
-} from "../../support/discovery-schemas";
+import { REGISTRY_SCHEMA_FILE, SERVER_CARD_SCHEMA_FILE, serverCardErrors, serverJsonErrors } from "../../support/discovery-schemas";
 
 const sha256 = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
 const CARD = {

@@ -31,7 +31,8 @@ function folderOf(files: Record<string, string>): string {
   return root;
 }
 
-const manifest = (name: string, extra = "") => `---\nname: ${name}\ndescription: The ${name} skill, for tests.\n${extra}---\n\nBody of ${name}.\n`;
+const manifest = (name: string, extra = "") =>
+  `---\nname: ${name}\ndescription: The ${name} skill, for tests.\n${extra}---\n\nBody of ${name}.\n`;
 
 function catalogOf(options: SkillsOptions) {
   const problems: string[] = [];
@@ -117,7 +118,9 @@ describe("buildCatalog", () => {
   it("serves code skills beside the folder's, with their scopes", () => {
     const catalog = catalogOf({
       folder: folderOf({ "pdf/SKILL.md": manifest("pdf") }),
-      skills: () => [{ path: "team/review", files: { "SKILL.md": manifest("review"), "checklist.md": "- tests" }, scopes: ["review:read"] }],
+      skills: () => [
+        { path: "team/review", files: { "SKILL.md": manifest("review"), "checklist.md": "- tests" }, scopes: ["review:read"] },
+      ],
       scopes: { pdf: ["pdf:read"] },
     });
     expect(catalog.skills.map((s) => [s.uri, s.scopes])).toEqual([
