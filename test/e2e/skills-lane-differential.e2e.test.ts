@@ -9,7 +9,7 @@
 import "reflect-metadata";
 import { fastLaneCountsOf } from "../../src/server/fast-lane-counts";
 import { SilentLogger, createTestClient } from "../../src/testing/index";
-import { request, type WireCase } from "../support/differential-cases";
+import { envelope, request, type WireCase } from "../support/differential-cases";
 import { HttpPair, StdioPair } from "../support/differential";
 import { createSkillsApp } from "./fixtures/skills-app";
 
@@ -59,10 +59,9 @@ describe("skills/list on the fast lane", () => {
       jsonrpc: "2.0",
       id: "opening",
       method: "server/discover",
-      params: request("", "server/discover", {}).body.params,
+      params: { _meta: envelope() },
     });
-    const sentinel = (id: string) =>
-      JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list", params: request("", "tools/list", {}).body.params });
+    const sentinel = (id: string) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list", params: { _meta: envelope() } });
     const pair = await StdioPair.start("skills", sentinel, opening);
     try {
       for (const c of corpus("not-a-cursor-of-this-child").filter((c) => c.label !== "later page" && !c.label.includes("Mcp-Method"))) {

@@ -80,9 +80,21 @@ export function buildCatalog(sources: SourceFiles, limits: { files: number; byte
     byPath.set(key, { ...file, uri });
   }
   const roots = [...byPath.keys()].filter((p) => p.endsWith(`/${SKILL_MANIFEST}`)).map((p) => p.slice(0, -SKILL_MANIFEST.length - 1));
-  // Innermost skill first for each path: the longest root that contains it.
-  roots.sort((a, b) => b.length - a.length);
-  const innermost = (p: string) => roots.find((root) => p.startsWith(`${root}/`));
+  const rootSet = new Set(roots);
+  /** The skill roots holding `p`, innermost first (its ancestor folders that hold a SKILL.md). */
+  const holders = (p: string) => {
+    const found: string[] = [];
+    for (let at = p.lastIndexOf("/"); at > 0; at = p.lastIndexOf("/", at - 1)) if (rootSet.has(p.slice(0, at))) found.push(p.slice(0, at));
+    return found;
+  };
+  const innermost = (p: string) => holders(p)[0];
+  const filesOf = new Map<string, (FileInput & { uri: string })[]>();
+  for (const [p, file] of byPath)
+    for (const root of holders(p)) {
+      const list = filesOf.get(root);
+      if (list === undefined) filesOf.set(root, [file]);
+      else list.push(file);
+    }
   const digests = new Map<string, string>();
   const digestOf = (file: FileInput & { uri: string }) => {
     let digest = digests.get(file.uri);
@@ -92,7 +104,7 @@ export function buildCatalog(sources: SourceFiles, limits: { files: number; byte
   const skills = new Map<string, SkillRecord>();
   for (const root of roots) {
     const manifest = byPath.get(`${root}/${SKILL_MANIFEST}`)!;
-    const inside = [...byPath.entries()].filter(([p]) => p.startsWith(`${root}/`)).map(([, f]) => f);
+    const inside = filesOf.get(root)!;
     let frontmatter: JsonObject;
     try {
       frontmatter = parseFrontmatter(manifest.bytes);
@@ -128,7 +140,7 @@ export function buildCatalog(sources: SourceFiles, limits: { files: number; byte
     skills.set(root, { uri: manifest.uri, path: root, entry, listed, scopes: sources.scopes.get(root) ?? [] });
   }
   for (const key of sources.scopes.keys())
-    if (!roots.includes(key)) problems.push(`skills({ scopes }): "${key}" names no skill; a key is a skill's path, such as "acme/refunds"`);
+    if (!rootSet.has(key)) problems.push(`skills({ scopes }): "${key}" names no skill; a key is a skill's path, such as "acme/refunds"`);
   const files = new Map<string, FileRecord>();
   const dirChildren = new Map<string, Map<string, JsonObject>>();
   const child = (dir: string, key: string, value: JsonObject) => {
@@ -153,7 +165,7 @@ export function buildCatalog(sources: SourceFiles, limits: { files: number; byte
     files.set(file.uri, record);
     child(p.slice(0, p.lastIndexOf("/")), p, Object.freeze({ uri: file.uri, name, mimeType: record.mimeType, size: record.size }));
     // Every folder between the file and the outermost skill holding it is a directory resource.
-    const outer = roots.filter((r) => p.startsWith(`${r}/`) && skills.has(r)).reduce((a, b) => (a.length < b.length ? a : b));
+    const outer = holders(p).at(-1)!;
     for (let dir = p.slice(0, p.lastIndexOf("/")); dir.length > outer.length; dir = dir.slice(0, dir.lastIndexOf("/"))) {
       const parent = dir.slice(0, dir.lastIndexOf("/"));
       const uri = skillUri(dir.split("/"))!;
