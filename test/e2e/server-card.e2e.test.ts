@@ -146,7 +146,8 @@ describe("app.serverCardHandler()", () => {
     const app = appWith();
     const mcp = app.nodeHandler({ allowedHosts: ["127.0.0.1"] });
     const card = app.serverCardHandler({ url: "https://mcp.example.com/mcp", maxAgeSeconds: 60 });
-    const server: Server = createServer((req, res) => (req.url === "/mcp/server-card" ? card.node(req, res) : mcp(req, res)));
+    const { node } = card;
+    const server: Server = createServer((req, res) => (req.url === "/mcp/server-card" ? node(req, res) : mcp(req, res)));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -155,7 +156,8 @@ describe("app.serverCardHandler()", () => {
       const document = await viaNode.json();
       expect(serverCardErrors(document)).toEqual([]);
       expect(document.remotes[0].url).toBe("https://mcp.example.com/mcp");
-      const viaFetch = await card.fetch(new Request("https://mcp.example.com/mcp/server-card"));
+      const { fetch: fetchCard } = card;
+      const viaFetch = await fetchCard(new Request("https://mcp.example.com/mcp/server-card"));
       expect(await viaFetch.json()).toEqual(document);
       expect(card.card).toEqual(document);
     } finally {

@@ -145,13 +145,14 @@ export class ServerCardEndpoint implements ServerCardHandler {
     };
   }
 
-  async fetch(request: Request): Promise<Response> {
+  // Bound: routed as `handler.node`, `handler.fetch` without their object.
+  readonly fetch = async (request: Request): Promise<Response> => {
     const { status, headers, body } = this.answer(request.method, request.headers.get("if-none-match") ?? undefined);
     return new Response(body ?? null, { status, headers });
-  }
+  };
 
-  node(req: IncomingMessage, res: ServerResponse): void {
+  readonly node = (req: IncomingMessage, res: ServerResponse): void => {
     const { status, headers, body } = this.answer(req.method ?? "GET", req.headers["if-none-match"]);
     res.writeHead(status, headers).end(body);
-  }
+  };
 }
