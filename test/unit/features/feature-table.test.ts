@@ -140,15 +140,17 @@ describe("FeatureTable", () => {
     expect(seenChanges).toBe(changes);
     expect(built.capabilities("modern")).toMatchObject({ resources: { listChanged: true } });
     const request = { method: "resources/list", params: {}, principal: null, clientCapabilities: {} };
-    const list = await (built.method("resources/list") as { handle(r: unknown): Promise<{ resources: unknown[] }> }).handle(request);
+    const list = await (built.method("resources/list") as unknown as { handle(r: unknown): Promise<{ resources: unknown[] }> }).handle(
+      request,
+    );
     expect(list.resources).toEqual([{ uri: "extra://one", name: "one" }]);
-    const read = built.method("resources/read") as { select(r: unknown): { component: unknown } };
+    const read = built.method("resources/read") as unknown as { select(r: unknown): { component: unknown } };
     expect(read.select({ ...request, method: "resources/read", params: { uri: "extra://one" } }).component).toBe(component);
     expect(() => read.select({ ...request, method: "resources/read", params: { uri: "other://x" } })).toThrow("Resource not found");
     const both = new FeatureTable([...BUILT_IN_FEATURES, withSource], { components: [Everything], logger: new SilentLogger() });
-    const joined = await (both.method("resources/list") as { handle(r: unknown): Promise<{ resources: { uri: string }[] }> }).handle(
-      request,
-    );
+    const joined = await (
+      both.method("resources/list") as unknown as { handle(r: unknown): Promise<{ resources: { uri: string }[] }> }
+    ).handle(request);
     expect(joined.resources.map((r) => r.uri)).toEqual(["test://r", "extra://one"]);
   });
 });
