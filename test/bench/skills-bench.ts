@@ -13,8 +13,10 @@
  * BENCH_CONCURRENCY (walkers at once, default 8).
  */
 import http from "node:http";
-import { processCpuSeconds, startServer, stopAllServers } from "./bench-process";
-import { fmt, median } from "./bench-load";
+import { startServer, stopAllServers } from "./bench-process";
+import { cpuPerRequest, printPages } from "./page-bench";
+import { fmt } from "./bench-load";
+import { postRpc } from "./bench-rpc";
 
 const SKILLS = 1000;
 const PAGE = 100;
@@ -23,36 +25,8 @@ const TRIALS = Number(process.env.BENCH_TRIALS ?? 5);
 const TARGET_MS = 1;
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
 
-function post(url: string, method: string, params: Record<string, unknown>, name?: string): Promise<string> {
-  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { _meta: META, ...params } });
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      {
-        method: "POST",
-        agent,
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "mcp-protocol-version": "2026-07-28",
-          "mcp-method": method,
-          ...(name !== undefined && { "mcp-name": name }),
-          "content-length": Buffer.byteLength(body),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
-}
+const post = (url: string, method: string, params: Record<string, unknown>, name?: string) => postRpc(agent, url, method, params, name);
 
 interface Page {
   skills: { uri: string }[];
@@ -83,16 +57,7 @@ async function main(): Promise<void> {
     }
   };
   for (let w = 0; w < 20; w++) await walk(w === 0);
-  /** Server CPU ms per request of `run`, done by every walker WALKS times. */
-  const perRequest = async (requests: number, run: () => Promise<void>) => {
-    const before = processCpuSeconds(pid)!;
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        for (let w = 0; w < WALKS; w++) await run();
-      }),
-    );
-    return ((processCpuSeconds(pid)! - before) * 1000) / (requests * WALKS * CONCURRENCY);
-  };
+  const perRequest = (requests: number, run: () => Promise<void>) => cpuPerRequest(pid, CONCURRENCY, WALKS, requests, run);
   const first: number[] = [];
   const later: number[] = [];
   const calls: number[] = [];
@@ -108,19 +73,10 @@ async function main(): Promise<void> {
     first.push(firstMs);
     later.push((walkMs * (SKILLS / PAGE) - firstMs) / (SKILLS / PAGE - 1));
   }
-  const verdict = (ms: number) => (ms < TARGET_MS ? "met" : "MISSED");
-  const range = (xs: number[]) => `${fmt(Math.min(...xs), 3)}..${fmt(Math.max(...xs), 3)}`;
-  console.log(
+  printPages(
     `skills/list of ${fmt(SKILLS)} skills (3 files each) in pages of ${PAGE}, ${TRIALS} trials of ${WALKS} walks by each of ${CONCURRENCY} walkers (server CPU per request, median, range)`,
+    { first, later, calls, sizes, targetMs: TARGET_MS },
   );
-  console.log(
-    `  first page (no cursor):      ${fmt(median(first), 3)} ms [${range(first)}]  target < ${TARGET_MS} ms: ${verdict(median(first))}`,
-  );
-  console.log(
-    `  later pages (cursor opened): ${fmt(median(later), 3)} ms [${range(later)}]  target < ${TARGET_MS} ms: ${verdict(median(later))}`,
-  );
-  console.log(`  reference, plain tools/call: ${fmt(median(calls), 3)} ms [${range(calls)}]`);
-  console.log(`  page sizes: ${sizes.map((s) => fmt(s)).join(", ")} bytes`);
 }
 
 main()

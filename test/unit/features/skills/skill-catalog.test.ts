@@ -8,32 +8,15 @@
 // - each file's owner is the innermost skill holding it (whose scopes guard it);
 // - code skills join the folder's in one namespace.
 import "reflect-metadata";
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { SkillCatalog } from "@modelcontextprotocol/server/ext/skills";
 import { nodeSkillFiles } from "@modelcontextprotocol/server/ext/skills/node";
 import { buildCatalog } from "../../../../src/features/skills/skill-catalog";
 import { sourceFiles } from "../../../../src/features/skills/skill-sources";
 import { skillsSettings, type SkillsOptions } from "../../../../src/features/skills/skills-options";
+import { folderOf, manifest } from "../../../support/skill-folders";
 
 const CONFORMANCE_SKILLS = path.join(__dirname, "../../../../sample/conformance/skills");
-const folders: string[] = [];
-afterAll(() => folders.forEach((f) => fs.rmSync(f, { recursive: true, force: true })));
-
-function folderOf(files: Record<string, string>): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), "skills-catalog-"));
-  folders.push(root);
-  for (const [file, content] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-    fs.writeFileSync(path.join(root, file), content);
-  }
-  return root;
-}
-
-const manifest = (name: string, extra = "") =>
-  `---\nname: ${name}\ndescription: The ${name} skill, for tests.\n${extra}---\n\nBody of ${name}.\n`;
-
 function catalogOf(options: SkillsOptions) {
   const problems: string[] = [];
   const settings = skillsSettings(options);
@@ -43,7 +26,7 @@ function catalogOf(options: SkillsOptions) {
 }
 
 const NESTED = {
-  "guides/SKILL.md": manifest("guides", "license: MIT\nmetadata:\n  version: '1.0'\n"),
+  "guides/SKILL.md": manifest("guides", undefined, "license: MIT\nmetadata:\n  version: '1.0'\n"),
   "guides/Read Me.md": "spaces",
   "guides/notes/été.md": "accents",
   "guides/notes/100%.txt": "percent",
@@ -85,7 +68,7 @@ describe("buildCatalog", () => {
     expect(guides.listed).toEqual({
       uri: "skill://guides/SKILL.md",
       name: "guides",
-      description: "The guides skill, for tests.",
+      description: "The guides skill, what it does and when to use it.",
       mimeType: "text/markdown",
       size: Buffer.byteLength(NESTED["guides/SKILL.md"]),
     });

@@ -13,27 +13,10 @@
 import "reflect-metadata";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { McpApp, RegistrationError, skills, type SkillsOptions } from "../../../../src/index";
 import { MemoryLogger } from "../../../../src/testing/index";
-
-const folders: string[] = [];
-afterAll(() => folders.forEach((f) => fs.rmSync(f, { recursive: true, force: true })));
-
-/** A skills folder holding `files` (path -> contents). */
-function folderOf(files: Record<string, string | Buffer>): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), "skills-"));
-  folders.push(root);
-  for (const [file, content] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-    fs.writeFileSync(path.join(root, file), content);
-  }
-  return root;
-}
-
-const manifest = (name: string, description = `The ${name} skill, what it does and when to use it.`, extra = "") =>
-  `---\nname: ${name}\ndescription: ${description}\n${extra}---\n\n# ${name}\n`;
+import { folderOf, manifest } from "../../../support/skill-folders";
 
 function build(options: SkillsOptions, logger = new MemoryLogger()): McpApp {
   return McpApp.create({ components: [], state: { ephemeral: true }, logger, features: [skills(options)] });
