@@ -109,6 +109,10 @@ export { IDEMPOTENCY_KEY_META, TASK_EFFECT_META } from "./features/tasks/task-me
 export type { IgnoredAnswer } from "./features/tasks/task-methods";
 export type { TaskContext, TaskAnswers } from "./features/tasks/task-context";
 
+// Skills (SEP-2640): a folder of skills and skills registered from code, served as skill:// resources.
+export { skills, type SkillsFeature, type SkillChanges } from "./features/skills/skills-feature";
+export type { SkillsOptions, SkillDefinition } from "./features/skills/skills-options";
+
 // State
 export { StateSealer } from "./state/state-sealer";
 export {
@@ -136,6 +140,16 @@ export {
 } from "./dispatch/telemetry/telemetry-options";
 export type { ListenOptions, HttpListener, Authenticator, CloseOptions } from "./server/http/listen-options";
 export type { NodeHandler, NodeHandlerOptions } from "./server/http/node-mount";
+export type { ServerCardHandler, ServerCardOptions } from "./server/http/server-card";
+export type { AppInfo, ServerInfo, Repository, EnvironmentVariable } from "./server/request/app-info";
+export {
+  serverJson,
+  ServerJsonError,
+  SERVER_JSON_SCHEMA,
+  type PackageJson,
+  type ServerJsonOptions,
+  type ServerJsonRemote,
+} from "./server/server-json";
 export type { HealthHandler, HealthOptions, HealthReport, ReadinessCheck } from "./server/http/health";
 export { DEFAULT_REQUEST_LIMITS, type RequestLimits } from "./server/checks/request-limits";
 export type { SessionOptions } from "./server/http/sessions/session-options";

@@ -4,7 +4,8 @@ import "reflect-metadata";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { McpApp, tasks, type McpAppOptions, type StateOptions } from "roundtrip-mcp";
+import { McpApp, skills, tasks, type McpAppOptions, type SkillDefinition, type StateOptions } from "roundtrip-mcp";
+import { sampleFolder } from "../sample-folder";
 import { ClassicTools } from "./classic-tools";
 import { Diagnostics } from "./diagnostics";
 import { LegacyFixtures, POLL_AFTER_MS } from "./legacy-tools";
@@ -39,6 +40,17 @@ export function conformanceTaskStore(): string {
   return `sqlite:${path.join(folder, "tasks.sqlite")}`;
 }
 
+/** A skill registered from code beside the folder's (SEP-2640 scenarios read both kinds alike). */
+export const GIT_WORKFLOW_SKILL: SkillDefinition = {
+  path: "git-workflow",
+  files: {
+    "SKILL.md":
+      "---\nname: git-workflow\ndescription: Follow this team's Git conventions for branches, commits and pull requests.\n---\n\n" +
+      "# Git workflow\n\nBranch from main as `issue-<n>-<topic>`; see [the commit guide](references/COMMITS.md).\n",
+    "references/COMMITS.md": "# Commits\n\nOne change per commit; the message says why.\n",
+  },
+};
+
 /** Environment variable holding a state key ring (`id:base64secret,...`); without it the keys are per process. */
 export const STATE_KEYS_ENV = "CONFORMANCE_STATE_KEYS";
 
@@ -55,7 +67,11 @@ export function createConformanceApp(overrides: Partial<McpAppOptions> = {}): Mc
     components: CONFORMANCE_COMPONENTS,
     state,
     listCache: { ttlMs: 60_000, cacheScope: "public" },
-    features: [tasks({ store: conformanceTaskStore() })],
+    features: [
+      tasks({ store: conformanceTaskStore() }),
+      // SEP-2640: the skills folder beside this file and one skill from code.
+      skills({ folder: sampleFolder(__dirname, "skills"), skills: [GIT_WORKFLOW_SKILL] }),
+    ],
     // 2025 sessions poll (SEP-1699): a call's stream open past this is closed and resumed by the client.
     sessions: { pollAfterMs: POLL_AFTER_MS, retryMs: 100 },
     ...overrides,

@@ -7,8 +7,11 @@
 //   through that database, so several instances with one STATE_KEYS behind a plain (round-robin)
 //   load balancer serve one session. It needs STATE_KEYS.
 // - OTEL_EXPORTER_OTLP_ENDPOINT turns on OpenTelemetry (docs/telemetry.md).
+// It also serves the skills in ./skills (SEP-2640) and its server card at /mcp/server-card.
+import { skills } from "roundtrip-mcp";
 import { type MessageBus, openMessageBus } from "roundtrip-mcp/stores";
-import { createPreferencesApp } from "./preferences-app";
+import { createPreferencesApp, PREFERENCES_LISTING } from "./preferences-app";
+import { sampleFolder } from "../sample-folder";
 import { closeOnSignal } from "../close-on-signal";
 import { startTelemetry } from "../start-telemetry";
 
@@ -29,8 +32,10 @@ async function main(): Promise<void> {
     state: keys ? { keysFromEnv: "STATE_KEYS" } : { ephemeral: true },
     bus,
     ...(otel === undefined ? {} : { telemetry: otel.telemetry }),
+    ...PREFERENCES_LISTING,
+    features: [skills({ folder: sampleFolder(__dirname, "skills") })],
   });
-  const listener = await app.listen({ host: "127.0.0.1", port, path: "/mcp" });
+  const listener = await app.listen({ host: "127.0.0.1", port, path: "/mcp", serverCard: true });
   console.log(`preferences sample listening on ${listener.url}`);
   // The bus is ours, not the app's: closed after the app has drained; the OpenTelemetry SDK shuts
   // down last, so what the last requests recorded is exported.

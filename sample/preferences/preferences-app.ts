@@ -18,6 +18,14 @@ export const PREFERENCES_COMPONENTS = [
 /** `preferences` grants both the read and the admin scope of the components. */
 export const PREFERENCES_SCOPE_HIERARCHY = { preferences: ["preferences:read", "preferences:admin"] };
 
+/** How `npm start` presents the sample to hosts and catalogs: its server card and serverInfo. */
+export const PREFERENCES_LISTING: Partial<McpAppOptions> = {
+  title: "Preferences",
+  description: "Chooses and previews a colour and a style, asking the user for each",
+  mcpName: "io.github.roundtrip-mcp/preferences",
+  environment: [{ name: "PORT", description: "The port to listen on (0 takes a free one)", default: "3000", format: "number" }],
+};
+
 export function createPreferencesApp(overrides: Partial<McpAppOptions> = {}): McpApp {
   return McpApp.create({
     name: "roundtrip-mcp-preferences",

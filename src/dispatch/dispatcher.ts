@@ -290,6 +290,7 @@ export class Dispatcher implements ComponentRunner {
   }
 
   private instanceOf(def: ComponentDefinition): ComponentInstance {
+    if (def.instance !== undefined) return def.instance as ComponentInstance;
     return this.options.container.resolve(def.token as never) as ComponentInstance;
   }
 

@@ -82,6 +82,11 @@ export interface ComponentDefinition {
   readonly where: string;
   readonly token: Function;
   readonly methodName: string;
+  /**
+   * The object whose `methodName` the runner calls, for a component a feature serves from its own
+   * data (a skill's files); absent, the container's instance of `token` (a decorated class).
+   */
+  readonly instance?: object;
   readonly params: readonly ParamPlan[];
   readonly middleware: readonly Middleware[];
   /** Questions in an order where every `after` dependency comes first. */

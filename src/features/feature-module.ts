@@ -32,7 +32,8 @@ export interface MethodSpec {
   /**
    * The method may be answered by the fast lane (server/lane/), which writes the bytes the SDK path
    * would: declare it only for a method the SDK has a built-in dispatch schema for, accepting
-   * exactly what `paramsShape` accepts. Absent: every request takes the SDK path.
+   * exactly what `paramsShape` accepts, or a custom method whose `paramsSchema` (which the SDK path
+   * then checks) is its whole params check (skills/list). Absent: every request takes the SDK path.
    */
   readonly direct?: DirectAnswer;
 }
@@ -105,6 +106,41 @@ export interface FeatureContext {
   readonly logger: AppLogger;
   /** The app's name (`McpAppOptions.name`, "roundtrip-mcp-app" when it gives none): per-app defaults derive from it. */
   readonly appName: string;
+  /**
+   * Announces list changes to the app's open `subscriptions/listen` streams and 2025 sessions (the
+   * app's `changes`): a feature whose entries change after bootstrap (the skills feature's
+   * `reload()`) says so here.
+   */
+  readonly changes: ChangeAnnouncer;
+  /**
+   * The resource sources of every feature of the app (`CompiledFeature.resources`), complete once
+   * the app is built: read it when serving, not while compiling. The resources feature lists and
+   * reads them beside the app's own `@Resource` components.
+   */
+  resourceSources(): readonly ResourceSource[];
+}
+
+/** The list changes a feature may announce (the app's `ChangeNotifier` is one). */
+export interface ChangeAnnouncer {
+  toolsChanged(): void;
+  promptsChanged(): void;
+  resourcesChanged(): void;
+  resourceUpdated(uri: string): void;
+}
+
+/**
+ * Resources a feature serves through the app's `resources/list` and `resources/read` besides the
+ * `@Resource` components (the skills feature: every file of every skill). Its listed entries
+ * follow the app's own in `resources/list`; `resources/read` asks it for a URI no `@Resource`
+ * serves, and runs the component it selects like any other (scopes, middleware, rate limits).
+ */
+export interface ResourceSource {
+  /** What this request may see of its listed resources, in their stable order (the same array while nothing changes). */
+  list(request: InboundRequest): readonly JsonObject[];
+  /** True when some listed entry is visible to some callers only: the list's `cacheScope` is then "private". */
+  readonly scoped: boolean;
+  /** The component that reads `uri`, or undefined when this source does not serve it (it may throw a refusal instead). */
+  select(uri: string): Selection | undefined;
 }
 
 /** A feature once compiled: everything the router, the runner and the SDK bridge need from it. */
@@ -139,6 +175,8 @@ export interface CompiledFeature {
    * say about. The tasks feature describes its task tools' `support`, `ttlMs` and retry policy.
    */
   describe?(component: ComponentDefinition): JsonObject | undefined;
+  /** Resources it serves through `resources/list` and `resources/read` (see `ResourceSource`). */
+  readonly resources?: ResourceSource;
 }
 
 /** One dependency a readiness probe checks: its name (in the probe's answer) and the check. */

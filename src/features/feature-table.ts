@@ -6,7 +6,15 @@ import type { JsonObject, ListCacheHint } from "../protocol/wire-types";
 import { ComponentCompiler, type DeclaredComponent } from "./component-compiler";
 import type { ComponentDefinition } from "./component-definition";
 import type { ComponentRunner, ExecutionStrategy } from "./component-runner";
-import type { CompiledFeature, FeatureMethod, FeatureModule, ReadinessProbe, ServingFacts } from "./feature-module";
+import type {
+  ChangeAnnouncer,
+  CompiledFeature,
+  FeatureMethod,
+  FeatureModule,
+  ReadinessProbe,
+  ResourceSource,
+  ServingFacts,
+} from "./feature-module";
 import { RegistrationError } from "./registration-error";
 import { ListCursors } from "./list-cursor";
 import { DEFAULT_LIST_PAGE_SIZE, type ListPaging } from "./list-result";
@@ -30,7 +38,12 @@ export interface FeatureTableOptions {
   sealer?: () => StateSealer;
   /** Which scope implies which (`McpAppOptions.scopeHierarchy`). */
   scopeHierarchy?: ScopeHierarchyOptions;
+  /** Where features announce list changes (the app's `changes`); without it, announcements go nowhere. */
+  changes?: ChangeAnnouncer;
 }
+
+/** Announces nothing: a table built without the app's notifier (unit tests). */
+const NO_CHANGES: ChangeAnnouncer = { toolsChanged() {}, promptsChanged() {}, resourcesChanged() {}, resourceUpdated() {} };
 
 /**
  * The app's features, compiled once in order: the one table the dispatcher routes on and the SDK
@@ -66,6 +79,8 @@ export class FeatureTable {
     const names = this.names;
     const components: ComponentDefinition[] = [];
     const owners = new Map<string, string>();
+    // Filled as features compile; read by the resources feature when it serves (complete by then).
+    const resourceSources: ResourceSource[] = [];
     for (const module of modules) {
       const feature = module.compile({
         declarations,
@@ -76,8 +91,11 @@ export class FeatureTable {
         scopes,
         logger: options.logger,
         appName: options.appName ?? DEFAULT_APP_NAME,
+        changes: options.changes ?? NO_CHANGES,
+        resourceSources: () => resourceSources,
       });
       features.push(feature);
+      if (feature.resources !== undefined) resourceSources.push(feature.resources);
       names.set(feature, module.name);
       components.push(...(feature.components ?? []));
       for (const method of feature.methods) {

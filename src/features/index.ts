@@ -14,6 +14,8 @@ export type {
   MethodHooks,
   HeaderLookup,
   ServingFacts,
+  ChangeAnnouncer,
+  ResourceSource,
 } from "./feature-module";
 export type { ComponentRunner, RecordedInvocation, Invocation, ExecutionOutcome, ExecutionStrategy } from "./component-runner";
 export type {

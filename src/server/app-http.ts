@@ -22,6 +22,7 @@ export { HttpAuth } from "./http/http-auth";
 export { startHttpListener } from "./http/http-listener";
 export { appHealthEndpoints, withHealthRoutes } from "./app-health";
 export { NodeMount } from "./http/node-mount";
+export { listenRoutes, serverCardHandler } from "./app-card";
 
 /** The 2025-11-25 sessions of an app, shared by all its HTTP entries: each session an SDK `Server` of the 2025 era. */
 export function appLegacySessions(

@@ -6,6 +6,6 @@ import type { McpApp } from "./mcp-app";
  * the public `McpApp` type.
  */
 export function fastLaneCountsOf(app: McpApp): { readonly taken: number; readonly settled: number } {
-  // Element access reaches the private field from this module only; nothing outside src/server/ should call this.
+  // Element access reaches the private field; nothing outside src/server/ and the tests should call this.
   return { ...app["lane"].counts };
 }

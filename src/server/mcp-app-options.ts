@@ -12,6 +12,8 @@ import type { CloseOptions } from "./http/listen-options";
 import type { RequestLimits } from "./checks/request-limits";
 import type { MessageBus } from "../stores/message-bus";
 import type { SessionOptions } from "./http/sessions/session-options";
+import type { Icon } from "../decorators/component-options";
+import type { EnvironmentVariable, Repository } from "./request/app-info";
 
 export interface McpAppOptions {
   /** Decorated component classes. */
@@ -20,6 +22,21 @@ export interface McpAppOptions {
   name?: string;
   version?: string;
   title?: string;
+  /** What the server does, in a sentence (`serverInfo.description`; a server card and `server.json` take it too, at most 100 characters there). */
+  description?: string;
+  /** Icons hosts may show for the server (`serverInfo.icons`): https URLs or data: URIs. */
+  icons?: Icon[];
+  /** The server's homepage or documentation (`serverInfo.websiteUrl`). */
+  websiteUrl?: string;
+  /** The server's name in the MCP Registry, reverse-DNS ("io.github.acme/weather"): a server card's `name`; package.json's `mcpName` must match. */
+  mcpName?: string;
+  /** Where the source lives, for a server card and `server.json`. */
+  repository?: Repository;
+  /**
+   * The environment variables the server reads, for `server.json` (`state: { keysFromEnv }`'s is
+   * added by itself, required and secret).
+   */
+  environment?: EnvironmentVariable[];
   instructions?: string;
   /** The tsyringe container to register into; default a child of the global container. */
   container?: DependencyContainer;

@@ -19,6 +19,7 @@ import type { HttpAnswerer } from "./http/http-answerer";
 import type { HttpRoute } from "./http/http-routes";
 import { DEFAULT_DRAIN_MS, drainDeadline, type CloseOptions, type HttpListener, type ListenOptions } from "./http/listen-options";
 import type { HealthEndpoints, HealthHandler, HealthOptions } from "./http/health";
+import type { ServerCardHandler, ServerCardOptions } from "./http/server-card";
 import type { NodeMount, NodeHandler, NodeHandlerOptions } from "./http/node-mount";
 import { InboundChecks } from "./checks/inbound-checks";
 import { resolveRequestLimits } from "./checks/request-limits";
@@ -29,6 +30,7 @@ import { capabilitiesFor } from "./sdk-bridge";
 import { sdkServerFactory, type AppSdkParts } from "./app-sdk-servers";
 import { httpWing } from "./app-lazy";
 import { httpFacts, positiveOption, registerSealer } from "./app-bootstrap";
+import { appInfo, serverInfoOf, type AppInfo, type ServerInfo } from "./request/app-info";
 import type { McpAppOptions, ServedConnection, ServeOptions } from "./mcp-app-options";
 import { MemoryMessageBus, type MessageBus } from "../stores/message-bus";
 import type { LegacySessions } from "./http/sessions/legacy-sessions";
@@ -56,7 +58,9 @@ export class McpApp {
   private readonly mounts = new Set<NodeMount>();
   /** Set once `close()` begins: readiness answers 503 from then on. */
   private closing = false;
-  private readonly serverInfo: { name: string; version: string; title?: string };
+  /** How the app presents itself (its `serverInfo`, server card and `server.json`), checked when it was built. */
+  readonly info: AppInfo;
+  private readonly serverInfo: ServerInfo;
   private readonly lane: FastLane;
   private readonly sdkParts: AppSdkParts;
   /** The bus every instance shares (2025 session answers); the app's own memory bus unless one is given. */
@@ -77,7 +81,11 @@ export class McpApp {
       options.logger ?? (this.container.isRegistered(APP_LOGGER) ? this.container.resolve<AppLogger>(APP_LOGGER) : new StderrLogger());
     if (!this.container.isRegistered(APP_LOGGER)) this.container.registerInstance(APP_LOGGER, this.logger);
     const components = options.components ?? [];
+    this.info = appInfo(options, DEFAULT_APP_NAME);
     const sealer = registerSealer(this.container, options.state, this.logger);
+    // Components reach the notifier by injection; an app sharing a container shares it; features get it as `changes`.
+    if (!this.container.isRegistered(ChangeNotifier, false)) this.container.registerInstance(ChangeNotifier, new ChangeNotifier());
+    this.changes = this.container.resolve(ChangeNotifier);
     this.features = new FeatureTable([...BUILT_IN_FEATURES, ...(options.features ?? [])], {
       components,
       listCache: options.listCache,
@@ -86,20 +94,14 @@ export class McpApp {
       scopeHierarchy: options.scopeHierarchy,
       logger: this.logger,
       appName: options.name ?? DEFAULT_APP_NAME,
+      changes: this.changes,
     });
-    // Components reach the notifier by injection; an app sharing a container shares it.
-    if (!this.container.isRegistered(ChangeNotifier, false)) this.container.registerInstance(ChangeNotifier, new ChangeNotifier());
-    this.changes = this.container.resolve(ChangeNotifier);
     for (const cls of components) {
       if (!this.container.isRegistered(cls as never, true)) this.container.registerSingleton(cls as never);
     }
     buildComponents(this.container, components);
     warnSharedTransients(this.container, components, this.logger);
-    this.serverInfo = {
-      name: options.name ?? DEFAULT_APP_NAME,
-      version: options.version ?? "0.0.0",
-      ...(options.title && { title: options.title }),
-    };
+    this.serverInfo = serverInfoOf(this.info);
     this.dispatcher = new Dispatcher({
       features: this.features,
       container: this.container,
@@ -204,17 +206,10 @@ export class McpApp {
     const handler = answerer.sdk;
     let listener: HttpListener;
     try {
-      const health = options.health ? this.healthEndpoints(options.health === true ? {} : options.health) : undefined;
-      if (health?.serves(options.path ?? "/mcp")) throw new RangeError("listen: the health paths must differ from path");
+      const served = httpWing().listenRoutes(this.routes, options, this.info, (health) => this.healthEndpoints(health));
       const auth = options.auth === undefined ? undefined : new (httpWing().HttpAuth)(options.auth, this.features, this.logger);
-      listener = await httpWing().startHttpListener(
-        answerer,
-        options,
-        this.logger,
-        (e) => this.reportError(e),
-        httpWing().withHealthRoutes(this.routes, health),
-        auth,
-      );
+      listener = await httpWing().startHttpListener(answerer, options, this.logger, (e) => this.reportError(e), served.routes, auth);
+      served.located(listener.url);
     } catch (error) {
       this.handlers.get(handler)?.();
       this.handlers.delete(handler);
@@ -292,6 +287,17 @@ export class McpApp {
       liveness: () => endpoints.liveness(),
       readiness: () => endpoints.readiness(),
     };
+  }
+
+  /**
+   * The app's server card (SEP-2127) as a handler to route at `<MCP URL>/server-card` beside a
+   * mounted `httpHandler()` or `nodeHandler()`; `options.url`, that public MCP URL, is required.
+   * See docs/deployment.md, "Discovery".
+   *
+   * @example expressApp.all("/mcp/server-card", app.serverCardHandler({ url: "https://mcp.example.com/mcp" }).node);
+   */
+  serverCardHandler(options: ServerCardOptions): ServerCardHandler {
+    return httpWing().serverCardHandler(this.info, options);
   }
 
   private healthEndpoints(options: HealthOptions): HealthEndpoints {

@@ -20,6 +20,7 @@ import { noteHttpStatus } from "./request/http-status";
 import { legacyAnswer, shapeElicitations } from "./request/legacy-shape";
 import { CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY, PROTOCOL_VERSION_META_KEY, sdk } from "./request/sdk-module";
 import type { TransportFacts } from "./request/transport-facts";
+import type { ServerInfo } from "./request/app-info";
 
 const LEVELS: LogLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
@@ -27,7 +28,7 @@ const LEVELS: LogLevel[] = ["debug", "info", "notice", "warning", "error", "crit
 export type FactsLookup = (ctx: ServerContext) => TransportFacts;
 
 export interface BridgeOptions {
-  serverInfo: { name: string; version: string; title?: string };
+  serverInfo: ServerInfo;
   instructions?: string;
   era: Era;
   /** Advertised for this era (`capabilitiesFor`), computed once per app. */
@@ -71,7 +72,7 @@ function bridgeServerClass(Base: typeof Server) {
       // Read by the wrappers at request time: the SDK's constructor wraps its own handlers before this is set.
       private readonly checkParams: ParamsChecker,
     ) {
-      super(info, options);
+      super(info as ConstructorParameters<typeof Server>[0], options);
     }
 
     protected override _wrapHandler(

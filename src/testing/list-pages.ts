@@ -6,6 +6,8 @@ import type { JsonRpcResponse } from "./wire-messages";
 export interface ListAllOptions extends CallOptions {
   /** Most pages to follow before failing (a server whose cursors never end); default 1,000. */
   maxPages?: number;
+  /** The list's own params, sent with every page (`resources/directory/read`'s `uri`); the cursor is added to them. */
+  params?: JsonObject;
 }
 
 /** Every page of one list, walked: the entries of all pages in order, and each page's result as it came. */
@@ -20,14 +22,14 @@ export async function walkPages(
   method: string,
   options: ListAllOptions,
 ): Promise<ListedPages> {
-  const { maxPages = 1000, ...callOptions } = options;
+  const { maxPages = 1000, params = {}, ...callOptions } = options;
   const items: JsonObject[] = [];
   const pages: JsonObject[] = [];
   let cursor: string | undefined;
   do {
     if (pages.length === maxPages)
       throw new Error(`client.listAll("${method}"): still a nextCursor after ${maxPages} pages (raise maxPages)`);
-    const response = await raw(cursor === undefined ? {} : { cursor }, callOptions);
+    const response = await raw(cursor === undefined ? { ...params } : { ...params, cursor }, callOptions);
     if (response.error !== undefined || response.result === undefined)
       throw new Error(`client.listAll("${method}"): page ${pages.length + 1} answered ${JSON.stringify(response.error ?? response)}`);
     const page = response.result as JsonObject;

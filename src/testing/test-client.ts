@@ -176,10 +176,12 @@ export class TestClient {
 
   /**
    * Walks every page of a list (`tools/list`, `resources/list`, `resources/templates/list`,
-   * `prompts/list`), following `nextCursor`, and returns the entries of all pages in order and
-   * each page's result; throws on an error answer. A single `request("tools/list")` is one page.
+   * `prompts/list`, the skills extension's `skills/list` and `resources/directory/read`), following
+   * `nextCursor`, and returns the entries of all pages in order and each page's result; throws on
+   * an error answer. A single `request("tools/list")` is one page.
    *
    * @example const { items } = await client.listAll("tools/list"); expect(items).toHaveLength(1000);
+   * @example const { items } = await client.listAll("resources/directory/read", { params: { uri: "skill://pdf/references" } });
    */
   listAll(method: string, options: ListAllOptions = {}): Promise<ListedPages> {
     return walkPages((params, callOptions) => this.raw(method, params, callOptions), method, options);

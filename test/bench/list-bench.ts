@@ -13,8 +13,10 @@
  * (default 5), BENCH_CONCURRENCY (walkers at once, default 8).
  */
 import http from "node:http";
-import { processCpuSeconds, startServer, stopAllServers } from "./bench-process";
-import { fmt, median } from "./bench-load";
+import { startServer, stopAllServers } from "./bench-process";
+import { cpuPerRequest, printPages } from "./page-bench";
+import { fmt } from "./bench-load";
+import { postRpc } from "./bench-rpc";
 
 const TOOLS = 1000;
 const PAGE = 100;
@@ -23,39 +25,10 @@ const TRIALS = Number(process.env.BENCH_TRIALS ?? 5);
 const TARGET_MS = 1;
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
 
 function post(url: string, cursor: string | undefined, call = false): Promise<string> {
-  const body = JSON.stringify(
-    call
-      ? { jsonrpc: "2.0", id: 1, method: "tools/call", params: { _meta: META, name: "add", arguments: { a: 1, b: 2 } } }
-      : { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: META, ...(cursor !== undefined && { cursor }) } },
-  );
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      {
-        method: "POST",
-        agent,
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "mcp-protocol-version": "2026-07-28",
-          "mcp-method": call ? "tools/call" : "tools/list",
-          ...(call && { "mcp-name": "add" }),
-          "content-length": Buffer.byteLength(body),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
+  if (call) return postRpc(agent, url, "tools/call", { name: "add", arguments: { a: 1, b: 2 } }, "add");
+  return postRpc(agent, url, "tools/list", cursor === undefined ? {} : { cursor });
 }
 
 interface Page {
@@ -87,16 +60,7 @@ async function main(): Promise<void> {
   const first: number[] = [];
   const later: number[] = [];
   const calls: number[] = [];
-  /** Server CPU ms per request of `run`, done by every walker WALKS times. */
-  const perRequest = async (requests: number, run: () => Promise<void>) => {
-    const before = processCpuSeconds(pid)!;
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        for (let w = 0; w < WALKS; w++) await run();
-      }),
-    );
-    return ((processCpuSeconds(pid)! - before) * 1000) / (requests * WALKS * CONCURRENCY);
-  };
+  const perRequest = (requests: number, run: () => Promise<void>) => cpuPerRequest(pid, CONCURRENCY, WALKS, requests, run);
   const walk = async () => {
     let cursor: string | undefined;
     for (let i = 0; i < TOOLS / PAGE; i++) cursor = pageOf(await post(server.url, cursor), i).nextCursor;
@@ -109,19 +73,10 @@ async function main(): Promise<void> {
     // A walk's pages after the first: the walk's CPU less its first page.
     later.push((walkMs * (TOOLS / PAGE) - firstMs) / (TOOLS / PAGE - 1));
   }
-  const verdict = (ms: number) => (ms < TARGET_MS ? "met" : "MISSED");
-  const range = (xs: number[]) => `${fmt(Math.min(...xs), 3)}..${fmt(Math.max(...xs), 3)}`;
-  console.log(
+  printPages(
     `tools/list of ${fmt(TOOLS)} tools in pages of ${PAGE}, ${TRIALS} trials of ${WALKS} walks by each of ${CONCURRENCY} walkers (server CPU per request, median, range)`,
+    { first, later, calls, sizes, targetMs: TARGET_MS },
   );
-  console.log(
-    `  first page (no cursor):      ${fmt(median(first), 3)} ms [${range(first)}]  target < ${TARGET_MS} ms: ${verdict(median(first))}`,
-  );
-  console.log(
-    `  later pages (cursor opened): ${fmt(median(later), 3)} ms [${range(later)}]  target < ${TARGET_MS} ms: ${verdict(median(later))}`,
-  );
-  console.log(`  reference, plain tools/call: ${fmt(median(calls), 3)} ms [${range(calls)}]`);
-  console.log(`  page sizes: ${sizes.map((s) => fmt(s)).join(", ")} bytes`);
 }
 
 main()

@@ -195,6 +195,45 @@ export const REQUIRED_UNSCORED_2025: readonly string[] = Object.freeze([
   "server-sse-polling",
 ]);
 
+/**
+ * Extension scenarios no requirement set lists (the runner runs them one by one with
+ * `--scenario`): SEP-2640's skills scenarios. Each must run checks, and every check must pass: a
+ * SKIPPED check counts against it too (the runner skips every check of a server that does not
+ * declare the extension), except the ones `ALLOWED_SKIPS` names for a revision.
+ */
+export const EXTENSION_SCENARIOS: readonly string[] = Object.freeze([
+  "sep-2640-skills-enumeration",
+  "sep-2640-skills-manifest",
+  "sep-2640-skills-directory",
+]);
+
+/**
+ * Checks the runner itself skips on a revision, whatever the server does: on 2025-11-25 the
+ * skills results' caching fields (ttlMs, cacheScope) are not defined.
+ */
+export const ALLOWED_SKIPS: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  "2025-11-25": ["sep-2640-skills-list-cache-attributes", "sep-2640-skills-get-cache-attributes"],
+});
+
+/** Every reason the extension scenarios of a run do not pass, one line each (empty when they pass). */
+export function extensionVerdict(report: ConformanceReport, revision: string, names: readonly string[] = EXTENSION_SCENARIOS): string[] {
+  const problems: string[] = [];
+  const allowed = ALLOWED_SKIPS[revision] ?? [];
+  const byName = new Map(report.scenarios.map((s) => [s.scenario, s]));
+  for (const name of names) {
+    const scenario = byName.get(name);
+    if (scenario === undefined) {
+      problems.push(`${name} [extension]: no checks.json`);
+      continue;
+    }
+    if (scenario.checks.length === 0) problems.push(`${name} [extension]: ran no check`);
+    for (const check of scenario.checks)
+      if (check.status === "FAILURE" || check.status === "WARNING" || (check.status === "SKIPPED" && !allowed.includes(check.id)))
+        problems.push(`${name} [extension] ${check.status} ${check.id}: ${(check.errorMessage ?? check.description ?? "").trim()}`);
+  }
+  return problems;
+}
+
 /** The unscored scenarios a run of `requirements` must pass too. */
 export function requiredUnscored(requirements: string): readonly string[] {
   return requirements === "2025-11-25" ? REQUIRED_UNSCORED_2025 : REQUIRED_UNSCORED;

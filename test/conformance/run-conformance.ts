@@ -8,10 +8,14 @@
  *    `node dist/sample/conformance/main-http.js`, with PORT=0) and waits for the first stdout
  *    line holding its URL;
  * 3. runs the suite with the Node 22 binary from ./node_modules/node:
- *    `server --url http://localhost:PORT/mcp --requirements 2026-07-28 -o DIR`;
+ *    `server --url http://localhost:PORT/mcp --requirements 2026-07-28 -o DIR`, then each extension
+ *    scenario no requirement set lists (`EXTENSION_SCENARIOS`, SEP-2640's skills) with
+ *    `--scenario NAME --spec-version REV --force -o DIR`;
  * 4. stops the server (SIGTERM, SIGKILL after 5 s), prints a recap and a verdict, and exits 0
  *    only when the runner exited 0 AND every scored scenario and every scenario in
- *    `requiredUnscored(requirements)` (read-checks.ts) is present, ran checks, and has no FAILURE or WARNING.
+ *    `requiredUnscored(requirements)` (read-checks.ts) is present, ran checks, and has no FAILURE or WARNING,
+ *    and every extension scenario ran checks that all passed (no SKIPPED either, but the ones
+ *    `ALLOWED_SKIPS` names for the revision).
  *    Otherwise it exits 1; a harness failure (install, server start) exits with 2.
  *
  * This is the only place the suite is installed and run: `npm test` never downloads anything.
@@ -25,7 +29,17 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as readline from "node:readline";
-import { CONFORMANCE_DIR, SUITE_PACKAGE_DIR, describeProblems, parseRunDir, readChecks, requiredUnscored, verdict } from "./read-checks";
+import {
+  CONFORMANCE_DIR,
+  EXTENSION_SCENARIOS,
+  SUITE_PACKAGE_DIR,
+  describeProblems,
+  extensionVerdict,
+  parseRunDir,
+  readChecks,
+  requiredUnscored,
+  verdict,
+} from "./read-checks";
 
 export const REPO_ROOT = path.resolve(CONFORMANCE_DIR, "..", "..");
 export const DEFAULT_SERVER_CMD = "node dist/sample/conformance/main-http.js";
@@ -206,8 +220,25 @@ async function stopProcess(child: ChildProcess, exited: Promise<unknown>, hasExi
   }
 }
 
-function runRunner(url: string, options: RunOptions, log: fs.WriteStream): { child: ChildProcess; exited: Promise<number> } {
-  const args = [runnerEntry(), "server", "--url", url, "--requirements", options.requirements, "-o", options.outDir];
+/**
+ * The runner's arguments: the requirement set, or one extension scenario at the revision's wire
+ * (`--force`: the runner would otherwise skip an extension scenario at a dated revision).
+ */
+function runnerArgs(url: string, options: RunOptions, scenario?: string): string[] {
+  const selection =
+    scenario === undefined
+      ? ["--requirements", options.requirements]
+      : ["--scenario", scenario, "--spec-version", options.requirements, "--force"];
+  return [runnerEntry(), "server", "--url", url, ...selection, "-o", options.outDir];
+}
+
+function runRunner(
+  url: string,
+  options: RunOptions,
+  log: fs.WriteStream,
+  scenario?: string,
+): { child: ChildProcess; exited: Promise<number> } {
+  const args = runnerArgs(url, options, scenario);
   log.write(`$ ${NODE22} ${args.join(" ")}\n`);
   const child = spawn(NODE22, args, { cwd: CONFORMANCE_DIR, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout!.on("data", (chunk: Buffer) => {
@@ -253,7 +284,11 @@ function printRecap(options: RunOptions, outcome: Omit<RunOutcome, "problems">, 
         .filter((c, i, a) => a.indexOf(c) === i)
         .join(", ")}): ${unscoredBad.length}/${unscored.length} with failures`,
     );
-    problems = verdict(report, requiredNames);
+    const extensionProblems = extensionVerdict(report, options.requirements);
+    lines.push(
+      `extension scenarios (${EXTENSION_SCENARIOS.join(", ")}): ${EXTENSION_SCENARIOS.length - new Set(extensionProblems.map((p) => p.split(" ")[0])).size}/${EXTENSION_SCENARIOS.length} clean`,
+    );
+    problems = [...verdict(report, requiredNames), ...extensionProblems];
   } catch (e) {
     problems = [`could not read results: ${(e as Error).message}`];
   }
@@ -291,7 +326,12 @@ export async function runConformance(partial: Partial<RunOptions> = {}): Promise
   process.once("SIGTERM", onSignal);
   try {
     const runner = runRunner(server.url, options, runnerLog);
-    const exitCode = await runner.exited;
+    let exitCode = await runner.exited;
+    // The extension scenarios no requirement set lists, one run each (their verdict: extensionVerdict).
+    for (const scenario of EXTENSION_SCENARIOS) {
+      const code = await runRunner(server.url, options, runnerLog, scenario).exited;
+      if (code !== 0 && exitCode === 0) exitCode = code;
+    }
     const serverDiedEarly = server.hasExited();
     await stopServer();
     const outcome = { exitCode, outDir: options.outDir, url: server.url, durationMs: Date.now() - started };

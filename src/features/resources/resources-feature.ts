@@ -6,6 +6,7 @@ import { listResult, PAGINATED_PARAMS } from "../list-result";
 import { VisibleEntries } from "../visible-entries";
 import { RegistrationError } from "../registration-error";
 import { compileResource, type ResourceDefinition } from "./resource-definition";
+import { ListedResources } from "./listed-resources";
 
 /** resources/read as data: what the router, the SDK bridge, the lane and the kit's `Mcp-Name` header read. */
 export const RESOURCES_READ: MethodSpec = {
@@ -17,14 +18,20 @@ export const RESOURCES_READ: MethodSpec = {
   paramsShape: { type: "object", required: ["uri"], properties: { uri: { type: "string" } } },
 };
 
+function throwNotFound(uri: string): never {
+  throw resourceNotFound(uri);
+}
+
 /**
  * Resources and resource templates: `@Resource` declarations, `resources/list`,
  * `resources/templates/list` and `resources/read`. A uri is read from its exact resource first,
- * then from the first template (in sorted order) that matches it.
+ * then from the first template (in sorted order) that matches it, then from the resource sources
+ * of other features (`CompiledFeature.resources`: skills' files), which `resources/list` lists
+ * after the app's own.
  */
 export const resourcesFeature: FeatureModule = {
   name: "resources",
-  compile({ declarations, compiler, lists, scopes }) {
+  compile({ declarations, compiler, lists, scopes, resourceSources }) {
     const fixed = new Map<string, ResourceDefinition>();
     const templates: ResourceDefinition[] = [];
     for (const component of declarations) {
@@ -51,16 +58,33 @@ export const resourcesFeature: FeatureModule = {
       lists,
       scopes,
     );
+    const listed = new ListedResources(resourceList, resourceSources);
     const templateList = new VisibleEntries(templates, lists, scopes);
-    const named = (uri: unknown) =>
-      typeof uri !== "string" ? undefined : (fixed.get(uri) ?? templates.find((t) => t.template!.match(uri) !== undefined));
-    const any = fixed.size + templates.length > 0;
+    // Other features' resources (skills' files) are read when no @Resource serves the uri.
+    const fromSources = (uri: string) => {
+      for (const source of resourceSources()) {
+        const selected = source.select(uri);
+        if (selected !== undefined) return selected;
+      }
+      return undefined;
+    };
+    const named = (uri: unknown) => {
+      if (typeof uri !== "string") return undefined;
+      const own = fixed.get(uri) ?? templates.find((t) => t.template!.match(uri) !== undefined);
+      if (own !== undefined) return own;
+      try {
+        return fromSources(uri)?.component;
+      } catch {
+        return undefined;
+      }
+    };
+    const any = () => fixed.size + templates.length > 0 || resourceSources().length > 0;
     return {
       components: [...fixed.values(), ...templates],
       // resources.subscribe means resourceSubscriptions on 2026-07-28 subscriptions/listen (fed by
       // app.changes.resourceUpdated); in the 2025 era it promises resources/subscribe, which only a
       // 2025 session over HTTP serves (it adds the bit itself: server/http/sessions/session-server.ts).
-      capabilities: (era) => (any ? { resources: { listChanged: true, ...(era === "modern" && { subscribe: true }) } } : {}),
+      capabilities: (era) => (any() ? { resources: { listChanged: true, ...(era === "modern" && { subscribe: true }) } } : {}),
       methods: [
         {
           method: "resources/list",
@@ -68,7 +92,7 @@ export const resourcesFeature: FeatureModule = {
           capability: "resources",
           direct: { cacheable: true, result: "as-is" },
           paramsShape: PAGINATED_PARAMS,
-          handle: async (request) => listResult(request, "resources", resourceList.of(request), resourceList.paging),
+          handle: async (request) => listResult(request, "resources", listed.of(request), listed.paging()),
         },
         {
           method: "resources/templates/list",
@@ -90,7 +114,7 @@ export const resourcesFeature: FeatureModule = {
               const matched = template.template!.match(uri);
               if (matched) return { component: template, matched };
             }
-            throw resourceNotFound(uri);
+            return fromSources(uri) ?? throwNotFound(uri);
           },
         },
       ],

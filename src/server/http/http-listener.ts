@@ -139,7 +139,7 @@ export async function startHttpListener(
     const hostHeader = req.headers.host;
     const hostProblem = hostVerdicts.get(hostHeader);
     if (hostProblem !== undefined) return void jsonError(res, 403, -32000, hostProblem);
-    if (req.headers.origin !== undefined) {
+    if (req.headers.origin !== undefined && route?.crossOrigin !== true) {
       const originProblem = originVerdicts.get(req.headers.origin);
       if (originProblem !== undefined) return void jsonError(res, 403, -32000, originProblem);
     }

@@ -1,6 +1,7 @@
 import type { AuthOptions } from "../../auth/bearer-auth";
 import type { IncomingMessage } from "node:http";
 import type { HealthOptions } from "./health";
+import type { ServerCardOptions } from "./server-card";
 
 // What `listen()` and a graceful close are configured with, and what a running listener is.
 
@@ -63,6 +64,14 @@ export interface ListenOptions {
    * dependency cannot be reached and from the moment a graceful close begins. Default: none.
    */
   health?: boolean | HealthOptions;
+  /**
+   * The app's server card (SEP-2127) at `<path>/server-card` (`/mcp/server-card`):
+   * `application/mcp-server-card+json` with CORS, `Cache-Control` and an `ETag` (`If-None-Match`
+   * answered 304), public like the health endpoints. `true`: the defaults (the card names this
+   * listener's URL, or the OAuth resource, and lists a required `Authorization` header when `auth`
+   * is on). The app needs `mcpName` and `description`. See docs/deployment.md, "Discovery".
+   */
+  serverCard?: boolean | ServerCardOptions;
 }
 
 /** Options of a graceful close (`HttpListener.close`, `McpApp.close`, `ServedConnection.close`). */

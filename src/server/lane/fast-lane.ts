@@ -21,6 +21,7 @@ import { encodeResult, responseHead, responseTail, responseText, type DirectMeth
 import { MODERN_PROTOCOL_VERSION } from "../checks/inbound-checks";
 import { sameJson } from "./same-json";
 import { knownModernEnvelope } from "../checks/known-envelope";
+import type { ServerInfo } from "../request/app-info";
 
 /**
  * The environment variable that turns the fast lane's default off for a whole process (`off`, `0`
@@ -129,7 +130,7 @@ const RECENT_ENVELOPES = 4;
 export interface FastLaneOptions {
   dispatcher: Dispatcher;
   checks: InboundChecks;
-  serverInfo: { name: string; version: string; title?: string };
+  serverInfo: ServerInfo;
   /** The capabilities advertised to the modern era: a method gated by one not advertised is not served. */
   capabilities: Record<string, unknown>;
 }
@@ -160,8 +161,9 @@ export class FastLane {
     for (const entry of dispatcher.features.methods) {
       if (entry.eras !== undefined && !entry.eras.includes("modern")) continue;
       if (entry.capability !== undefined && !(entry.capability in capabilities)) continue;
-      // Only a method whose spec says how the SDK writes it, with the SDK's own params schema (not one of ours).
-      if (!isDirect(entry) || entry.paramsSchema !== undefined) continue;
+      // Only a method whose spec says how the SDK writes it: its params checked by the SDK's own schema,
+      // or by its `paramsSchema`, which the bridge registers as the SDK's schema and InboundChecks.params also applies.
+      if (!isDirect(entry)) continue;
       this.methods.set(entry.method, entry);
     }
     this.serverInfoMeta = `{${JSON.stringify(SERVER_INFO_META_KEY)}:${JSON.stringify(options.serverInfo)}}`;

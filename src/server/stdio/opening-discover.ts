@@ -2,10 +2,11 @@ import { isPlainObject } from "../../protocol/plain-object";
 import { MODERN_PROTOCOL_VERSION } from "../checks/inbound-checks";
 import { SERVER_INFO_META_KEY } from "../request/sdk-module";
 import { knownModernEnvelope } from "../checks/known-envelope";
+import type { ServerInfo } from "../request/app-info";
 
 /** What a `server/discover` result is made of: what the SDK's `Server` answers it with. */
 export interface DiscoverParts {
-  readonly serverInfo: { readonly name: string; readonly version: string; readonly title?: string };
+  readonly serverInfo: ServerInfo;
   readonly instructions?: string | undefined;
 }
 

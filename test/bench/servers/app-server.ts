@@ -10,13 +10,15 @@
 // by calling the decorators as functions. With BENCH_RATE_LIMIT_CALLERS=<n>, every component is
 // rate-limited (a default far above any rate reached: every call is counted, none refused) and the
 // listener's authenticator gives each request the next of n principals in turn, so the limiter's
-// store holds a bucket per principal and component as it would for n callers. Prints the listener's URL on one line when ready, then
+// store holds a bucket per principal and component as it would for n callers. BENCH_SKILLS (default 0)
+// adds the skills feature with that many code-registered skills of three files each. Prints the
+// listener's URL on one line when ready, then
 // answers memory probes on stdin (memory-probe.ts); exits (closing the app first, so
 // `node --cpu-prof` can write its profile) on SIGTERM, SIGINT or when stdin ends (the parent went away).
 import "reflect-metadata";
 import { IsIn, IsInt } from "class-validator";
 import { inject, injectable } from "tsyringe";
-import { Arg, Ctx, Elicit, McpApp, Result, StateSealer, Tool, type RequestContext } from "../../../src/index";
+import { Arg, Ctx, Elicit, McpApp, Result, skills, StateSealer, Tool, type RequestContext, type SkillDefinition } from "../../../src/index";
 import { exitWhenAsked } from "./exit-when-asked";
 import { answerMemoryProbes } from "./memory-probe";
 
@@ -81,6 +83,16 @@ function generatedComponent(i: number): Function {
   return Component;
 }
 
+/** A skill registered from code, `skill-<i>`: a SKILL.md and two reference files (BENCH_SKILLS). */
+function generatedSkill(i: number): SkillDefinition {
+  const name = `skill-${i}`;
+  const manifest = `---\nname: ${name}\ndescription: Generated skill number ${i}, for the skills/list benchmark; it teaches nothing.\nlicense: MIT\n---\n\n# ${name}\n\nSee references/GUIDE.md.\n`;
+  return {
+    path: `bench/${name}`,
+    files: { "SKILL.md": manifest, "references/GUIDE.md": `Guide ${i}\n`, "references/EXAMPLES.md": `Examples ${i}\n` },
+  };
+}
+
 async function main(): Promise<void> {
   const count = Number(process.env.BENCH_COMPONENTS ?? "3");
   if (!Number.isInteger(count) || count < 3)
@@ -92,7 +104,9 @@ async function main(): Promise<void> {
   if (!Number.isInteger(callers) || callers < 0)
     throw new Error(`BENCH_RATE_LIMIT_CALLERS must be an integer >= 0, got ${process.env.BENCH_RATE_LIMIT_CALLERS}`);
   const rateLimits = callers > 0 ? { rateLimits: { default: { limit: 1_000_000_000, windowMs: 60_000 } } } : {};
-  const app = McpApp.create({ components, state: { secret: "bench-secret-".padEnd(48, "x") }, ...rateLimits });
+  const skillCount = Number(process.env.BENCH_SKILLS ?? "0");
+  const features = skillCount > 0 ? [skills({ skills: Array.from({ length: skillCount }, (_, i) => generatedSkill(i)) })] : [];
+  const app = McpApp.create({ components, state: { secret: "bench-secret-".padEnd(48, "x") }, features, ...rateLimits });
   let turn = 0;
   const principals = Array.from({ length: callers }, (_, i) => `caller-${i}`);
   const listener = await app.listen({ port: 0, ...(callers > 0 && { authenticate: () => principals[turn++ % callers]! }) });

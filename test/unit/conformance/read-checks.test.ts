@@ -4,9 +4,14 @@
  *   ran at least one check, and has no FAILURE or WARNING;
  * - each problem is one line naming the scenario and its category;
  * - unscored scenarios outside the required list never fail the run;
- * - a 2025-11-25 run has its own required unscored set (no tasks extension in that revision).
+ * - a 2025-11-25 run has its own required unscored set (no tasks extension in that revision);
+ * - the extension scenarios (SEP-2640's skills) must each be present and run checks that all
+ *   pass: a SKIPPED check fails them too (an undeclared extension skips every check), except the
+ *   caching checks the runner itself skips on 2025-11-25.
  */
 import {
+  EXTENSION_SCENARIOS,
+  extensionVerdict,
   requiredUnscored,
   verdict,
   type ConformanceCheck,
@@ -62,5 +67,36 @@ describe("requiredUnscored", () => {
   it("holds a 2025-11-25 run to its own unscored set, not to the tasks extension's", () => {
     expect(requiredUnscored("2025-11-25")).toEqual(["json-schema-2020-12", "server-session-lifecycle", "server-sse-polling"]);
     expect(requiredUnscored("2026-07-28")).toContain("tasks-lifecycle");
+  });
+});
+
+describe("extensionVerdict", () => {
+  const all = (statuses: string[]) => EXTENSION_SCENARIOS.map((name) => scenario(name, "unlisted", statuses));
+
+  it("passes when every extension scenario ran checks that all succeeded", () => {
+    expect(extensionVerdict(report(all(["SUCCESS", "SUCCESS"])), "2026-07-28")).toEqual([]);
+  });
+
+  it("fails a skipped, failed or warned check, a scenario with no checks, and a missing one", () => {
+    const [enumeration, manifest, directory] = EXTENSION_SCENARIOS;
+    const scenarios = [scenario(enumeration!, "unlisted", ["SUCCESS", "SKIPPED"]), scenario(manifest!, "unlisted", ["WARNING", "FAILURE"])];
+    expect(extensionVerdict(report(scenarios), "2026-07-28")).toEqual([
+      `${enumeration} [extension] SKIPPED ${enumeration}-1: SKIPPED here`,
+      `${manifest} [extension] WARNING ${manifest}-0: WARNING here`,
+      `${manifest} [extension] FAILURE ${manifest}-1: FAILURE here`,
+      `${directory} [extension]: no checks.json`,
+    ]);
+    expect(extensionVerdict(report(all([])), "2026-07-28")).toEqual(EXTENSION_SCENARIOS.map((n) => `${n} [extension]: ran no check`));
+  });
+
+  it("allows on 2025-11-25 only the caching checks the runner skips there", () => {
+    const skipped = (id: string) => ({ ...scenario(EXTENSION_SCENARIOS[0]!, "unlisted", []), checks: [{ id, status: "SKIPPED" }] });
+    const cache = report([skipped("sep-2640-skills-list-cache-attributes"), ...all(["SUCCESS"]).slice(1)]);
+    expect(extensionVerdict(cache, "2025-11-25")).toEqual([]);
+    expect(extensionVerdict(cache, "2026-07-28")).toHaveLength(1);
+    const other = report([skipped("sep-2640-skills-get-implemented"), ...all(["SUCCESS"]).slice(1)]);
+    expect(extensionVerdict(other, "2025-11-25")).toEqual([
+      `${EXTENSION_SCENARIOS[0]} [extension] SKIPPED sep-2640-skills-get-implemented: `,
+    ]);
   });
 });

@@ -4,7 +4,10 @@
 //   capability gates each;
 // - capabilities merge across features, extensions key by key;
 // - a method answered by two features, or a component claimed by two strategies, fails the build;
-// - a later feature sees the components compiled before it.
+// - a later feature sees the components compiled before it;
+// - a feature's resource source: its entries listed after the app's own in resources/list, asked
+//   by resources/read for a uri no @Resource serves (its component then runs like any other), and
+//   the resources capability advertised for it; every feature gets the app's change announcer.
 import "reflect-metadata";
 import { BUILT_IN_FEATURES } from "../../../src/features/built-in-features";
 import type { ComponentDefinition } from "../../../src/features/component-definition";
@@ -100,5 +103,54 @@ describe("FeatureTable", () => {
       { kind: "prompt", name: "p" },
       { kind: "resource", name: "test://r" },
     ]);
+  });
+
+  it("lists and reads a feature's resource source after the app's own, and hands features the app's announcer", async () => {
+    const announced: string[] = [];
+    const changes = {
+      toolsChanged: () => announced.push("tools"),
+      promptsChanged: () => announced.push("prompts"),
+      resourcesChanged: () => announced.push("resources"),
+      resourceUpdated: (uri: string) => announced.push(uri),
+    };
+    const reader = { read: () => "from the source" };
+    const component = {
+      ...new FeatureTable(BUILT_IN_FEATURES, { components: [Everything], logger: new SilentLogger() }).components.find(
+        (c) => c.ref.kind === "resource",
+      )!,
+      ref: { kind: "resource" as const, name: "extra://{+path}" },
+      instance: reader,
+      methodName: "read",
+      params: [],
+    };
+    const listed = Object.freeze([{ uri: "extra://one", name: "one" }]);
+    let seenChanges: unknown;
+    const withSource: FeatureModule = {
+      name: "extra",
+      compile: (context) => {
+        seenChanges = context.changes;
+        return {
+          methods: [],
+          capabilities: () => ({}),
+          resources: { list: () => listed, scoped: false, select: (uri) => (uri.startsWith("extra://") ? { component } : undefined) },
+        };
+      },
+    };
+    const built = new FeatureTable([...BUILT_IN_FEATURES, withSource], { components: [], logger: new SilentLogger(), changes });
+    expect(seenChanges).toBe(changes);
+    expect(built.capabilities("modern")).toMatchObject({ resources: { listChanged: true } });
+    const request = { method: "resources/list", params: {}, principal: null, clientCapabilities: {} };
+    const list = await (built.method("resources/list") as unknown as { handle(r: unknown): Promise<{ resources: unknown[] }> }).handle(
+      request,
+    );
+    expect(list.resources).toEqual([{ uri: "extra://one", name: "one" }]);
+    const read = built.method("resources/read") as unknown as { select(r: unknown): { component: unknown } };
+    expect(read.select({ ...request, method: "resources/read", params: { uri: "extra://one" } }).component).toBe(component);
+    expect(() => read.select({ ...request, method: "resources/read", params: { uri: "other://x" } })).toThrow("Resource not found");
+    const both = new FeatureTable([...BUILT_IN_FEATURES, withSource], { components: [Everything], logger: new SilentLogger() });
+    const joined = await (
+      both.method("resources/list") as unknown as { handle(r: unknown): Promise<{ resources: { uri: string }[] }> }
+    ).handle(request);
+    expect(joined.resources.map((r) => r.uri)).toEqual(["test://r", "extra://one"]);
   });
 });
