@@ -123,7 +123,8 @@ describe("MCP Apps on the wire", () => {
     const opens = jest.spyOn(fs.promises, "readFile");
     rmSync(FILE);
     try {
-      for (let i = 0; i < 3; i++) expect((await client.readResource("ui://weather/dashboard")).result.contents[0]!.text).toBe(PAGE);
+      for (let i = 0; i < 3; i++)
+        expect((await client.readResource("ui://weather/dashboard")).result.contents[0]).toMatchObject({ text: PAGE });
       expect(reads).not.toHaveBeenCalled();
       expect(opens).not.toHaveBeenCalled();
     } finally {
@@ -144,7 +145,7 @@ describe("MCP Apps on the wire", () => {
         _meta: { ui: { csp: { connectDomains: ["https://live.weather.example"] }, prefersBorder: false }, "example/version": 2 },
       },
     ]);
-    expect(second.result.contents[0]!.text).toBe("<!doctype html><p>read 2</p>");
+    expect(second.result.contents[0]).toMatchObject({ text: "<!doctype html><p>read 2</p>" });
     const listed = (await client.listAll("resources/list")).items.find((r) => r.uri === "ui://weather/live");
     expect(listed?._meta).toEqual({ ui: { csp: { connectDomains: ["https://live.weather.example"] }, prefersBorder: true } });
     expect((await client.readResource("ui://weather/bytes")).result.contents).toEqual([
@@ -217,7 +218,7 @@ describe("MCP Apps on the wire", () => {
   it("calls as a view would (callAsView): the host's capabilities, and a model-only tool refused", async () => {
     const refreshed = await callAsView(client, "refresh");
     expect(refreshed.result.structuredContent).toEqual({ refreshed: true });
-    expect(refreshed.round.request.params._meta).toMatchObject({ "io.modelcontextprotocol/clientCapabilities": VIEW_HOST_CAPABILITIES });
+    expect(refreshed.round.request.params!._meta).toMatchObject({ "io.modelcontextprotocol/clientCapabilities": VIEW_HOST_CAPABILITIES });
     expect((await callAsView(client, "weather")).result.content).toEqual([{ type: "text", text: "Oslo, 4 °C: shown in the dashboard." }]);
     await expect(callAsView(client, "forecast")).rejects.toThrow(
       'callAsView: forecast is listed with visibility ["model"]; a host refuses a view\'s call to it',
