@@ -7,7 +7,9 @@
 // - 2025-11-25: the initialize answer declares the extension; a view-aware session (the extension
 //   in its initialize) and a view-blind one, interleaved, likewise;
 // - on both eras tools/list carries both metadata keys, the view reads with _meta.ui, and the
-//   app-only style_options is listed and callable.
+//   app-only style_options is listed and callable;
+// - the fast lane writes the same bytes as the SDK path for tools/list, resources/list and the
+//   view's read (one listener of each, the same app).
 import { Client as Client2026, StreamableHTTPClientTransport as Http2026 } from "@modelcontextprotocol/client";
 import { Client as Client2025 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as Http2025 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -110,5 +112,46 @@ describe.each(["2026", "2025"] as const)("MCP Apps negotiated per request (%s er
         { style: "olive", accent: "#808000" },
       ],
     });
+  });
+});
+
+describe("the fast lane and the SDK path", () => {
+  it("write the same bytes for the lists and the view's read", async () => {
+    const sdkPath = await app.listen({ port: 0, fastLane: false });
+    const exchange = async (url: string, method: string, params: Record<string, unknown>) => {
+      const response = await fetch(url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": method,
+          ...(typeof params.uri === "string" && { "mcp-name": params.uri }),
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method,
+          params: {
+            ...params,
+            _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": aware },
+          },
+        }),
+      });
+      return { status: response.status, type: response.headers.get("content-type"), text: await response.text() };
+    };
+    try {
+      for (const [method, params] of [
+        ["tools/list", {}],
+        ["resources/list", {}],
+        ["resources/read", { uri: VIEW }],
+      ] as const) {
+        const lane = await exchange(listener.url, method, params);
+        expect(lane.status).toBe(200);
+        expect(await exchange(sdkPath.url, method, params)).toEqual(lane);
+      }
+    } finally {
+      await sdkPath.close();
+    }
   });
 });

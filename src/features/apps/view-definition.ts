@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ViewHtml, ViewOptions } from "../../decorators/view";
 import { deepFreeze } from "../../protocol/deep-freeze";
+import { encodeOnce } from "../../protocol/encoded-json";
 import { isPlainObject } from "../../protocol/plain-object";
 import type { CacheScope, JsonObject } from "../../protocol/wire-types";
 import type { ComponentCompiler, DeclaredComponent } from "../component-compiler";
@@ -65,13 +66,11 @@ export function compileView(component: DeclaredComponent, options: ViewOptions, 
       throw new RegistrationError(
         `${where}: the view's HTML is given twice, as the html option and by the method; keep one (a method computes it on every read)`,
       );
-    const result = deepFreeze({
-      resultType: "complete",
-      contents: [{ uri, mimeType: VIEW_MIME_TYPE, text: loadHtml(options.html, where), ...(uiMeta !== undefined && { _meta: uiMeta }) }],
-      ttlMs,
-      cacheScope,
-    });
-    const html = result.contents[0]!.text;
+    const html = loadHtml(options.html, where);
+    // One result for every read; its contents' JSON text is kept, so a transport that writes the
+    // result itself (the fast lane) splices the text instead of encoding the document again.
+    const contents = encodeOnce([{ uri, mimeType: VIEW_MIME_TYPE, text: html, ...(uiMeta !== undefined && { _meta: uiMeta }) }]);
+    const result = deepFreeze({ resultType: "complete", contents, ttlMs, cacheScope });
     return {
       ...compiler.common(component, compiler.contentPlan(component, options.middleware), ref, descriptor),
       // No method of the class runs: this stands in for it, so the runner calls what it always calls.
