@@ -23,7 +23,8 @@ export interface ViewDefinition extends ComponentDefinition {
 /**
  * Compiles one `@View` declaration into a resource: its `ui://` uri, `text/html;profile=mcp-app`,
  * and `_meta.ui` on its list entry and on the content of every read. HTML given as `html` is read
- * (a file) and shaped into the read's result once, here: each read answers that frozen result.
+ * (a file) here, once, and shaped into the read's result at the first read: each read answers
+ * that frozen result.
  */
 export function compileView(component: DeclaredComponent, options: ViewOptions, compiler: ComponentCompiler): ViewDefinition {
   const { where, cls } = component;
@@ -67,10 +68,17 @@ export function compileView(component: DeclaredComponent, options: ViewOptions, 
         `${where}: the view's HTML is given twice, as the html option and by the method; keep one (a method computes it on every read)`,
       );
     const html = loadHtml(options.html, where);
-    // One result for every read; its contents' JSON text is kept, so a transport that writes the
-    // result itself (the fast lane) splices the text instead of encoding the document again.
-    const contents = encodeOnce([{ uri, mimeType: VIEW_MIME_TYPE, text: html, ...(uiMeta !== undefined && { _meta: uiMeta }) }]);
-    const result = deepFreeze({ resultType: "complete", contents, ttlMs, cacheScope });
+    // One result for every read, made at the first (encoding a large document is not start-up
+    // work); its contents' JSON text is kept, so a transport that writes the result itself (the
+    // fast lane) splices the text instead of encoding the document again.
+    let result: JsonObject | undefined;
+    const read = (): JsonObject =>
+      (result ??= deepFreeze({
+        resultType: "complete",
+        contents: encodeOnce([{ uri, mimeType: VIEW_MIME_TYPE, text: html, ...(uiMeta !== undefined && { _meta: uiMeta }) }]),
+        ttlMs,
+        cacheScope,
+      }));
     return {
       ...compiler.common(component, compiler.contentPlan(component, options.middleware), ref, descriptor),
       // No method of the class runs: this stands in for it, so the runner calls what it always calls.
@@ -79,7 +87,7 @@ export function compileView(component: DeclaredComponent, options: ViewOptions, 
       uri,
       declaredBy: cls,
       ...rules,
-      shape: () => result,
+      shape: read,
     };
   }
   const plan = compiler.plan(component, "resource", options.middleware);
