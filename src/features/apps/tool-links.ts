@@ -22,13 +22,17 @@ export function toolLinks(
   declarations: readonly DeclaredComponent[],
   views: readonly ViewDefinition[],
 ): Map<ComponentDefinition, JsonObject> {
+  // The options of each tool declaration, by class and method: one pass, not a search per tool.
+  const declared = new Map<Function, Map<string, ToolOptions>>();
+  for (const { cls, declaration } of declarations) {
+    if (declaration.kind !== "tool") continue;
+    if (!declared.has(cls)) declared.set(cls, new Map());
+    declared.get(cls)!.set(declaration.methodName, declaration.options);
+  }
   const links = new Map<ComponentDefinition, JsonObject>();
   for (const component of components) {
     if (component.ref.kind !== "tool") continue;
-    const declared = declarations.find(
-      (d) => d.declaration.kind === "tool" && d.cls === component.token && d.declaration.methodName === component.methodName,
-    );
-    const options = declared?.declaration.options as ToolOptions | undefined;
+    const options = declared.get(component.token)?.get(component.methodName);
     if (options === undefined || (options.view === undefined && options.visibility === undefined)) continue;
     const where = component.where;
     if (isPlainObject(options._meta) && ("ui" in options._meta || LEGACY_RESOURCE_URI_META in options._meta))
