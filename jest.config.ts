@@ -7,8 +7,9 @@ const config: Config = {
   // The template app of `roundtrip-mcp init`, once per combination of its variants, with its own tests.
   roots: ["<rootDir>/test", writeTemplateApps()],
   testMatch: ["**/*.test.ts"],
-  // The PostgreSQL suites need a database: `npm run test:postgres` runs them (test/postgres/jest.config.ts).
-  testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/postgres/"],
+  // The PostgreSQL suites need a database: `npm run test:postgres` runs them (test/postgres/jest.config.ts);
+  // the browser suite needs Chromium: `npm run test:browser` (test/browser/jest.config.ts).
+  testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/postgres/", "<rootDir>/test/browser/"],
   transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }] },
   setupFiles: ["reflect-metadata"],
   // Samples and docs import the package by name, as users do.

@@ -4,6 +4,7 @@ import "reflect-metadata";
 export { Tool, type ToolOptions, type TaskSupport, type TaskToolOptions } from "./decorators/tool";
 export { Resource, type ResourceOptions } from "./decorators/resource";
 export { Prompt, type PromptOptions } from "./decorators/prompt";
+export { View, type ViewOptions, type ViewCsp, type ViewPermission, type ViewHtml, type ToolVisibility } from "./decorators/view";
 export { Arg } from "./decorators/arg";
 export { Ctx } from "./decorators/ctx";
 export { OperationId } from "./decorators/operation-id";
@@ -112,6 +113,10 @@ export type { TaskContext, TaskAnswers } from "./features/tasks/task-context";
 // Skills (SEP-2640): a folder of skills and skills registered from code, served as skill:// resources.
 export { skills, type SkillsFeature, type SkillChanges } from "./features/skills/skills-feature";
 export type { SkillsOptions, SkillDefinition } from "./features/skills/skills-options";
+// MCP Apps (SEP-1865): the feature, and what a method reads to shape its result for this caller.
+export { apps } from "./features/apps/apps-feature";
+export { rendersViews, UI_EXTENSION, VIEW_MIME_TYPE, LEGACY_RESOURCE_URI_META } from "./features/apps/ui-extension";
+export { clientExtension } from "./protocol/client-extension";
 
 // State
 export { StateSealer } from "./state/state-sealer";

@@ -1,11 +1,15 @@
-// The preferences sample as one app: five read-only components, sealed state with a
-// process-lifetime random key (local use only: tokens die with the process).
-import { McpApp, type McpAppOptions } from "roundtrip-mcp";
+// The preferences sample as one app: read-only components, sealed state with a process-lifetime
+// random key (local use only: tokens die with the process), and an MCP Apps view (the theme
+// preview) with its two tools.
+import { McpApp, apps, type McpAppOptions } from "roundtrip-mcp";
 import { ChoosePreferencesTool } from "./choose-preferences-tool";
 import { PreferencesPrompt } from "./preferences-prompt";
 import { PreferencesSummaryResource } from "./preferences-summary-resource";
 import { PreviewThemeTool } from "./preview-theme-tool";
 import { ResetPreferencesTool } from "./reset-preferences-tool";
+import { ShowThemeTool } from "./show-theme-tool";
+import { StyleOptionsTool } from "./style-options-tool";
+import { ThemePreviewView } from "./theme-preview-view";
 
 export const PREFERENCES_COMPONENTS = [
   ChoosePreferencesTool,
@@ -13,6 +17,9 @@ export const PREFERENCES_COMPONENTS = [
   PreferencesPrompt,
   PreviewThemeTool,
   ResetPreferencesTool,
+  ShowThemeTool,
+  StyleOptionsTool,
+  ThemePreviewView,
 ];
 
 /** `preferences` grants both the read and the admin scope of the components. */
@@ -33,6 +40,7 @@ export function createPreferencesApp(overrides: Partial<McpAppOptions> = {}): Mc
     components: PREFERENCES_COMPONENTS,
     state: { ephemeral: true },
     scopeHierarchy: PREFERENCES_SCOPE_HIERARCHY,
+    features: [apps()],
     ...overrides,
   });
 }

@@ -3,6 +3,7 @@ import type { CommonComponentOptions, ToolAnnotations } from "./component-option
 import type { DtoClass } from "../protocol/dto-class";
 import type { JsonObject } from "../protocol/wire-types";
 import type { RetryPolicy } from "../stores/task-record";
+import type { ToolVisibility } from "./view";
 
 /**
  * How a tool runs as a task (the tasks extension, SEP-2663), with the tasks feature listed in
@@ -45,6 +46,19 @@ export interface ToolOptions extends CommonComponentOptions {
    * method reaches its task through `@Ctx() ctx: TaskContext`.
    */
   task?: TaskSupport | TaskToolOptions;
+  /**
+   * The MCP Apps view hosts render for this tool's results (`_meta.ui.resourceUri`, and the older
+   * `_meta["ui/resourceUri"]`): a class declared with `@View`, or a view's `ui://` URI. Needs the
+   * apps feature (`features: [apps()]`).
+   *
+   * @example @Tool({ view: WeatherDashboard })
+   */
+  view?: Function | string;
+  /**
+   * Who may call the tool (`_meta.ui.visibility`): `["app"]` hides it from the model, and only its
+   * views call it, through their host. Default: both. Needs the apps feature.
+   */
+  visibility?: ToolVisibility[];
 }
 
 /**

@@ -135,6 +135,15 @@ export class ComponentCompiler {
     return { params, inputDto, inputPlace, elicits: elicitSpecs(declared, where), middleware: this.middleware(cls, methodName, own) };
   }
 
+  /**
+   * The plan of a component that runs no method of its own (a class-level `@View` with its `html`
+   * option: its feature supplies the value): no parameters, no questions, and the middleware of
+   * its class and its `middleware` option.
+   */
+  contentPlan(component: DeclaredComponent, own: Middleware[] | undefined): CommonPlan {
+    return { params: [], elicits: [], middleware: this.middleware(component.cls, component.declaration.methodName, own) };
+  }
+
   /** The fields every definition has, from the declaration, its plan and its descriptor. */
   common(component: DeclaredComponent, plan: CommonPlan, ref: ComponentRef, descriptor: JsonObject): CommonFields {
     const { params, elicits, middleware } = plan;

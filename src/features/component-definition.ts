@@ -55,7 +55,7 @@ export interface CompletionSource {
   readonly providers: Readonly<Record<string, CompletionProvider>>;
 }
 
-/** A feature that must claim a component (as its execution strategy), and how to add it. */
+/** A feature the app must list for a component to be served as declared, and how to add it. */
 export interface RequiredFeature {
   /** The feature's `FeatureModule.name`. */
   readonly name: string;
@@ -100,8 +100,11 @@ export interface ComponentDefinition {
   /** The descriptor as listed (wire JSON, built once). */
   readonly descriptor: JsonObject;
   readonly completion?: CompletionSource;
-  /** Declared for another feature to run (a tool's `task` option needs the tasks feature). */
-  readonly requiredFeature?: RequiredFeature;
+  /**
+   * Declared for other features to serve, each of which the app must list (a tool's `task` option
+   * needs the tasks feature, its `view` the apps feature).
+   */
+  readonly requiredFeatures?: readonly RequiredFeature[];
   /** This round's arguments; `matched` holds what routing extracted (template variables). Synchronous when it can be. */
   bind(ctx: RequestContext, matched: Readonly<Record<string, string>>): MaybePromise<BoundArguments>;
   /** A question declined or cancelled under `onDecline: "end"`: the outcome to return, or throw. */

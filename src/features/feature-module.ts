@@ -177,6 +177,26 @@ export interface CompiledFeature {
   describe?(component: ComponentDefinition): JsonObject | undefined;
   /** Resources it serves through `resources/list` and `resources/read` (see `ResourceSource`). */
   readonly resources?: ResourceSource;
+  /**
+   * `_meta` this feature adds to the list entry of any feature's component (the apps extension's
+   * `ui` on a tool linked to a view), or undefined. Asked once per component when the app is built;
+   * merged key by key over the component's own `_meta` (a later feature's key wins).
+   */
+  entryMeta?(component: ComponentDefinition): JsonObject | undefined;
+  /**
+   * Called once every feature has compiled, before anything is served: builds what depends on the
+   * other features' components (the built-in features' lists with their entries' `_meta`; the
+   * resources feature routes the resources a later feature compiled, such as the apps extension's views).
+   */
+  link?(context: LinkContext): void;
+}
+
+/** What a feature learns once every feature of the app has compiled. */
+export interface LinkContext {
+  /** Every component of every feature, in feature order. */
+  readonly components: readonly ComponentDefinition[];
+  /** The component's descriptor as listed: its own, with the `_meta` every feature's `entryMeta` adds (the same object each time). */
+  listed(component: ComponentDefinition): JsonObject;
 }
 
 /** One dependency a readiness probe checks: its name (in the probe's answer) and the check. */

@@ -1,4 +1,4 @@
-import { componentDeclarations } from "../decorators/component-declaration";
+import { componentDeclarations, declarationRunsMethod, DECLARATION_FEATURES } from "../decorators/component-declaration";
 import type { AppLogger } from "../protocol/app-logger";
 import type { Era } from "../protocol/inbound-request";
 import { isPlainObject } from "../protocol/plain-object";
@@ -11,6 +11,7 @@ import type {
   CompiledFeature,
   FeatureMethod,
   FeatureModule,
+  LinkContext,
   ReadinessProbe,
   ResourceSource,
   ServingFacts,
@@ -106,16 +107,27 @@ export class FeatureTable {
         this.byMethod.set(method.method, method);
       }
     }
+    const listed = new Set(names.values());
+    for (const { declaration, where } of declarations) {
+      const needed = DECLARATION_FEATURES[declaration.kind];
+      if (needed !== undefined && !listed.has(needed.name)) {
+        const decorator = `@${declaration.kind[0]!.toUpperCase()}${declaration.kind.slice(1)}`;
+        throw new RegistrationError(`${where}: ${decorator} needs the ${needed.name} feature, which the app does not list; ${needed.fix}`);
+      }
+    }
     for (const component of components) {
       const claimed = features.filter((f) => f.execution?.claims(component));
       if (claimed.length > 1) throw new RegistrationError(`${component.where}: claimed by more than one execution strategy`);
       const [claimer] = claimed;
       if (claimer !== undefined) this.strategies.set(component, claimer.execution!);
-      const required = component.requiredFeature;
-      if (required !== undefined && (claimer === undefined || names.get(claimer) !== required.name)) {
-        throw new RegistrationError(`${component.where}: needs the ${required.name} feature, which the app does not list; ${required.fix}`);
+      for (const required of component.requiredFeatures ?? []) {
+        if (!listed.has(required.name))
+          throw new RegistrationError(
+            `${component.where}: needs the ${required.name} feature, which the app does not list; ${required.fix}`,
+          );
       }
     }
+    linkFeatures(features, components);
     this.features = features;
     this.components = components;
     this.methods = [...this.byMethod.values()];
@@ -179,6 +191,33 @@ export class FeatureTable {
   }
 }
 
+/**
+ * Tells every feature the components of all (`CompiledFeature.link`), with each component's list
+ * entry: its descriptor with the `_meta` the features add (`entryMeta`), made once per component.
+ */
+function linkFeatures(features: readonly CompiledFeature[], components: readonly ComponentDefinition[]): void {
+  const contributors = features.filter((f) => f.entryMeta !== undefined);
+  const entries = new Map<ComponentDefinition, JsonObject>();
+  const context: LinkContext = {
+    components,
+    listed(component) {
+      let entry = entries.get(component);
+      if (entry === undefined) {
+        entry = component.descriptor;
+        for (const feature of contributors) {
+          const meta = feature.entryMeta!(component);
+          if (meta === undefined) continue;
+          const own: JsonObject = isPlainObject(entry._meta) ? entry._meta : {};
+          entry = { ...entry, _meta: { ...own, ...meta } };
+        }
+        entries.set(component, entry);
+      }
+      return entry;
+    },
+  };
+  for (const feature of features) feature.link?.(context);
+}
+
 /** Every declaration of every class, after the checks that do not depend on a feature. */
 function declaredComponents(classes: readonly Function[]): DeclaredComponent[] {
   const seen = new Set<Function>();
@@ -191,7 +230,7 @@ function declaredComponents(classes: readonly Function[]): DeclaredComponent[] {
     if (declarations.length === 0) throw new RegistrationError(`${cls.name}: no @Tool, @Resource or @Prompt declaration found`);
     for (const declaration of declarations) {
       const where = `${cls.name}.${declaration.methodName}`;
-      if (typeof (cls.prototype as Record<string, unknown>)[declaration.methodName] !== "function") {
+      if (declarationRunsMethod(declaration) && typeof (cls.prototype as Record<string, unknown>)[declaration.methodName] !== "function") {
         throw new RegistrationError(`${where}: method ${declaration.methodName}() not found (a class component needs a handle() method)`);
       }
       out.push({ cls, declaration, where });

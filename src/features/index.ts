@@ -16,6 +16,7 @@ export type {
   ServingFacts,
   ChangeAnnouncer,
   ResourceSource,
+  LinkContext,
 } from "./feature-module";
 export type { ComponentRunner, RecordedInvocation, Invocation, ExecutionOutcome, ExecutionStrategy } from "./component-runner";
 export type {
@@ -43,6 +44,8 @@ export type { FieldViolation } from "../schema/dto-validator";
 export type { CompletionProvider, CompletionRequest } from "../decorators/complete";
 export type { ComputedQuestion, ElicitOptions, QuestionSource, ElicitedAnswers, UrlQuestion } from "../decorators/elicit";
 export type { ToolOptions, TaskSupport, TaskToolOptions } from "../decorators/tool";
+export type { ViewOptions, ViewCsp, ViewPermission, ViewHtml, ToolVisibility } from "../decorators/view";
+export type { DeclarationFeature } from "../decorators/component-declaration";
 export type { CommonComponentOptions, Icon, ToolAnnotations } from "../decorators/component-options";
 export type { Annotations } from "../protocol/content";
 export type { ElicitRequest, FormElicitRequest, UrlElicitRequest } from "../protocol/elicit-request";

@@ -4,6 +4,7 @@ import type { AppLogger } from "../protocol/app-logger";
 import { createStateSealer } from "../state/create-state-sealer";
 import type { StateOptions } from "../state/state-options";
 import { StateSealer } from "../state/state-sealer";
+import { ChangeNotifier } from "./change-notifier";
 import { carriedFacts, type TransportFacts } from "./request/transport-facts";
 
 /**
@@ -35,4 +36,20 @@ export function positiveOption(value: number | undefined, name: string): number 
 /** An HTTP request's facts, as the answerer carried them through the SDK's handler. */
 export function httpFacts(ctx: ServerContext): TransportFacts {
   return carriedFacts(ctx.http?.authInfo) ?? { transport: "http", principal: null, ownBytes: false };
+}
+
+/**
+ * The container's `ChangeNotifier`, registered unless it is already: components reach it by
+ * injection, an app sharing a container shares it, and features get it as `changes`.
+ */
+export function registerChangeNotifier(container: DependencyContainer): ChangeNotifier {
+  if (!container.isRegistered(ChangeNotifier, false)) container.registerInstance(ChangeNotifier, new ChangeNotifier());
+  return container.resolve(ChangeNotifier);
+}
+
+/** Registers each component class as a singleton, unless the container already knows it. */
+export function registerComponents(container: DependencyContainer, components: readonly Function[]): void {
+  for (const cls of components) {
+    if (!container.isRegistered(cls as never, true)) container.registerSingleton(cls as never);
+  }
 }

@@ -11,7 +11,7 @@ import type { AppDescription } from "../features/component-description";
 import { APP_LOGGER, StderrLogger, type AppLogger } from "../protocol/app-logger";
 import type { Era } from "../protocol/inbound-request";
 import { StateSealer } from "../state/state-sealer";
-import { ChangeNotifier } from "./change-notifier";
+import type { ChangeNotifier } from "./change-notifier";
 import { buildComponents } from "./component-instances";
 import { warnSharedTransients } from "./shared-transients";
 import { serveConnection } from "./app-connections";
@@ -29,7 +29,7 @@ import { FastLane, fastLaneEnabled } from "./lane/fast-lane";
 import { capabilitiesFor } from "./sdk-bridge";
 import { sdkServerFactory, type AppSdkParts } from "./app-sdk-servers";
 import { httpWing } from "./app-lazy";
-import { httpFacts, positiveOption, registerSealer } from "./app-bootstrap";
+import { httpFacts, positiveOption, registerChangeNotifier, registerComponents, registerSealer } from "./app-bootstrap";
 import { appInfo, serverInfoOf, type AppInfo, type ServerInfo } from "./request/app-info";
 import type { McpAppOptions, ServedConnection, ServeOptions } from "./mcp-app-options";
 import { MemoryMessageBus, type MessageBus } from "../stores/message-bus";
@@ -83,9 +83,7 @@ export class McpApp {
     const components = options.components ?? [];
     this.info = appInfo(options, DEFAULT_APP_NAME);
     const sealer = registerSealer(this.container, options.state, this.logger);
-    // Components reach the notifier by injection; an app sharing a container shares it; features get it as `changes`.
-    if (!this.container.isRegistered(ChangeNotifier, false)) this.container.registerInstance(ChangeNotifier, new ChangeNotifier());
-    this.changes = this.container.resolve(ChangeNotifier);
+    this.changes = registerChangeNotifier(this.container);
     this.features = new FeatureTable([...BUILT_IN_FEATURES, ...(options.features ?? [])], {
       components,
       listCache: options.listCache,
@@ -96,9 +94,7 @@ export class McpApp {
       appName: options.name ?? DEFAULT_APP_NAME,
       changes: this.changes,
     });
-    for (const cls of components) {
-      if (!this.container.isRegistered(cls as never, true)) this.container.registerSingleton(cls as never);
-    }
+    registerComponents(this.container, components);
     buildComponents(this.container, components);
     warnSharedTransients(this.container, components, this.logger);
     this.serverInfo = serverInfoOf(this.info);
@@ -144,9 +140,8 @@ export class McpApp {
   }
 
   /**
-   * What the app serves and what only its declarations say: each component's listed descriptor,
-   * its `@Elicit` questions in the order they are asked, its scopes, and what features add (a task
-   * tool's support). Plain JSON; `roundtrip-mcp inspect` prints it.
+   * What the app serves and what only its declarations say: each component's listed descriptor, its `@Elicit`
+   * questions in the order they are asked, its scopes, and what features add. Plain JSON; `roundtrip-mcp inspect` prints it.
    */
   describe(): AppDescription {
     return { ...this.serverInfo, features: this.features.featureNames(), components: this.features.describe() };
@@ -290,9 +285,8 @@ export class McpApp {
   }
 
   /**
-   * The app's server card (SEP-2127) as a handler to route at `<MCP URL>/server-card` beside a
-   * mounted `httpHandler()` or `nodeHandler()`; `options.url`, that public MCP URL, is required.
-   * See docs/deployment.md, "Discovery".
+   * The app's server card (SEP-2127) as a handler to route at `<MCP URL>/server-card` beside a mounted `httpHandler()`
+   * or `nodeHandler()`; `options.url`, that public MCP URL, is required. See docs/deployment.md, "Discovery".
    *
    * @example expressApp.all("/mcp/server-card", app.serverCardHandler({ url: "https://mcp.example.com/mcp" }).node);
    */

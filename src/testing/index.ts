@@ -19,6 +19,9 @@ export { Flow } from "./flow";
 export type { FlowStatus, RoundSender, CallOptions, RunOptions, Answer, Answers, Script } from "./flow-options";
 export { AskedInput, type AskedKind } from "./asked-input";
 
+// MCP Apps views, as a host reads and calls them
+export { VIEW_HOST_CAPABILITIES, viewLinkOf, readView, callAsView, type ToolViewLink, type ReadView } from "./views";
+
 // Loggers for the app under test
 export { MemoryLogger, SilentLogger, type MemoryLogEntry } from "./loggers";
 

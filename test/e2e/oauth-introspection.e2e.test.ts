@@ -49,7 +49,12 @@ describe("introspectionVerifier against oidc-provider (opaque tokens)", () => {
     expect(token.split(".")).toHaveLength(1);
     const response = await list(token);
     expect(response.status).toBe(200);
-    expect((await response.json()).result.tools.map((t: { name: string }) => t.name)).toEqual(["choose_preferences", "preview_theme"]);
+    expect((await response.json()).result.tools.map((t: { name: string }) => t.name)).toEqual([
+      "choose_preferences",
+      "preview_theme",
+      "show_theme",
+      "style_options",
+    ]);
   });
 
   it("refuses a token for another resource and an unknown token 401 invalid_token", async () => {

@@ -141,7 +141,12 @@ describe("an OAuth 2.1 resource server against oidc-provider", () => {
   it("lets a read token see and run only the read components, with private cache hints", async () => {
     const token = await issued(READ);
     const tools = await (await list(token)).json();
-    expect(tools.result.tools.map((t: { name: string }) => t.name)).toEqual(["choose_preferences", "preview_theme"]);
+    expect(tools.result.tools.map((t: { name: string }) => t.name)).toEqual([
+      "choose_preferences",
+      "preview_theme",
+      "show_theme",
+      "style_options",
+    ]);
     expect(tools.result.cacheScope).toBe("private");
     const templates = await (await list(token, "resources/templates/list")).json();
     expect(templates.result.resourceTemplates).toHaveLength(1);
@@ -172,7 +177,13 @@ describe("an OAuth 2.1 resource server against oidc-provider", () => {
   it("honours the scope hierarchy: preferences implies preferences:admin and preferences:read", async () => {
     const token = await issued(["preferences"]);
     const tools = await (await list(token)).json();
-    expect(tools.result.tools.map((t: { name: string }) => t.name)).toEqual(["choose_preferences", "preview_theme", "reset_preferences"]);
+    expect(tools.result.tools.map((t: { name: string }) => t.name)).toEqual([
+      "choose_preferences",
+      "preview_theme",
+      "reset_preferences",
+      "show_theme",
+      "style_options",
+    ]);
     const response = await call(token, "reset_preferences");
     expect(response.status).toBe(200);
     expect((await response.json()).result.resultType).toBe("input_required");
@@ -343,7 +354,7 @@ describe("an OAuth 2.1 resource server against oidc-provider", () => {
     const after = await issued(READ);
     const response = await list(after);
     expect(response.status).toBe(200);
-    expect((await response.json()).result.tools).toHaveLength(2);
+    expect((await response.json()).result.tools).toHaveLength(4);
   });
 
   it("lets the official client run the client-credentials flow, then an @Elicit flow as that principal", async () => {
@@ -367,7 +378,13 @@ describe("an OAuth 2.1 resource server against oidc-provider", () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(resource), { authProvider: provider }));
     // The client asks for the scopes of the 401 challenge: the read and the admin scope.
     const tools = await client.listTools();
-    expect(tools.tools.map((t) => t.name)).toEqual(["choose_preferences", "preview_theme", "reset_preferences"]);
+    expect(tools.tools.map((t) => t.name)).toEqual([
+      "choose_preferences",
+      "preview_theme",
+      "reset_preferences",
+      "show_theme",
+      "style_options",
+    ]);
     const result = await client.callTool({ name: "choose_preferences", arguments: {} });
     expect(result.structuredContent).toEqual({ color: "green", style: "mint" });
     expect(asked).toEqual(["Which colour do you prefer?", "Which green style?"]);
@@ -390,7 +407,7 @@ describe("an OAuth 2.1 resource server against oidc-provider", () => {
     );
     const token = await issued(READ, mount);
     const listed = await send(token);
-    expect((await listed.json()).result.tools).toHaveLength(2);
+    expect((await listed.json()).result.tools).toHaveLength(4);
     const refused = await send(token, "reset_preferences");
     expect(refused.status).toBe(403);
     expect(refused.headers.get("www-authenticate")).toMatch(/^Bearer error="insufficient_scope", .*scope="preferences:admin"$/);
@@ -421,7 +438,7 @@ describe("an OAuth 2.1 resource server against oidc-provider", () => {
       );
       const token = await issued(READ, mount);
       const listed = await send(token);
-      expect((await listed.json()).result.tools).toHaveLength(2);
+      expect((await listed.json()).result.tools).toHaveLength(4);
       const refused = await send(token, "reset_preferences");
       expect(refused.status).toBe(403);
       expect(refused.headers.get("www-authenticate")).toMatch(/^Bearer error="insufficient_scope", .*scope="preferences:admin"$/);

@@ -99,8 +99,14 @@ describe("the preferences sample", () => {
       ["choose_preferences", true, { type: "object", additionalProperties: false }],
       ["preview_theme", true, { type: "object", additionalProperties: false }],
       ["reset_preferences", true, { type: "object", additionalProperties: false }],
+      ["show_theme", true, expect.objectContaining({ required: ["color", "style"] })],
+      ["style_options", true, expect.objectContaining({ required: ["color"] })],
     ]);
-    expect(tools.filter((t) => t.outputSchema !== undefined).map((t) => t.name)).toEqual(["choose_preferences", "preview_theme"]);
+    expect(tools.filter((t) => t.outputSchema !== undefined).map((t) => t.name)).toEqual([
+      "choose_preferences",
+      "preview_theme",
+      "show_theme",
+    ]);
     expect(tools.find((t) => t.name === "choose_preferences")!.outputSchema).toEqual({
       type: "object",
       properties: { color: { type: "string", enum: ["red", "green", "blue"] }, style: { type: "string" } },

@@ -58,7 +58,7 @@ describe("scopes on components, through the testing kit", () => {
 
   it("filters the lists by the caller's scopes, with private cache hints", async () => {
     const reader = client.as("alice", { scopes: ["preferences:read"] });
-    expect(await names(reader)).toEqual(["choose_preferences", "preview_theme"]);
+    expect(await names(reader)).toEqual(["choose_preferences", "preview_theme", "show_theme", "style_options"]);
     expect((await reader.request("tools/list")).result).toMatchObject({ cacheScope: "private" });
     expect(await names(client.as("nobody", { scopes: [] }))).toEqual([]);
     expect(
@@ -70,13 +70,19 @@ describe("scopes on components, through the testing kit", () => {
 
   it("applies the hierarchy: preferences implies read and admin", async () => {
     const owner = client.as("carol", { scopes: ["preferences"] });
-    expect(await names(owner)).toEqual(["choose_preferences", "preview_theme", "reset_preferences"]);
+    expect(await names(owner)).toEqual(["choose_preferences", "preview_theme", "reset_preferences", "show_theme", "style_options"]);
     expect((await owner.callTool("reset_preferences")).status).toBe("input_required");
   });
 
   it("leaves a connection without authorization unrestricted", async () => {
-    expect(await names(client)).toEqual(["choose_preferences", "preview_theme", "reset_preferences"]);
-    expect(await names(client.as("bob"))).toEqual(["choose_preferences", "preview_theme", "reset_preferences"]);
+    expect(await names(client)).toEqual(["choose_preferences", "preview_theme", "reset_preferences", "show_theme", "style_options"]);
+    expect(await names(client.as("bob"))).toEqual([
+      "choose_preferences",
+      "preview_theme",
+      "reset_preferences",
+      "show_theme",
+      "style_options",
+    ]);
   });
 
   it("refuses a call without a needed scope with -32003 naming every scope", async () => {

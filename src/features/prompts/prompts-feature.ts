@@ -28,14 +28,19 @@ export const promptsFeature: FeatureModule = {
     const prompts = compiler.byName(declarations, "prompt", (component) =>
       compilePrompt(component, component.declaration.options as PromptOptions, compiler),
     );
-    const list = new VisibleEntries(
-      [...prompts.values()].sort((a, b) => compareNames(String(a.descriptor.name), String(b.descriptor.name))),
-      lists,
-      scopes,
-    );
+    const sorted = [...prompts.values()].sort((a, b) => compareNames(a.name, b.name));
+    // Built once every feature has compiled: an entry carries the `_meta` other features add.
+    let list: VisibleEntries | undefined;
     return {
       components: [...prompts.values()],
       capabilities: () => (prompts.size > 0 ? { prompts: { listChanged: true } } : {}),
+      link: ({ listed }) => {
+        list = new VisibleEntries(
+          sorted.map((prompt) => ({ descriptor: listed(prompt), scopes: prompt.scopes })),
+          lists,
+          scopes,
+        );
+      },
       methods: [
         {
           method: "prompts/list",
@@ -43,7 +48,7 @@ export const promptsFeature: FeatureModule = {
           capability: "prompts",
           direct: { cacheable: true, result: "as-is" },
           paramsShape: PAGINATED_PARAMS,
-          handle: async (request) => listResult(request, "prompts", list.of(request), list.paging),
+          handle: async (request) => listResult(request, "prompts", list!.of(request), list!.paging),
         },
         {
           ...PROMPTS_GET,

@@ -4,9 +4,10 @@ import { resourceNotFound } from "./resource-result";
 import type { FeatureModule, MethodSpec } from "../feature-module";
 import { listResult, PAGINATED_PARAMS } from "../list-result";
 import { VisibleEntries } from "../visible-entries";
-import { RegistrationError } from "../registration-error";
-import { compileResource, type ResourceDefinition } from "./resource-definition";
+import type { ComponentDefinition } from "../component-definition";
+import { compileResource } from "./resource-definition";
 import { ListedResources } from "./listed-resources";
+import { ResourceRoutes } from "./resource-routes";
 
 /** resources/read as data: what the router, the SDK bridge, the lane and the kit's `Mcp-Name` header read. */
 export const RESOURCES_READ: MethodSpec = {
@@ -27,40 +28,23 @@ function throwNotFound(uri: string): never {
  * `resources/templates/list` and `resources/read`. A uri is read from its exact resource first,
  * then from the first template (in sorted order) that matches it, then from the resource sources
  * of other features (`CompiledFeature.resources`: skills' files), which `resources/list` lists
- * after the app's own.
+ * after the app's own. Resource components that later features compile (the apps extension's
+ * views) are routed and listed like the app's own.
  */
 export const resourcesFeature: FeatureModule = {
   name: "resources",
   compile({ declarations, compiler, lists, scopes, resourceSources }) {
-    const fixed = new Map<string, ResourceDefinition>();
-    const templates: ResourceDefinition[] = [];
+    const routes = new ResourceRoutes();
     for (const component of declarations) {
       if (component.declaration.kind !== "resource") continue;
       const options = component.declaration.options as ResourceOptions;
-      const resource = compiler.guard(component.where, () => compileResource(component, options, compiler));
-      if (resource.template) {
-        if (templates.some((t) => t.template!.template === resource.template!.template)) {
-          throw new RegistrationError(`${component.where}: duplicate resource template "${resource.template.template}"`);
-        }
-        templates.push(resource);
-      } else {
-        const earlier = fixed.get(resource.uri!);
-        if (earlier)
-          throw new RegistrationError(
-            `${component.where}: duplicate resource uri "${resource.uri}" (already declared by ${earlier.where})`,
-          );
-        fixed.set(resource.uri!, resource);
-      }
+      routes.add(compiler.guard(component.where, () => compileResource(component, options, compiler)));
     }
-    templates.sort((a, b) => a.template!.template.localeCompare(b.template!.template, "en"));
-    const resourceList = new VisibleEntries(
-      [...fixed.values()].sort((a, b) => String(a.descriptor.uri).localeCompare(String(b.descriptor.uri), "en")),
-      lists,
-      scopes,
-    );
-    const listed = new ListedResources(resourceList, resourceSources);
-    const templateList = new VisibleEntries(templates, lists, scopes);
-    // Other features' resources (skills' files) are read when no @Resource serves the uri.
+    // Listed once every feature has compiled: the resources of later features join these (the
+    // apps extension's views), and each entry carries the `_meta` the features add.
+    let resourceList: ListedResources | undefined;
+    let templateList: VisibleEntries | undefined;
+    // Other features' resources (skills' files) are read when no resource component serves the uri.
     const fromSources = (uri: string) => {
       for (const source of resourceSources()) {
         const selected = source.select(uri);
@@ -70,7 +54,7 @@ export const resourcesFeature: FeatureModule = {
     };
     const named = (uri: unknown) => {
       if (typeof uri !== "string") return undefined;
-      const own = fixed.get(uri) ?? templates.find((t) => t.template!.match(uri) !== undefined);
+      const own = routes.find(uri)?.component;
       if (own !== undefined) return own;
       try {
         return fromSources(uri)?.component;
@@ -78,13 +62,20 @@ export const resourcesFeature: FeatureModule = {
         return undefined;
       }
     };
-    const any = () => fixed.size + templates.length > 0 || resourceSources().length > 0;
+    const any = () => routes.size > 0 || resourceSources().length > 0;
     return {
-      components: [...fixed.values(), ...templates],
+      components: routes.components(),
       // resources.subscribe means resourceSubscriptions on 2026-07-28 subscriptions/listen (fed by
       // app.changes.resourceUpdated); in the 2025 era it promises resources/subscribe, which only a
       // 2025 session over HTTP serves (it adds the bit itself: server/http/sessions/session-server.ts).
       capabilities: (era) => (any() ? { resources: { listChanged: true, ...(era === "modern" && { subscribe: true }) } } : {}),
+      link({ components, listed }) {
+        for (const component of components) if (component.ref.kind === "resource" && !routes.has(component)) routes.add(component);
+        routes.sort();
+        const entry = (resource: ComponentDefinition) => ({ descriptor: listed(resource), scopes: resource.scopes });
+        resourceList = new ListedResources(new VisibleEntries(routes.fixedInOrder().map(entry), lists, scopes), resourceSources);
+        templateList = new VisibleEntries(routes.templatesInOrder().map(entry), lists, scopes);
+      },
       methods: [
         {
           method: "resources/list",
@@ -92,7 +83,7 @@ export const resourcesFeature: FeatureModule = {
           capability: "resources",
           direct: { cacheable: true, result: "as-is" },
           paramsShape: PAGINATED_PARAMS,
-          handle: async (request) => listResult(request, "resources", listed.of(request), listed.paging()),
+          handle: async (request) => listResult(request, "resources", resourceList!.of(request), resourceList!.paging()),
         },
         {
           method: "resources/templates/list",
@@ -100,7 +91,7 @@ export const resourcesFeature: FeatureModule = {
           capability: "resources",
           direct: { cacheable: true, result: "as-is" },
           paramsShape: PAGINATED_PARAMS,
-          handle: async (request) => listResult(request, "resourceTemplates", templateList.of(request), templateList.paging),
+          handle: async (request) => listResult(request, "resourceTemplates", templateList!.of(request), templateList!.paging),
         },
         {
           ...RESOURCES_READ,
@@ -108,13 +99,7 @@ export const resourcesFeature: FeatureModule = {
           select(request) {
             const uri = request.params.uri;
             if (typeof uri !== "string") throw new McpError(ErrorCode.InvalidParams, "resources/read needs a string uri");
-            const exact = fixed.get(uri);
-            if (exact) return { component: exact };
-            for (const template of templates) {
-              const matched = template.template!.match(uri);
-              if (matched) return { component: template, matched };
-            }
-            return fromSources(uri) ?? throwNotFound(uri);
+            return routes.find(uri) ?? fromSources(uri) ?? throwNotFound(uri);
           },
         },
       ],

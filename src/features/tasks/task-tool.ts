@@ -29,7 +29,7 @@ export function compileTaskTools(
 ): Map<ComponentDefinition, TaskTool> {
   const tools = new Map<ComponentDefinition, TaskTool>();
   for (const component of components) {
-    if (component.requiredFeature?.name !== TASKS_EXTENSION) continue;
+    if (!component.requiredFeatures?.some((feature) => feature.name === TASKS_EXTENSION)) continue;
     const declared = declarations.find(
       (d) => d.cls === component.token && d.declaration.methodName === component.methodName && d.declaration.kind === "tool",
     );

@@ -3,7 +3,8 @@ import type { DtoClass } from "../../protocol/dto-class";
 import { andThen, throwsAsRejection } from "../../protocol/maybe-async";
 import type { JsonObject } from "../../protocol/wire-types";
 import { describeViolations, dtoValidator } from "../../schema/dto-validator";
-import type { ArgumentBinder, BoundArguments, ComponentDefinition, OutputCheck } from "../component-definition";
+import type { ArgumentBinder, BoundArguments, ComponentDefinition, OutputCheck, RequiredFeature } from "../component-definition";
+import { DECLARATION_FEATURES } from "../../decorators/component-declaration";
 import { endedQuestion } from "../ended-question";
 import type { ComponentCompiler, DeclaredComponent } from "../component-compiler";
 import { OutputSchemaViolation } from "../output-schema-violation";
@@ -65,12 +66,7 @@ export function compileTool(component: DeclaredComponent, options: ToolOptions, 
     ...compiler.common(component, plan, { kind: "tool", name }, descriptor),
     name,
     headerParams: headerParams(inputSchema, where),
-    ...(options.task !== undefined && {
-      requiredFeature: {
-        name: TASKS_EXTENSION,
-        fix: 'list the tasks feature in McpApp.create: features: [tasks()] (import { tasks } from "roundtrip-mcp")',
-      },
-    }),
+    ...requiredFeaturesOf(options),
     bind(ctx) {
       return andThen(bindArguments(ctx.requestParams.arguments), (bound): BoundArguments => {
         if (bound.ok) return { ok: true, whole: bound.value, named: bound.value as Record<string, unknown> };
@@ -86,6 +82,18 @@ export function compileTool(component: DeclaredComponent, options: ToolOptions, 
       return { resultType: "complete", ...Result.error(isToolError(error) ? error.message : failure.text) };
     },
   };
+}
+
+/** The features a tool's options need listed: `task` the tasks feature, `view` and `visibility` the apps feature. */
+function requiredFeaturesOf(options: ToolOptions): Pick<ToolDefinition, "requiredFeatures"> {
+  const features: RequiredFeature[] = [];
+  if (options.task !== undefined)
+    features.push({
+      name: TASKS_EXTENSION,
+      fix: 'list the tasks feature in McpApp.create: features: [tasks()] (import { tasks } from "roundtrip-mcp")',
+    });
+  if (options.view !== undefined || options.visibility !== undefined) features.push(DECLARATION_FEATURES.view!);
+  return features.length === 0 ? {} : { requiredFeatures: features };
 }
 
 function compileOutput(

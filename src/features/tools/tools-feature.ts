@@ -26,15 +26,20 @@ export const toolsFeature: FeatureModule = {
     const tools = compiler.byName(declarations, "tool", (component) =>
       compileTool(component, component.declaration.options as ToolOptions, compiler),
     );
-    const list = new VisibleEntries(
-      [...tools.values()].sort((a, b) => compareNames(String(a.descriptor.name), String(b.descriptor.name))),
-      lists,
-      scopes,
-    );
+    const sorted = [...tools.values()].sort((a, b) => compareNames(a.name, b.name));
+    // Built once every feature has compiled: an entry carries the `_meta` other features add (a view's `ui`).
+    let list: VisibleEntries | undefined;
     const find = (params: JsonObject) => (typeof params.name === "string" ? tools.get(params.name) : undefined);
     return {
       components: [...tools.values()],
       capabilities: () => (tools.size > 0 ? { tools: { listChanged: true } } : {}),
+      link: ({ listed }) => {
+        list = new VisibleEntries(
+          sorted.map((tool) => ({ descriptor: listed(tool), scopes: tool.scopes })),
+          lists,
+          scopes,
+        );
+      },
       methods: [
         {
           method: "tools/list",
@@ -42,7 +47,7 @@ export const toolsFeature: FeatureModule = {
           capability: "tools",
           direct: { cacheable: true, result: "tool-list" },
           paramsShape: PAGINATED_PARAMS,
-          handle: async (request) => listResult(request, "tools", list.of(request), list.paging),
+          handle: async (request) => listResult(request, "tools", list!.of(request), list!.paging),
         },
         {
           ...TOOLS_CALL,

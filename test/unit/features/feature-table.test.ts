@@ -7,7 +7,11 @@
 // - a later feature sees the components compiled before it;
 // - a feature's resource source: its entries listed after the app's own in resources/list, asked
 //   by resources/read for a uri no @Resource serves (its component then runs like any other), and
-//   the resources capability advertised for it; every feature gets the app's change announcer.
+//   the resources capability advertised for it; every feature gets the app's change announcer;
+// - once every feature compiled, each is linked: entryMeta adds _meta to any feature's list entry
+//   (key by key over the entry's own, a later feature's key winning), and the resources feature
+//   routes and lists the resource components a later feature compiled;
+// - a component's required features must be listed.
 import "reflect-metadata";
 import { BUILT_IN_FEATURES } from "../../../src/features/built-in-features";
 import type { ComponentDefinition } from "../../../src/features/component-definition";
@@ -152,5 +156,65 @@ describe("FeatureTable", () => {
       both.method("resources/list") as unknown as { handle(r: unknown): Promise<{ resources: { uri: string }[] }> }
     ).handle(request);
     expect(joined.resources.map((r) => r.uri)).toEqual(["test://r", "extra://one"]);
+  });
+
+  it("links every feature once all compiled: entries carry the _meta features add, later resources are routed", async () => {
+    let linked: readonly ComponentDefinition[] = [];
+    const annotate = (name: string, meta: Record<string, unknown>): FeatureModule => ({
+      name,
+      compile: () => ({
+        methods: [],
+        capabilities: () => ({}),
+        entryMeta: (component) => (component.ref.kind === "tool" ? meta : undefined),
+        link: ({ components }) => void (linked = components),
+      }),
+    });
+    const foreign: FeatureModule = {
+      name: "foreign",
+      compile: ({ components }) => {
+        const resource = components.find((c) => c.ref.kind === "resource")!;
+        const component: ComponentDefinition = {
+          ...resource,
+          ref: { kind: "resource", name: "late://page" },
+          where: "Late.page",
+          descriptor: { uri: "late://page", name: "late" },
+        };
+        return { methods: [], capabilities: () => ({}), components: [component] };
+      },
+    };
+    class Annotated {
+      @Tool({ _meta: { own: 1, shared: "own" } }) t() {
+        return "t";
+      }
+      @Resource({ uri: "test://r" }) r() {
+        return "r";
+      }
+    }
+    const built = table([...BUILT_IN_FEATURES, annotate("a", { a: 1, shared: "a" }), annotate("b", { shared: "b" }), foreign], Annotated);
+    expect(linked.map((c) => c.ref.name)).toEqual(["t", "test://r", "late://page"]);
+    const request = { method: "tools/list", params: {}, principal: null, clientCapabilities: {} };
+    const tools = (await built.method("tools/list")!.handle!(request)) as { tools: { _meta?: unknown }[] };
+    expect(tools.tools[0]!._meta).toEqual({ own: 1, shared: "b", a: 1 });
+    const resources = (await built.method("resources/list")!.handle!({ ...request, method: "resources/list" })) as {
+      resources: { uri: string }[];
+    };
+    expect(resources.resources.map((r) => r.uri)).toEqual(["late://page", "test://r"]);
+    const selected = built.method("resources/read")!.select!({ ...request, method: "resources/read", params: { uri: "late://page" } });
+    expect(selected.component.where).toBe("Late.page");
+  });
+
+  it("requires a component's required features to be listed", () => {
+    const needy: FeatureModule = {
+      name: "needy",
+      compile: ({ components }) => ({
+        methods: [],
+        capabilities: () => ({}),
+        components: [{ ...components[0]!, where: "Needy.x", requiredFeatures: [{ name: "helper", fix: "list helper()" }] }],
+      }),
+    };
+    expect(() => table([...BUILT_IN_FEATURES, needy], Everything)).toThrow(
+      new RegistrationError("Needy.x: needs the helper feature, which the app does not list; list helper()"),
+    );
+    expect(() => table([...BUILT_IN_FEATURES, needy, extension("helper")], Everything)).not.toThrow();
   });
 });
