@@ -49,11 +49,12 @@ export class HttpAnswerer {
   ) {}
 
   /**
-   * What a draining listener ends first: the SDK handler's listen streams (with their final
-   * result) and the 2025 sessions' GET streams (notifications only; calls in flight finish).
+   * What a draining listener ends at its deadline: the 2025 sessions' calls still running here are
+   * handed over (their streams end, and the clients resume them on another instance), then the
+   * sessions' GET streams and the SDK handler's listen streams (with their final result).
    */
   async closeStreams(): Promise<void> {
-    this.sessions?.endStreams();
+    await this.sessions?.endStreams();
     await this.sdk.close();
   }
 

@@ -92,27 +92,28 @@ export class InFlightRequests {
   }
 
   /**
-   * Stops taking requests, waits up to `deadlineMs` for those in flight, ends what is left, then
-   * ends the listen streams (`endStreams`, which writes their final result) and waits briefly for
-   * them to close.
+   * Stops taking requests, waits up to `deadlineMs` for those in flight, then ends the streams
+   * (`endStreams`: listen streams write their final result, 2025 calls still running are handed
+   * over and their streams end cleanly), ends what is still left, and waits briefly for the
+   * streams to close.
    */
   async drain(deadlineMs: number, endStreams: () => Promise<void>): Promise<DrainReport> {
     this.closing = true;
     const inFlight = this.waiting();
     // Each answer still to come closes its connection after it: no keep-alive for a closing server.
     for (const { res } of this.tracked) if (!res.headersSent) res.shouldKeepAlive = false;
-    const done = await this.until(() => this.waiting() === 0, deadlineMs);
-    let ended = 0;
-    if (!done) {
-      // A copy: ending a request can close it, which takes it out of `tracked`.
-      for (const { res, flight } of [...this.tracked]) {
-        if (flight.listen) continue;
-        ended++;
-        end(res, flight);
-      }
-    }
+    await this.until(() => this.waiting() === 0, deadlineMs);
     const streams = this.tracked.length - this.waiting();
     await endStreams();
+    // Requests whose streams endStreams ended (2025 calls handed over) finish their answers first.
+    await this.until(() => this.waiting() === 0, STREAM_END_MS);
+    let ended = 0;
+    // A copy: ending a request can close it, which takes it out of `tracked`.
+    for (const { res, flight } of [...this.tracked]) {
+      if (flight.listen) continue;
+      ended++;
+      end(res, flight);
+    }
     await this.until(() => this.tracked.length === 0, STREAM_END_MS);
     return { inFlight, finished: inFlight - ended, ended, streams };
   }

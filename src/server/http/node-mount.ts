@@ -143,7 +143,7 @@ export class NodeMount {
   /** A graceful close, as a listener's: new requests 503, those in flight finish until the deadline. */
   async drain(deadlineMs: number): Promise<DrainReport> {
     const started = Date.now();
-    const report = await this.flights.drain(deadlineMs, () => this.answerer.sdk.close());
+    const report = await this.flights.drain(deadlineMs, () => this.answerer.closeStreams());
     const counts = { ...report, refusedRequests: this.flights.refused };
     // As a listener's close: a line at info when it drained anything, at debug otherwise.
     const busy = Object.values(counts).some((count) => count > 0);
