@@ -49,10 +49,14 @@ export class HttpAnswerer {
   ) {}
 
   /**
-   * What a draining listener ends at its deadline: the 2025 sessions' calls still running here are
-   * handed over (their streams end, and the clients resume them on another instance), then the
-   * sessions' GET streams and the SDK handler's listen streams (with their final result).
+   * At a draining listener's deadline, first: the 2025 sessions' calls still running here are
+   * handed over (their streams end, and the clients resume them on another instance).
    */
+  async handOver(): Promise<number> {
+    return (await this.sessions?.handOver()) ?? 0;
+  }
+
+  /** What a draining listener ends last: the SDK handler's listen streams (with their final result) and the 2025 sessions' streams. */
   async closeStreams(): Promise<void> {
     await this.sessions?.endStreams();
     await this.sdk.close();

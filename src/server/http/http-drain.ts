@@ -92,21 +92,19 @@ export class InFlightRequests {
   }
 
   /**
-   * Stops taking requests, waits up to `deadlineMs` for those in flight, then ends the streams
-   * (`endStreams`: listen streams write their final result, 2025 calls still running are handed
-   * over and their streams end cleanly), ends what is still left, and waits briefly for the
-   * streams to close.
+   * Stops taking requests, waits up to `deadlineMs` for those in flight, then hands over what may
+   * be carried on elsewhere (`handOver`: 2025 calls still running; their streams end cleanly),
+   * ends what is still left, then ends the listen streams (`endStreams`, which writes their final
+   * result) and waits briefly for them to close.
    */
-  async drain(deadlineMs: number, endStreams: () => Promise<void>): Promise<DrainReport> {
+  async drain(deadlineMs: number, hooks: { handOver?: () => Promise<number>; endStreams: () => Promise<void> }): Promise<DrainReport> {
     this.closing = true;
     const inFlight = this.waiting();
     // Each answer still to come closes its connection after it: no keep-alive for a closing server.
     for (const { res } of this.tracked) if (!res.headersSent) res.shouldKeepAlive = false;
-    await this.until(() => this.waiting() === 0, deadlineMs);
-    const streams = this.tracked.length - this.waiting();
-    await endStreams();
-    // Requests whose streams endStreams ended (2025 calls handed over) finish their answers first.
-    await this.until(() => this.waiting() === 0, STREAM_END_MS);
+    const done = await this.until(() => this.waiting() === 0, deadlineMs);
+    // The requests whose streams a handover ended finish their answers first.
+    if (!done && (await hooks.handOver?.()) && this.waiting() > 0) await this.until(() => this.waiting() === 0, STREAM_END_MS);
     let ended = 0;
     // A copy: ending a request can close it, which takes it out of `tracked`.
     for (const { res, flight } of [...this.tracked]) {
@@ -114,6 +112,8 @@ export class InFlightRequests {
       ended++;
       end(res, flight);
     }
+    const streams = this.tracked.length - this.waiting();
+    await hooks.endStreams();
     await this.until(() => this.tracked.length === 0, STREAM_END_MS);
     return { inFlight, finished: inFlight - ended, ended, streams };
   }

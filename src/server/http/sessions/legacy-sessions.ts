@@ -186,10 +186,8 @@ export class LegacySessions {
   }
 
   /**
-   * A listener drains: the calls still running here are handed over (the shared state says so, and
-   * their streams end cleanly, so the clients resume them on another instance), then every
-   * session's GET stream and every stream resumed here ends (notifications only; the client may
-   * reconnect elsewhere).
+   * A listener drains: every session's GET stream and every stream resumed here ends (their calls
+   * were handed over, or run elsewhere; the client resumes them on another instance).
    */
   async endStreams(): Promise<void> {
     await this.handOver();
@@ -212,8 +210,12 @@ export class LegacySessions {
     await off?.().catch(() => undefined);
   }
 
-  /** The calls running here leave: their streams close here, the shared state lets any instance claim them at once. */
-  private async handOver(): Promise<void> {
+  /**
+   * The calls running here leave (a listener's drain deadline, or the app closing): their streams
+   * close here, and the shared state lets any instance claim them at once, for the client that
+   * resumes them or answers their questions.
+   */
+  async handOver(): Promise<number> {
     const left = [];
     for (const [key, call] of [...this.rounds.running]) {
       const { stream } = call;
@@ -224,7 +226,7 @@ export class LegacySessions {
       call.leave("handed over: the instance is shutting down");
       left.push(stream);
     }
-    if (left.length === 0) return;
+    if (left.length === 0) return 0;
     // Bounded: a shared state that does not answer leaves the calls to be taken over once this instance's heartbeat lapses.
     const released = (async () => {
       await this.log.flush();
@@ -239,6 +241,7 @@ export class LegacySessions {
       timeout,
     ]);
     this.deps.logger.info("2025 sessions: calls handed over to the other instances", { calls: left.length, released: settled });
+    return left.length;
   }
 
   private async create(id: string | undefined, principal: string | null): Promise<LiveSession> {
