@@ -277,7 +277,7 @@ describe("2025 streams of two preferences sample processes resumed on either (MC
     try {
       const result = await client.callTool({ name: "choose_preferences", arguments: {} });
       expect(result.structuredContent).toEqual({ color: "green", style: "mint" });
-      const call = proxy.routed.findLast((r) => r.rpc === "tools/call")!;
+      const call = [...proxy.routed].reverse().find((r) => r.rpc === "tools/call")!;
       const resumed = proxy.routed.filter((r) => r.httpMethod === "GET").map((r) => r.backend);
       expect(resumed).toContain(1 - call.backend);
     } finally {
@@ -292,7 +292,7 @@ describe("2025 streams of two preferences sample processes resumed on either (MC
     let asked = 0;
     client.setRequestHandler(ElicitRequestSchema, async (request) => {
       if (asked++ === 0) {
-        const owner = proxy.routed.findLast((r) => r.rpc === "tools/call")!.backend;
+        const owner = [...proxy.routed].reverse().find((r) => r.rpc === "tools/call")!.backend;
         await servers[owner]!.stop("SIGKILL");
         killed();
       }
