@@ -26,8 +26,8 @@ export function refusalMessage(reason: RefusalReason): string {
 
 /**
  * Stands in front of node:http's own connection handling: a connection under `maxConnections`
- * goes on to the HTTP parser as usual; one over it (and one that slipped in as the listener
- * closed) goes to the parser marked refused, and its request is answered `503` with
+ * goes on to the HTTP parser as usual; one over it goes to the parser marked refused, and its
+ * request is answered `503` with
  * `Retry-After` and `Connection: close` once it is read (`refusal`), never before: an answer
  * written before the request was read can reach a proxy still sending it, which may then hand its
  * client two answers run together (Node's own `server.maxConnections` resets such a connection
@@ -37,10 +37,9 @@ export function refusalMessage(reason: RefusalReason): string {
  */
 export class ConnectionGate {
   private open = 0;
-  private readonly refusing = new Map<Socket, RefusalReason>();
-  private closing = false;
-  /** Connections refused with an answer, per reason, and cut without one (the flood bound). */
-  readonly counts = { "over-cap": 0, closing: 0, cut: 0 };
+  private readonly refusing = new Set<Socket>();
+  /** Connections refused with an answer, and cut without one (the flood bound). */
+  readonly counts = { "over-cap": 0, cut: 0 };
 
   constructor(
     private readonly server: NodeServer,
@@ -52,32 +51,26 @@ export class ConnectionGate {
     const [accept] = parse;
     server.removeListener("connection", accept!);
     server.on("connection", (socket: Socket) => {
-      if (this.closing) return this.refuse(socket, "closing", accept!);
-      if (this.open >= this.maxConnections) return this.refuse(socket, "over-cap", accept!);
+      if (this.open >= this.maxConnections) return this.refuse(socket, accept!);
       this.open++;
       socket.once("close", () => this.open--);
       accept!.call(server, socket);
     });
   }
 
-  /** From now on every new connection is refused as "closing". */
-  close(): void {
-    this.closing = true;
+  /** Whether the requests on this connection are refused (it came over the cap). */
+  refused(socket: Socket): boolean {
+    return this.refusing.has(socket);
   }
 
-  /** Why the requests on this connection are refused, if they are. */
-  refusal(socket: Socket): RefusalReason | undefined {
-    return this.refusing.get(socket);
-  }
-
-  private refuse(socket: Socket, reason: RefusalReason, accept: (socket: Socket) => void): void {
+  private refuse(socket: Socket, accept: (socket: Socket) => void): void {
     if (this.refusing.size >= REFUSING_PER_CONNECTION * this.maxConnections) {
       this.counts.cut++;
       socket.destroy();
       return;
     }
-    this.counts[reason]++;
-    this.refusing.set(socket, reason);
+    this.counts["over-cap"]++;
+    this.refusing.add(socket);
     socket.once("close", () => this.refusing.delete(socket));
     accept.call(this.server, socket);
   }

@@ -45,10 +45,11 @@ const DEADLINE_ERROR = {
 };
 
 /**
- * The requests one HTTP listener is serving, and its graceful close: once `drain` begins, the
- * listener refuses new requests (`closing`), requests in flight may finish until the deadline,
- * then what is left is ended (answered 503 with its id when nothing of its answer was written,
- * cut otherwise) and listen streams are told to end.
+ * The requests one HTTP listener (or mounted handler) is serving, and its graceful close: once
+ * `drain` begins (`closing`: the listener accepts no more connections; a mounted handler refuses
+ * new requests 503), requests in flight may finish until the deadline, then what may go on
+ * elsewhere is handed over, what is left is ended (answered 503 with its id when nothing of its
+ * answer was written, cut otherwise) and listen streams are told to end.
  */
 export class InFlightRequests {
   /**
@@ -65,8 +66,10 @@ export class InFlightRequests {
   private changed?: () => void;
   /** Set once the drain begins: the listener answers every new request 503. */
   closing = false;
-  /** Requests refused with 503 because the listener was closing. */
+  /** Requests refused with 503 because the handler was closing (a mounted handler: its server still accepts connections). */
   refused = 0;
+  /** Requests a listener served although they arrived after its drain began (already on their way). */
+  late = 0;
 
   track(res: ServerResponse): Flight {
     const flight: Flight = { listen: false, stopped: false };

@@ -73,7 +73,7 @@ export async function startHttpListener(
     },
     (req, res) => handle(req, res),
   );
-  // Over the cap, and while closing, a new connection's request is answered 503 (once read) instead of reset.
+  // Over the cap, a new connection's request is answered 503 (once read) instead of reset.
   const gate = new ConnectionGate(server, maxConnections);
   const flights = new InFlightRequests();
   // The lane's answers of one loop turn leave together (see LaneWriteQueue).
@@ -86,14 +86,17 @@ export async function startHttpListener(
 
   const bodyLimit = { max: maxBody, tooLarge: () => checks.tooLarge() };
   function handle(req: IncomingMessage, res: ServerResponse): void {
-    // Refused while closing, or on a connection over the cap: once read, never before.
-    const refusal = flights.closing ? "closing" : gate.refusal(req.socket);
-    if (refusal !== undefined) {
-      if (flights.closing) flights.refused++;
-      const rejection = { status: 503, code: -32000, message: refusalMessage(refusal) };
+    // On a connection over the cap: refused once read, never before.
+    if (gate.refused(req.socket)) {
+      const rejection = { status: 503, code: -32000, message: refusalMessage("over-cap") };
       return void refuseAfterReading(req, res, bodyLimit, rejection, { "retry-after": String(RETRY_AFTER_SECONDS) }).catch(() =>
         res.destroy(),
       );
+    }
+    // A request already on its way when the drain began is served, and its connection then closes.
+    if (flights.closing) {
+      flights.late++;
+      res.shouldKeepAlive = false;
     }
     const flight = flights.track(res);
     serve(req, res, flight).catch((error: unknown) => {
@@ -188,16 +191,19 @@ export async function startHttpListener(
   let closing: Promise<void> | undefined;
   async function drain(deadline: number): Promise<void> {
     const started = Date.now();
-    gate.close();
     // No new connection from now on: a balancer's next try is refused at once and goes elsewhere.
-    // Idle keep-alive connections close too; a request already on its way is read, then answered 503.
+    // The connections already waiting to be accepted are taken first (one poll of the event loop),
+    // so that closing the listening socket resets none with a request in it. Idle keep-alive
+    // connections close; a request already on its way is served, its connection closing after it.
+    flights.closing = true;
+    await new Promise((resolve) => setImmediate(resolve));
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     // The SDK handler's close ends its listen streams with their final result; 2025 sessions hand
     // their calls over and end their GET streams.
     const report = await flights.drain(deadline, { handOver: () => answerer.handOver(), endStreams: () => answerer.closeStreams() });
     server.closeAllConnections();
     await closed;
-    const counts = { ...report, refusedRequests: flights.refused, refusedConnections: gate.counts.closing };
+    const counts = { ...report, lateRequests: flights.late };
     // A close that had nothing to drain is a debug line; one that drained something is reported.
     const busy = Object.values(counts).some((count) => count > 0);
     logger[busy ? "info" : "debug"]("HTTP listener closed", { url, ...counts, drainTimeoutMs: deadline, durationMs: Date.now() - started });
