@@ -130,9 +130,8 @@ function ownerOf(d: Deployment, run: FlowRun | undefined): Instance | undefined 
 }
 
 async function kill(d: Deployment, tally: Tally): Promise<void> {
-  let run: FlowRun | undefined;
   let killed: Instance | undefined;
-  run = await legacyFlow(d.nginx.url, "choose", 2, async (message) => {
+  const run: FlowRun = await legacyFlow(d.nginx.url, "choose", 2, async (message) => {
     if (killed !== undefined || message !== "Which colour do you prefer?") return;
     killed = ownerOf(d, run);
     await killed?.server?.stop("SIGKILL");
