@@ -14,6 +14,9 @@
 // It prints per scenario and in total the calls, hangs (a call unsettled after 60 s), lost answers
 // (an answer not acknowledged 202, or a result without the answers given) and lost calls (a call
 // that failed), and exits 1 unless all three are zero. NGINX_LOGS=<folder> keeps nginx's logs.
+// Before the scenarios, check-recipes.mjs checks the recipes of deploy/ that no container engine
+// runs here (compose, Kubernetes, the Dockerfile) against their published schemas.
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -180,6 +183,9 @@ const SCENARIOS: Record<string, (d: Deployment, tally: Tally) => Promise<void>> 
 };
 
 async function main(): Promise<void> {
+  // The recipes no container engine runs here: checked against their schemas first.
+  const recipes = spawnSync(process.execPath, [path.join(__dirname, "check-recipes.mjs")], { stdio: "inherit" });
+  if (recipes.status !== 0) throw new Error("the deployment recipes failed their checks");
   const only = (process.env.NGINX_ONLY ?? Object.keys(SCENARIOS).join(",")).split(",").filter((s) => s in SCENARIOS);
   const prefix = mkdtempSync(path.join(os.tmpdir(), "roundtrip-nginx-"));
   const cluster = await PostgresCluster.create();
