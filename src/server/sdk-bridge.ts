@@ -183,7 +183,8 @@ function toInboundRequest(
     inputResponses = params.inputResponses;
     requestState = params.requestState;
   } else {
-    // 2025 era (the SDK's compatibility shim re-enters with its own answers) or no raw capture.
+    // 2025 era (the rounds re-enter with their answers: the SDK's shim over stdio, the session's own
+    // loop over HTTP, which builds the next round from this one) or no raw capture.
     inputResponses = ctx.mcpReq.inputResponses;
     if (ctx.mcpReq.droppedInputResponseKeys?.length) {
       inputResponses = {
