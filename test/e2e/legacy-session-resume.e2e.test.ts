@@ -1,9 +1,9 @@
 // Pins that a 2025-11-25 session's streams resume on any instance (two app instances in one
 // process on one MemoryMessageBus, which shares the session state as a PostgreSQL bus does,
 // behind a strict round-robin; the official 2025-era client, @modelcontextprotocol/sdk 1.32.2):
-// - with pollAfterMs the call's stream is cut again and again while the user thinks; each
-//   resumption GET lands on the instance that is not running the call, which replays what the
-//   client missed and carries on: the flow completes with the answers given
+// - with pollAfterMs the call's stream is cut while the user thinks; the resumption GET lands on
+//   the instance that is not running the call, which replays what the client missed and carries
+//   on (a resumed stream is not cut by polling again): the flow completes with the answers given
 // - an answer that no round waits for (answered twice, or never asked) is refused 400 with
 //   -32602, never acknowledged 202
 // - the instance running a call that waits for an answer shuts down: the call is handed over,
@@ -112,7 +112,7 @@ describe("a 2025 session's streams resume on any instance", () => {
     expect(result.structuredContent).toEqual({ color: "blue", style: "navy" });
     const call = served.findIndex((s) => s.body.includes('"tools/call"'));
     const resumes = served.slice(call).filter((s) => s.resume);
-    expect(resumes.length).toBeGreaterThanOrEqual(2);
+    expect(resumes.length).toBeGreaterThanOrEqual(1);
     // The call ran where it was POSTed; strict round-robin brought resumptions to the other instance too.
     expect(resumes.some((s) => s.instance !== served[call]!.instance)).toBe(true);
   });

@@ -42,7 +42,6 @@ export class SessionStreams {
       tokens: this.deps.tokens,
       locate: (p) => this.deps.takeover.locate(p.name.key, p.name.tag, this.here(session, authInfo)),
       checkEveryMs: this.deps.checkEveryMs,
-      pollAfterMs: this.deps.options.pollAfterMs,
       retryMs: this.deps.options.retryMs,
     });
     const response = await follower.start();

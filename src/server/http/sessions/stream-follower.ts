@@ -22,8 +22,6 @@ export interface FollowerDeps {
   locate(parsed: ParsedEventId): Promise<Producer>;
   /** How often a stream written elsewhere is checked (the shared log read, its writer's liveness). */
   readonly checkEveryMs: number;
-  /** `sessions.pollAfterMs`: the resumed stream is closed after it too. */
-  readonly pollAfterMs: number | undefined;
   /** `sessions.retryMs`, repeated at the start of the resumed stream. */
   readonly retryMs: number;
 }
@@ -46,7 +44,6 @@ export class StreamFollower {
   private readonly held: LogEvent[] = [];
   private readonly stops: (() => void)[] = [];
   private checkTimer?: NodeJS.Timeout;
-  private pollTimer?: NodeJS.Timeout;
   private pulling?: Promise<void>;
   private sawResponse = false;
 
@@ -73,7 +70,6 @@ export class StreamFollower {
     for (const event of history ?? []) this.deliver(event);
     this.replaying = false;
     for (const event of this.held.splice(0)) this.deliver(event);
-    if (this.deps.pollAfterMs !== undefined) this.pollTimer = later(this.deps.pollAfterMs, () => sse.close());
     void this.follow();
     return sse.response;
   }
@@ -161,7 +157,6 @@ export class StreamFollower {
 
   private stop(): void {
     clearTimeout(this.checkTimer);
-    clearTimeout(this.pollTimer);
     for (const stop of this.stops.splice(0)) stop();
   }
 }
