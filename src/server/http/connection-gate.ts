@@ -60,7 +60,8 @@ export class ConnectionGate {
 
   /** Whether the requests on this connection are refused (it came over the cap). */
   refused(socket: Socket): boolean {
-    return this.refusing.has(socket);
+    // Asked for every request: no lookup at all while nothing is refused.
+    return this.refusing.size > 0 && this.refusing.has(socket);
   }
 
   private refuse(socket: Socket, accept: (socket: Socket) => void): void {
