@@ -106,6 +106,7 @@ const DIGEST_FILES = [
   "src/features/skills/skill-catalog.ts",
   "src/features/skills/skill-files.ts",
   "src/server/http/server-card.ts",
+  "src/server/http/sessions/stream-tokens.ts",
   "src/features/list-cursor.ts",
   "src/dispatch/telemetry/mcp-attributes.ts",
   "src/stores/postgres-message-bus.ts",

@@ -4,8 +4,13 @@
 // - STATE_KEYS: the key ring sealing requestState and 2025 session ids (`id:base64secret`,
 //   comma-separated, the first seals); unset, a random key of this process (one instance only);
 // - MCP_BUS: a `postgres://` URL; set, the answers of 2025 sessions and change notifications go
-//   through that database, so several instances with one STATE_KEYS behind a plain (round-robin)
-//   load balancer serve one session. It needs STATE_KEYS.
+//   through that database, which also keeps what the instances share of a 2025 session (its
+//   streams' replay log, the calls waiting for an answer), so several instances with one
+//   STATE_KEYS behind a plain (round-robin) load balancer serve one session, and a stream resumes
+//   on any of them. It needs STATE_KEYS.
+// - HOST, ALLOWED_HOSTS, MCP_POLL_AFTER_MS, MCP_RETRY_MS, MCP_TAKEOVER_AFTER_MS and
+//   MCP_DRAIN_TIMEOUT_MS: where it listens and what an operator tunes behind a balancer
+//   (serving-env.ts). It serves GET /healthz and /readyz beside /mcp.
 // - OTEL_EXPORTER_OTLP_ENDPOINT turns on OpenTelemetry (docs/telemetry.md).
 // It also serves the skills in ./skills (SEP-2640) and its server card at /mcp/server-card.
 import { skills } from "roundtrip-mcp";
@@ -13,12 +18,11 @@ import { type MessageBus, openMessageBus } from "roundtrip-mcp/stores";
 import { createPreferencesApp, PREFERENCES_LISTING } from "./preferences-app";
 import { sampleFolder } from "../sample-folder";
 import { closeOnSignal } from "../close-on-signal";
+import { listenOptions, servingFromEnv } from "./serving-env";
 import { startTelemetry } from "../start-telemetry";
 
 async function main(): Promise<void> {
-  const port = Number(process.env.PORT || 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new RangeError(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(process.env.PORT)}`);
+  const serving = servingFromEnv();
   const keys = Boolean(process.env.STATE_KEYS?.trim());
   if (process.env.MCP_BUS && !keys)
     throw new TypeError(
@@ -31,11 +35,12 @@ async function main(): Promise<void> {
   const app = createPreferencesApp({
     state: keys ? { keysFromEnv: "STATE_KEYS" } : { ephemeral: true },
     bus,
+    sessions: serving.sessions,
     ...(otel === undefined ? {} : { telemetry: otel.telemetry }),
     ...PREFERENCES_LISTING,
     features: [skills({ folder: sampleFolder(__dirname, "skills") })],
   });
-  const listener = await app.listen({ host: "127.0.0.1", port, path: "/mcp", serverCard: true });
+  const listener = await app.listen({ ...listenOptions(serving), serverCard: true });
   console.log(`preferences sample listening on ${listener.url}`);
   // The bus is ours, not the app's: closed after the app has drained; the OpenTelemetry SDK shuts
   // down last, so what the last requests recorded is exported.

@@ -130,9 +130,9 @@ function flatten(errors: ValidationError[], prefix: string): FieldViolation[] {
     const field = prefix ? `${prefix}.${error.property}` : error.property;
     const constraints = Object.entries(error.constraints ?? {});
     // class-validator reports a missing field as every rule it breaks (isString, maxLength, ...):
-    // say first that it is missing, then what a value must be.
+    // it is missing, and that is all there is to say.
     if (error.value === undefined && constraints.length > 0) {
-      out.push({ field, constraint: "required", message: `${field} is required: ${constraints.map(([, message]) => message).join("; ")}` });
+      out.push({ field, constraint: "required", message: `${field} is required` });
       continue;
     }
     for (const [constraint, message] of constraints) out.push({ field, constraint, message });
@@ -156,5 +156,17 @@ export function describeViolations(violations: readonly FieldViolation[]): strin
 export function firstViolations(violations: readonly FieldViolation[]): FieldViolation[] {
   return violations
     .slice(0, SHOWN_VIOLATIONS)
-    .map((v) => ({ field: clip(v.field, FIELD_CHARS), constraint: v.constraint, message: clip(v.message, MESSAGE_CHARS) }));
+    .map((v) => ({ field: clip(v.field, FIELD_CHARS), constraint: v.constraint, message: clipWords(v.message, MESSAGE_CHARS) }));
+}
+
+/**
+ * A message of at most about `max` characters, cut after a whole word and saying how much was
+ * left out ("… (42 more characters)"), never in the middle of a word without saying so.
+ */
+export function clipWords(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const room = Math.max(1, max - 24);
+  const space = text.lastIndexOf(" ", room);
+  const kept = text.slice(0, space > room / 2 ? space : room).trimEnd();
+  return `${kept}… (${text.length - kept.length} more characters)`;
 }

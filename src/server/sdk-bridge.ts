@@ -15,6 +15,7 @@ import type { Era, InboundRequest } from "../protocol/inbound-request";
 import type { LogLevel, ProgressReporter, RequestLogger } from "../protocol/request-context";
 import type { ClientCapabilities, JsonObject } from "../protocol/wire-types";
 import type { Rejection } from "./checks/inbound-checks";
+import type { LegacyRounds } from "./http/sessions/session-rounds";
 import { dispatchRequest } from "./request/dispatch-request";
 import { noteHttpStatus } from "./request/http-status";
 import { legacyAnswer, shapeElicitations } from "./request/legacy-shape";
@@ -38,8 +39,13 @@ export interface BridgeOptions {
   /** The params check of a routed request (`InboundChecks.params`). */
   checkParams: ParamsChecker;
   onerror: (error: Error) => void;
-  /** 2025 sessions over HTTP: how long the SDK's compatibility shim waits for each answer of the client. */
-  answerTimeoutMs?: number;
+  /**
+   * 2025 sessions over HTTP: runs the rounds of a call whose method may ask the client (instead of
+   * the SDK's shim), recording them so that another instance can carry the call on.
+   */
+  legacyRounds?: LegacyRounds;
+  /** 2025 sessions over HTTP: the session's log level, which every instance serving it shares. */
+  sessionLevel?: () => LogLevel | undefined;
 }
 
 export type ParamsChecker = (method: string, params: unknown) => Rejection | undefined;
@@ -126,7 +132,6 @@ export function buildSdkServer(options: BridgeOptions): Server {
     {
       capabilities,
       ...(options.instructions !== undefined && { instructions: options.instructions }),
-      ...(options.answerTimeoutMs !== undefined && { inputRequired: { roundTimeoutMs: options.answerTimeoutMs } }),
     },
     options.checkParams,
   );
@@ -136,9 +141,15 @@ export function buildSdkServer(options: BridgeOptions): Server {
   for (const entry of dispatcher.features.methods) {
     if (entry.eras !== undefined && !entry.eras.includes(era)) continue;
     if (entry.capability !== undefined && !(entry.capability in capabilities)) continue;
+    const rounds = era === "legacy" && entry.inputRequired ? options.legacyRounds : undefined;
     const dispatch = (request: { params?: JsonObject }, ctx: ServerContext) => {
       const known = options.facts(ctx);
-      let answer = known.settled ?? dispatchRequest(dispatcher, toInboundRequest(entry.method, request, ctx, server, known), known);
+      const inbound = toInboundRequest(entry.method, request, ctx, server, known, options.sessionLevel);
+      let answer =
+        known.settled ??
+        (rounds === undefined
+          ? dispatchRequest(dispatcher, inbound, known)
+          : rounds.run(inbound, (next) => dispatchRequest(dispatcher, next, known), server.getNegotiatedProtocolVersion()));
       // A 2025 client gets each result in the shape of the revision it negotiated.
       if (legacy) answer = answer.then((result) => legacyAnswer(server, dispatcher.features, entry.method, request, result));
       const outcome = known.http;
@@ -163,6 +174,7 @@ function toInboundRequest(
   ctx: ServerContext,
   server: Server,
   known: TransportFacts,
+  sessionLevel?: () => LogLevel | undefined,
 ): InboundRequest {
   const envelope = (ctx.mcpReq.envelope ?? {}) as JsonObject;
   const modern = typeof envelope[PROTOCOL_VERSION_META_KEY] === "string";
@@ -176,7 +188,8 @@ function toInboundRequest(
     inputResponses = params.inputResponses;
     requestState = params.requestState;
   } else {
-    // 2025 era (the SDK's compatibility shim re-enters with its own answers) or no raw capture.
+    // 2025 era (the rounds re-enter with their answers: the SDK's shim over stdio, the session's own
+    // loop over HTTP, which builds the next round from this one) or no raw capture.
     inputResponses = ctx.mcpReq.inputResponses;
     if (ctx.mcpReq.droppedInputResponseKeys?.length) {
       inputResponses = {
@@ -208,7 +221,7 @@ function toInboundRequest(
     inputResponses,
     requestState,
     progress: progressReporter(ctx),
-    log: requestLogger(ctx, modern ? level : LEGACY_SESSION_LEVEL),
+    log: requestLogger(ctx, modern ? level : (sessionLevel?.() ?? LEGACY_SESSION_LEVEL)),
     cancellation: signalCancellation(ctx.mcpReq.signal),
   };
 }
@@ -227,7 +240,8 @@ function progressReporter(ctx: ServerContext): ProgressReporter {
   };
 }
 
-// A 2025 client sets its level per session (logging/setLevel): the SDK's `log` filters by it.
+// A 2025 client sets its level per session (logging/setLevel): a session over HTTP shares it between
+// instances (`sessionLevel`); elsewhere the SDK's `log` filters by it. Until one is set, every message goes.
 const LEGACY_SESSION_LEVEL: LogLevel = "debug";
 
 function requestLogger(ctx: ServerContext, level: LogLevel | undefined): RequestLogger {

@@ -1,4 +1,6 @@
 import type { JsonValue } from "./json-value";
+import { MemorySessionState } from "./memory-session-state";
+import { provideSessionState, type SessionStateStore } from "./session-state";
 
 /** What a subscriber receives: one message published on a channel it listens to, by any instance. */
 export type BusHandler = (message: JsonValue) => void;
@@ -36,7 +38,11 @@ export class MemoryMessageBus implements MessageBus {
   private readonly channels = new Map<string, Set<BusHandler>>();
   private closed = false;
 
-  constructor(private readonly onHandlerError: (error: unknown) => void = () => undefined) {}
+  constructor(private readonly onHandlerError: (error: unknown) => void = () => undefined) {
+    // Every app on this bus shares the 2025 sessions' state through it, as over a database.
+    let state: SessionStateStore | undefined;
+    provideSessionState(this, () => (state ??= new MemorySessionState(true)));
+  }
 
   get healthy(): boolean {
     return !this.closed;

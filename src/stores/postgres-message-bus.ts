@@ -5,6 +5,8 @@ import type { PgPool as Pool } from "./pg-client";
 import { type PostgresBounds, messageOf, translatePostgresError } from "./postgres-errors";
 import { PostgresListener, warnSafely } from "./postgres-listener";
 import { POSTGRES_TIMEOUT_DEFAULTS, PoolGuard, type PostgresPoolOptions, pgTransaction, postgresPool } from "./postgres-pool";
+import { PostgresSessionState } from "./postgres-session-state";
+import { provideSessionState, type SessionStateStore } from "./session-state";
 import type { StoreLogger } from "./task-store";
 import { TaskStoreConfigError, TaskStoreUnavailableError } from "./task-store-errors";
 
@@ -93,6 +95,9 @@ export class PostgresMessageBus implements MessageBus {
       // A heartbeat as patient as any query: a silent LISTEN connection is found within twice that.
       bounds.queryTimeoutMs || POSTGRES_TIMEOUT_DEFAULTS.queryTimeoutMs,
     );
+    // The 2025 sessions' shared state lives in tables of this schema, on this pool (made at first use).
+    let state: SessionStateStore | undefined;
+    provideSessionState(this, () => (state ??= new PostgresSessionState(pool, schema, bounds, logger)));
   }
 
   /** Connects, creates the table of large messages if missing, and listens. */

@@ -13,8 +13,8 @@
 //   requestTimeoutMs, not after Node's default 300 s; the options are checked when listening;
 // - maxConnections: every connection over the cap reads a whole 503 with Retry-After: 1 and
 //   Connection: close (no reset), the connections under it keep working, and a freed one makes room;
-//   a burst over the cap whose clients keep their side open is answered up to four times the cap at
-//   once, and only connections past that (a flood) are closed without an answer;
+//   each is answered once its request is read, never before; a burst over the cap is held up to
+//   four times the cap at once, and only connections past that (a flood) are cut without an answer;
 // - the structural limits are checked on the raw body before it is parsed: 400, -32602, the id echoed;
 // - an id with a fraction is 400 -32600 without the id, never echoed (MCP ids are strings or integers);
 // - a body that is not a JSON-RPC message ({"jsonrpc":"2.0","id":77,"method":5}) is 400 -32600
@@ -272,7 +272,7 @@ describe("a burst over maxConnections", () => {
   let app: McpApp | undefined;
   afterEach(() => app?.close());
 
-  it("answers up to four times the cap of refusals at once, then closes a flood's extra connections without an answer", async () => {
+  it("holds up to four times the cap of refusals at once, answering each once its request is read, and cuts a flood's extra connections", async () => {
     app = createFeatureApp();
     const cap = 2;
     const listener = await app.listen({ port: 0, maxConnections: cap, keepAliveTimeoutMs: 60_000 });
@@ -280,10 +280,18 @@ describe("a burst over maxConnections", () => {
     const request = head(listener.port, "Mcp-Method: tools/list");
     const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta() } });
     for (const connection of held) expect((await connection.send(request, body)).status).toBe(200);
-    // None of these clients closes its side, so each refusal lasts until the server's grace ends it.
+    // A burst of connections over the cap that send nothing yet: each is held, unanswered, while
+    // the refusals in hand are within four times the cap; the rest are cut at once.
     const sockets: Socket[] = [];
     const answers: Promise<string>[] = [];
     for (let i = 0; i < 4 * cap + 3; i++) answers.push(heldOpen(listener.port, sockets));
+    const ended = new Set<number>();
+    answers.forEach((answer, i) => void answer.then(() => ended.add(i)));
+    await eventually(() => (ended.size === 3 ? true : undefined));
+    // Each refused connection's request is read, then answered.
+    sockets.forEach((socket, i) => {
+      if (!ended.has(i)) socket.write(`${request}\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    });
     const received = await Promise.all(answers);
     for (const socket of sockets) socket.destroy();
     const refused = received.filter((text) => text.startsWith("HTTP/1.1 503 Service Unavailable\r\n"));
@@ -293,6 +301,16 @@ describe("a burst over maxConnections", () => {
     for (const connection of held) connection.destroy();
   });
 });
+
+/** Polls `check` until it returns something (at most 5 s). */
+async function eventually<T>(check: () => T | undefined): Promise<T> {
+  for (let i = 0; i < 500; i++) {
+    const found = check();
+    if (found !== undefined) return found;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error("gave up waiting");
+}
 
 /** A new connection's answer once the server has seen a freed one close (its close event may lag the client's). */
 async function eventuallyServed(port: number, request: string, body: string) {

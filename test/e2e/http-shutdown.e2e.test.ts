@@ -2,8 +2,9 @@
 // lane on and off, over a real listener on 127.0.0.1:
 // - a tool call in flight when close() begins gets its whole answer (200, its result, with
 //   Connection: close), and close() resolves only after it;
-// - during the drain a new connection is answered 503 with Retry-After and Connection: close, and
-//   so is a new request on a keep-alive connection opened before; once closed, a connection is refused;
+// - from the moment the drain begins a new connection is refused (a balancer's retry goes to
+//   another instance at once) and an idle keep-alive connection is closed; a request already on
+//   its way is served, with Connection: close (never refused before it is read, never lost);
 // - a call that never finishes is ended by the drain deadline: 503 with Retry-After, its JSON-RPC
 //   id echoed, -32603 and data.reason "shutdown"; its handler's signal aborts;
 // - an open subscriptions/listen stream ends with its final result and does not hold the drain
@@ -16,7 +17,7 @@ import { McpApp, type HttpListener } from "../../src/index";
 import { MemoryLogger } from "../../src/testing/index";
 import { meta, rpc } from "../support/raw-http";
 import { openListen } from "../support/listen-stream";
-import { exchange, keepAlive } from "../support/raw-socket";
+import { keepAlive } from "../support/raw-socket";
 import { Slow, control, started } from "./fixtures/slow-tools";
 
 function callHead(port: number, name: string): string {
@@ -39,6 +40,20 @@ function refused(port: number): Promise<string | undefined> {
   });
 }
 
+/** A connection written to step by step; `closed` resolves with everything it received. */
+function rawConnection(port: number) {
+  const socket = connect(port, "127.0.0.1");
+  let text = "";
+  socket.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+  socket.on("error", () => undefined);
+  const closed = new Promise<string>((resolve) => socket.once("close", () => resolve(text)));
+  return {
+    write: (data: string) => new Promise<void>((resolve) => socket.write(data, () => resolve())),
+    received: () => text,
+    closed,
+  };
+}
+
 const header = (received: string, name: string) => new RegExp(`\r\n${name}: ([^\r]*)`, "i").exec(received)?.[1];
 
 describe.each([
@@ -56,11 +71,14 @@ describe.each([
   });
   afterEach(() => app.close({ drainTimeoutMs: 0 }));
 
-  it("answers the call in flight whole, refuses new work with 503 meanwhile, then refuses connections", async () => {
+  it("answers the call in flight whole, refuses new connections at once, and serves a request already on its way", async () => {
     const port = listener.port;
     // A keep-alive connection opened before the close, idle when it begins.
     const kept = await keepAlive(port);
     expect((await kept.send(callHead(port, "ping"), callBody(1, "ping"))).status).toBe(200);
+    // A request on its way when the close begins: its head begun, not finished.
+    const midway = rawConnection(port);
+    await midway.write(`${callHead(port, "ping")}\r\n`);
     let release!: () => void;
     control.release = new Promise((resolve) => (release = resolve));
     const running = started();
@@ -69,21 +87,16 @@ describe.each([
 
     let closedYet = false;
     const closing = listener.close().then(() => (closedYet = true));
-    const fresh = await exchange(port, {
-      head: callHead(port, "ping") + `\r\nContent-Length: ${callBody(2, "ping").length}`,
-      body: [Buffer.from(callBody(2, "ping"))],
-    });
-    expect(fresh.error).toBeUndefined();
-    expect(fresh.status).toBe(503);
-    expect(header(fresh.received, "retry-after")).toBe("1");
-    expect(header(fresh.received, "connection")).toBe("close");
-    expect((fresh.body!.error as { message: string }).message).toContain("shutting down");
-
-    const again = await kept.send(callHead(port, "ping"), callBody(3, "ping"));
-    expect(again.status).toBe(503);
-    expect(header(again.received, "retry-after")).toBe("1");
-    expect(header(again.received, "connection")).toBe("close");
+    // The idle keep-alive connection is closed, and no new connection is accepted: a balancer's
+    // retry is refused at once and goes to another instance.
     await kept.closed;
+    expect(await refused(port)).toBe("ECONNREFUSED");
+    // The request already on its way is served, and its connection closed after it.
+    await midway.write(`Content-Length: ${callBody(2, "ping").length}\r\n\r\n${callBody(2, "ping")}`);
+    const answered = await midway.closed;
+    expect(answered).toMatch(/^HTTP\/1\.1 200 /);
+    expect(header(answered, "connection")).toBe("close");
+    expect(answered).toContain('"id":2');
     expect(closedYet).toBe(false);
 
     release();
@@ -94,7 +107,7 @@ describe.each([
     await closing;
     expect(await refused(port)).toBe("ECONNREFUSED");
     const line = logger.entries.find((e) => e.message === "HTTP listener closed");
-    expect(line?.fields).toMatchObject({ inFlight: 1, finished: 1, ended: 0, streams: 0, refusedRequests: 1, refusedConnections: 1 });
+    expect(line?.fields).toMatchObject({ inFlight: 1, finished: 1, ended: 0, streams: 0, lateRequests: 1 });
   });
 
   it("ends a call that never finishes at the drain deadline with a 503 naming its id", async () => {

@@ -123,7 +123,8 @@ describe.each(BOUNDARIES)("a 2025-era client over %s", (name: BoundaryName) => {
         return { action: "accept" as const, content: { size: "m" } };
       });
       expect((await client.callTool({ name: "pick_size", arguments: {} })).content).toEqual([{ type: "text", text: "size m" }]);
-      expect(asked).toEqual([
+      // `_meta` is the sender's own (the SDK's shim adds a progress token; a 2025 session's rounds send none).
+      expect(asked.map(({ _meta, ...params }) => params)).toEqual([
         {
           message: "Which size?",
           requestedSchema: {
@@ -131,7 +132,6 @@ describe.each(BOUNDARIES)("a 2025-era client over %s", (name: BoundaryName) => {
             properties: { size: { type: "string", enum: ["s", "m"], enumNames: ["Small", "Medium"] } },
             required: ["size"],
           },
-          _meta: expect.any(Object),
         },
       ]);
       expect(tap.violations).toEqual([]);

@@ -5,8 +5,9 @@
 //   refuses to carry it, that POST is answered 503 with Retry-After (never a 202 for an answer lost)
 // - a session belongs to the principal that opened it: another principal gets the very 404 an
 //   unknown id gets
-// - a stream cut while a question is pending is resumed with GET and Last-Event-ID: the question
-//   is replayed (priming event with retry first), answered, and the call completes on the new stream
+// - a stream cut while a question is pending is resumed with GET and Last-Event-ID: the resumed
+//   stream names the position it resumes from (with retry), replays the question, which is
+//   answered, and the call completes on the new stream
 // - answerTimeoutMs: an unanswered question ends the call with an error naming the wait, and
 //   nothing stays held (the next call of the same session is asked at once)
 // - maxPendingRequests: a round asking more at once fails, naming the option
@@ -221,6 +222,8 @@ describe("2025 sessions", () => {
     }
     expect(resumed.status).toBe(200);
     const next = sseReader(resumed);
+    // First the position it resumes from, with `retry`: a client that loses this stream too resumes from there.
+    expect(await next()).toEqual({ id: priming.id, retry: 250, data: "" });
     const replayed = await next();
     expect(replayed.id).toBe(question.id);
     const asked = JSON.parse(replayed.data) as { id: string };

@@ -13,7 +13,12 @@
  * - two processes of the preferences sample (`npm start`'s entry) with one STATE_KEYS and MCP_BUS
  *   set to the database, behind a strict round-robin proxy: the 2025-era client completes the
  *   two dependent questions of choose_preferences, each of its answers POSTed to the instance
- *   that is not holding the round (the proxy's log shows it), and the result is the one asked for.
+ *   that is not holding the round (the proxy's log shows it), and the result is the one asked for;
+ * - the same with MCP_POLL_AFTER_MS: the call's stream is cut while the user thinks and resumed
+ *   with Last-Event-ID, on the other process too, and the flow completes;
+ * - kill -9 of the process running the call while its question waits for the user: the client's
+ *   stream resumes on the survivor, which takes the call over once the killed one's heartbeat
+ *   lapses (MCP_TAKEOVER_AFTER_MS), and the user's answer completes it there.
  */
 import "reflect-metadata";
 import { randomBytes } from "node:crypto";
@@ -229,6 +234,76 @@ describe("one 2025 session served by two preferences sample processes behind str
       expect(answers.map((r) => r.backend)).toEqual([1 - owner!, 1 - owner!]);
       // Both instances served this one session.
       expect(new Set(proxy.routed.filter((r) => r.rpc !== undefined).map((r) => r.backend))).toEqual(new Set([0, 1]));
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("2025 streams of two preferences sample processes resumed on either (MCP_BUS, MCP_POLL_AFTER_MS)", () => {
+  let servers: TaskServer[] = [];
+  let proxy: RoundRobinProxy;
+
+  beforeEach(async () => {
+    const env = {
+      PORT: "0",
+      STATE_KEYS,
+      MCP_BUS: postgresUrl(),
+      MCP_POLL_AFTER_MS: "300",
+      MCP_RETRY_MS: "100",
+      MCP_TAKEOVER_AFTER_MS: "1000",
+    };
+    servers = await Promise.all([startServerProcess(PREFERENCES_HTTP, env), startServerProcess(PREFERENCES_HTTP, env)]);
+    proxy = await roundRobinProxy(servers.map((s) => new URL(s.url).origin));
+  });
+  afterEach(async () => {
+    await proxy?.close();
+    await Promise.all(servers.map((s) => s.stop()));
+  });
+
+  const answerOf = (message: string) => ({
+    action: "accept" as const,
+    content: message === "Which colour do you prefer?" ? { color: "green" } : { style: "mint" },
+  });
+
+  it("completes choose_preferences while its stream is cut and resumed, on the other process too", async () => {
+    const client = new Client({ name: "vscode-like", version: "1.0.0" }, { capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      // The user thinks for longer than MCP_POLL_AFTER_MS: the stream is cut and resumed meanwhile.
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      return answerOf(request.params.message);
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${proxy.url}/mcp`)));
+    try {
+      const result = await client.callTool({ name: "choose_preferences", arguments: {} });
+      expect(result.structuredContent).toEqual({ color: "green", style: "mint" });
+      const call = [...proxy.routed].reverse().find((r) => r.rpc === "tools/call")!;
+      const resumed = proxy.routed.filter((r) => r.httpMethod === "GET").map((r) => r.backend);
+      expect(resumed).toContain(1 - call.backend);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("takes the call over on the survivor when the process running it is killed with a question pending", async () => {
+    const client = new Client({ name: "vscode-like", version: "1.0.0" }, { capabilities: { elicitation: { form: {} } } });
+    let killed!: () => void;
+    const afterKill = new Promise<void>((resolve) => (killed = resolve));
+    let asked = 0;
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      if (asked++ === 0) {
+        const owner = [...proxy.routed].reverse().find((r) => r.rpc === "tools/call")!.backend;
+        await servers[owner]!.stop("SIGKILL");
+        killed();
+      }
+      return answerOf(request.params.message);
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${proxy.url}/mcp`)));
+    try {
+      const result = await client.callTool({ name: "choose_preferences", arguments: {} });
+      await afterKill;
+      expect(result.structuredContent).toEqual({ color: "green", style: "mint" });
+      expect(asked).toBe(2);
     } finally {
       await client.close();
     }

@@ -1,6 +1,7 @@
 // A strict round-robin load balancer for the two-instance tests: a node:http proxy on 127.0.0.1
 // port 0 that sends each request to the next backend in turn, whatever it carries (no sticky
-// sessions, no look at Mcp-Session-Id), and streams the answer back (SSE included). It records
+// sessions, no look at Mcp-Session-Id), and streams the answer back (SSE included); a backend
+// that refuses the connection (stopped) is skipped for that request, as a balancer does. It records
 // where each request went and what its JSON-RPC body was, so a test can say which instance
 // served what.
 import { type IncomingMessage, type Server, createServer, request as httpRequest } from "node:http";
@@ -46,18 +47,26 @@ export async function roundRobinProxy(backends: readonly string[]): Promise<Roun
     req.on("end", () => {
       const body = Buffer.concat(chunks);
       routed.push({ backend, httpMethod: req.method ?? "", ...summary(body) });
-      const target = new URL(req.url ?? "/", backends[backend]);
-      const upstream = httpRequest(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
-      upstream.on("error", () => {
-        if (!res.headersSent) res.writeHead(502).end();
-        else res.destroy();
-      });
-      // The client went away (an SSE stream closed): so does the upstream request.
-      res.on("close", () => upstream.destroy());
-      upstream.end(body);
+      // As a balancer does (nginx's proxy_next_upstream error): a connection refused, which sent
+      // nothing, is tried on the next backend; any other failure is a 502.
+      const send = (target: number, tries: number): void => {
+        const url = new URL(req.url ?? "/", backends[target]);
+        const upstream = httpRequest(url, { method: req.method, headers: { ...req.headers, host: url.host } }, (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+          // The backend died mid-answer (killed): the client's connection breaks too, as behind a balancer.
+          answer.on("aborted", () => res.destroy()).on("error", () => res.destroy());
+        });
+        upstream.on("error", (error: NodeJS.ErrnoException) => {
+          if (error.code === "ECONNREFUSED" && tries > 1 && !res.headersSent) return send((target + 1) % backends.length, tries - 1);
+          if (!res.headersSent) res.writeHead(502).end();
+          else res.destroy();
+        });
+        // The client went away (an SSE stream closed): so does the upstream request.
+        res.on("close", () => upstream.destroy());
+        upstream.end(body);
+      };
+      send(backend, backends.length);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -1,6 +1,5 @@
 import type { Server as NodeServer } from "node:http";
 import type { Socket } from "node:net";
-import { errorResponse } from "../checks/error-response";
 
 /**
  * How many connections may be in the middle of their refusal at once, per connection of the cap: a
@@ -20,21 +19,6 @@ const MESSAGES: Record<RefusalReason, string> = {
     "Service unavailable: the server is shutting down; retry the request after Retry-After seconds, on another instance if there is one",
 };
 
-/** The raw HTTP answer of a refused connection, made once per reason. */
-const ANSWERS: Record<RefusalReason, Buffer> = {
-  "over-cap": rawAnswer(MESSAGES["over-cap"]),
-  closing: rawAnswer(MESSAGES.closing),
-};
-
-function rawAnswer(message: string): Buffer {
-  const body = JSON.stringify(errorResponse({ code: -32000, message }));
-  return Buffer.from(
-    "HTTP/1.1 503 Service Unavailable\r\n" +
-      `Retry-After: ${RETRY_AFTER_SECONDS}\r\nConnection: close\r\nContent-Type: application/json\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-  );
-}
-
 /** The message a request refused for `reason` carries (the listener's own 503s use the same words). */
 export function refusalMessage(reason: RefusalReason): string {
   return MESSAGES[reason];
@@ -42,26 +26,24 @@ export function refusalMessage(reason: RefusalReason): string {
 
 /**
  * Stands in front of node:http's own connection handling: a connection under `maxConnections`
- * goes on to the HTTP parser; one over it, or one arriving while the listener closes, is answered
- * `503` with `Retry-After` and `Connection: close` at once and closed (Node's own
- * `server.maxConnections` resets it with no answer at all). The answer is written, the write side
- * ended, and what the client sends is read and dropped until it closes its side (or for at most
- * `graceMs`): closing while the client still writes would reset the connection, and a reset can destroy
- * the answer before the client reads it. Connections being refused are bounded too: past
+ * goes on to the HTTP parser as usual; one over it goes to the parser marked refused, and its
+ * request is answered `503` with
+ * `Retry-After` and `Connection: close` once it is read (`refusal`), never before: an answer
+ * written before the request was read can reach a proxy still sending it, which may then hand its
+ * client two answers run together (Node's own `server.maxConnections` resets such a connection
+ * with no answer at all). Connections being refused are bounded too: past
  * `REFUSING_PER_CONNECTION` times `maxConnections` of them at once (a flood), a new one is cut
  * without an answer.
  */
 export class ConnectionGate {
   private open = 0;
   private readonly refusing = new Set<Socket>();
-  private closing = false;
-  /** Connections refused with an answer, per reason, and cut without one (the flood bound). */
-  readonly counts = { "over-cap": 0, closing: 0, cut: 0 };
+  /** Connections refused with an answer, and cut without one (the flood bound). */
+  readonly counts = { "over-cap": 0, cut: 0 };
 
   constructor(
-    server: NodeServer,
+    private readonly server: NodeServer,
     private readonly maxConnections: number,
-    private readonly graceMs: number,
   ) {
     // http.Server handles a connection with one listener of its own, added when it is made.
     const parse = server.listeners("connection") as ((socket: Socket) => void)[];
@@ -69,43 +51,28 @@ export class ConnectionGate {
     const [accept] = parse;
     server.removeListener("connection", accept!);
     server.on("connection", (socket: Socket) => {
-      if (this.closing) return this.refuse(socket, "closing");
-      if (this.open >= this.maxConnections) return this.refuse(socket, "over-cap");
+      if (this.open >= this.maxConnections) return this.refuse(socket, accept!);
       this.open++;
       socket.once("close", () => this.open--);
       accept!.call(server, socket);
     });
   }
 
-  /** From now on every new connection is refused as "closing". */
-  close(): void {
-    this.closing = true;
+  /** Whether the requests on this connection are refused (it came over the cap). */
+  refused(socket: Socket): boolean {
+    // Asked for every request: no lookup at all while nothing is refused.
+    return this.refusing.size > 0 && this.refusing.has(socket);
   }
 
-  /** Ends the connections still being refused (the listener is going away). */
-  destroyAll(): void {
-    for (const socket of this.refusing) socket.destroy();
-    this.refusing.clear();
-  }
-
-  private refuse(socket: Socket, reason: RefusalReason): void {
+  private refuse(socket: Socket, accept: (socket: Socket) => void): void {
     if (this.refusing.size >= REFUSING_PER_CONNECTION * this.maxConnections) {
       this.counts.cut++;
       socket.destroy();
       return;
     }
-    this.counts[reason]++;
+    this.counts["over-cap"]++;
     this.refusing.add(socket);
-    const done = () => {
-      clearTimeout(timer);
-      this.refusing.delete(socket);
-      socket.destroy();
-    };
-    const timer = setTimeout(done, this.graceMs);
-    timer.unref();
-    // Once the answer is out and the client closed its side, the socket closes by itself.
-    socket.on("error", done).on("close", done);
-    socket.resume();
-    socket.end(ANSWERS[reason]);
+    socket.once("close", () => this.refusing.delete(socket));
+    accept.call(this.server, socket);
   }
 }

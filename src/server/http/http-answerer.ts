@@ -49,11 +49,16 @@ export class HttpAnswerer {
   ) {}
 
   /**
-   * What a draining listener ends first: the SDK handler's listen streams (with their final
-   * result) and the 2025 sessions' GET streams (notifications only; calls in flight finish).
+   * At a draining listener's deadline, first: the 2025 sessions' calls still running here are
+   * handed over (their streams end, and the clients resume them on another instance).
    */
+  async handOver(): Promise<number> {
+    return (await this.sessions?.handOver()) ?? 0;
+  }
+
+  /** What a draining listener ends last: the SDK handler's listen streams (with their final result) and the 2025 sessions' streams. */
   async closeStreams(): Promise<void> {
-    this.sessions?.endStreams();
+    await this.sessions?.endStreams();
     await this.sdk.close();
   }
 

@@ -88,3 +88,24 @@ export function refuseBody(req: IncomingMessage, res: ServerResponse, rejection:
   req.on("error", () => socket.destroy());
   req.resume();
 }
+
+/**
+ * Refuses a request only once it is read whole (503 while closing or over the connection cap),
+ * with `Connection: close`: an answer written before the request was read can reach a proxy still
+ * sending it, which may then hand its client two answers run together. A body over `max` is
+ * refused 413 as it is declared; one a framework's parser already read is not waited for.
+ */
+export async function refuseAfterReading(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limit: { readonly max: number; readonly tooLarge: () => Rejection },
+  rejection: Rejection,
+  headers: Record<string, string>,
+): Promise<void> {
+  if (!req.complete && !req.readableEnded) {
+    const read = await readBody(req, limit.max);
+    if (read.kind === "aborted") return;
+    if (read.kind === "too-large") return refuseBody(req, res, limit.tooLarge());
+  }
+  send(res, rejection.status, errorResponse(rejection), { ...headers, connection: "close" });
+}

@@ -45,10 +45,11 @@ const DEADLINE_ERROR = {
 };
 
 /**
- * The requests one HTTP listener is serving, and its graceful close: once `drain` begins, the
- * listener refuses new requests (`closing`), requests in flight may finish until the deadline,
- * then what is left is ended (answered 503 with its id when nothing of its answer was written,
- * cut otherwise) and listen streams are told to end.
+ * The requests one HTTP listener (or mounted handler) is serving, and its graceful close: once
+ * `drain` begins (`closing`: the listener accepts no more connections; a mounted handler refuses
+ * new requests 503), requests in flight may finish until the deadline, then what may go on
+ * elsewhere is handed over, what is left is ended (answered 503 with its id when nothing of its
+ * answer was written, cut otherwise) and listen streams are told to end.
  */
 export class InFlightRequests {
   /**
@@ -65,8 +66,10 @@ export class InFlightRequests {
   private changed?: () => void;
   /** Set once the drain begins: the listener answers every new request 503. */
   closing = false;
-  /** Requests refused with 503 because the listener was closing. */
+  /** Requests refused with 503 because the handler was closing (a mounted handler: its server still accepts connections). */
   refused = 0;
+  /** Requests a listener served although they arrived after its drain began (already on their way). */
+  late = 0;
 
   track(res: ServerResponse): Flight {
     const flight: Flight = { listen: false, stopped: false };
@@ -92,27 +95,28 @@ export class InFlightRequests {
   }
 
   /**
-   * Stops taking requests, waits up to `deadlineMs` for those in flight, ends what is left, then
-   * ends the listen streams (`endStreams`, which writes their final result) and waits briefly for
-   * them to close.
+   * Stops taking requests, waits up to `deadlineMs` for those in flight, then hands over what may
+   * be carried on elsewhere (`handOver`: 2025 calls still running; their streams end cleanly),
+   * ends what is still left, then ends the listen streams (`endStreams`, which writes their final
+   * result) and waits briefly for them to close.
    */
-  async drain(deadlineMs: number, endStreams: () => Promise<void>): Promise<DrainReport> {
+  async drain(deadlineMs: number, hooks: { handOver?: () => Promise<number>; endStreams: () => Promise<void> }): Promise<DrainReport> {
     this.closing = true;
     const inFlight = this.waiting();
     // Each answer still to come closes its connection after it: no keep-alive for a closing server.
     for (const { res } of this.tracked) if (!res.headersSent) res.shouldKeepAlive = false;
     const done = await this.until(() => this.waiting() === 0, deadlineMs);
+    // The requests whose streams a handover ended finish their answers first.
+    if (!done && (await hooks.handOver?.()) && this.waiting() > 0) await this.until(() => this.waiting() === 0, STREAM_END_MS);
     let ended = 0;
-    if (!done) {
-      // A copy: ending a request can close it, which takes it out of `tracked`.
-      for (const { res, flight } of [...this.tracked]) {
-        if (flight.listen) continue;
-        ended++;
-        end(res, flight);
-      }
+    // A copy: ending a request can close it, which takes it out of `tracked`.
+    for (const { res, flight } of [...this.tracked]) {
+      if (flight.listen) continue;
+      ended++;
+      end(res, flight);
     }
     const streams = this.tracked.length - this.waiting();
-    await endStreams();
+    await hooks.endStreams();
     await this.until(() => this.tracked.length === 0, STREAM_END_MS);
     return { inFlight, finished: inFlight - ended, ended, streams };
   }

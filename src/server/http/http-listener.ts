@@ -7,7 +7,7 @@ import { ANONYMOUS_CALLER, nodeCaller, nodeReceived, type NodeBearer } from "./n
 import { ErrorCode } from "../../protocol/errors";
 import { ConnectionGate, refusalMessage, RETRY_AFTER_SECONDS } from "./connection-gate";
 import { errorResponse } from "../checks/error-response";
-import { readBody, refuseBody, send } from "./http-body";
+import { readBody, refuseAfterReading, refuseBody, send } from "./http-body";
 import { InFlightRequests, type Flight } from "./http-drain";
 import type { HttpAnswerer, HttpReceived } from "./http-answerer";
 import { NO_ROUTES, type HttpRoute } from "./http-routes";
@@ -73,8 +73,8 @@ export async function startHttpListener(
     },
     (req, res) => handle(req, res),
   );
-  // Over the cap, and while closing, a new connection is answered 503 instead of reset.
-  const gate = new ConnectionGate(server, maxConnections, Math.min(headersTimeout, 2_000));
+  // Over the cap, a new connection's request is answered 503 (once read) instead of reset.
+  const gate = new ConnectionGate(server, maxConnections);
   const flights = new InFlightRequests();
   // The lane's answers of one loop turn leave together (see LaneWriteQueue).
   const laneWrites = new LaneWriteQueue();
@@ -84,15 +84,19 @@ export async function startHttpListener(
     handle(req, res);
   });
 
+  const bodyLimit = { max: maxBody, tooLarge: () => checks.tooLarge() };
   function handle(req: IncomingMessage, res: ServerResponse): void {
-    if (flights.closing) {
-      flights.refused++;
-      return refuseBody(
-        req,
-        res,
-        { status: 503, code: -32000, message: refusalMessage("closing") },
-        { "retry-after": String(RETRY_AFTER_SECONDS) },
+    // On a connection over the cap: refused once read, never before.
+    if (gate.refused(req.socket)) {
+      const rejection = { status: 503, code: -32000, message: refusalMessage("over-cap") };
+      return void refuseAfterReading(req, res, bodyLimit, rejection, { "retry-after": String(RETRY_AFTER_SECONDS) }).catch(() =>
+        res.destroy(),
       );
+    }
+    // A request already on its way when the drain began is served, and its connection then closes.
+    if (flights.closing) {
+      flights.late++;
+      res.shouldKeepAlive = false;
     }
     const flight = flights.track(res);
     serve(req, res, flight).catch((error: unknown) => {
@@ -187,15 +191,19 @@ export async function startHttpListener(
   let closing: Promise<void> | undefined;
   async function drain(deadline: number): Promise<void> {
     const started = Date.now();
-    gate.close();
-    // The SDK handler's close ends its listen streams with their final result; 2025 sessions end their GET streams.
-    const report = await flights.drain(deadline, () => answerer.closeStreams());
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-      gate.destroyAll();
-    });
-    const counts = { ...report, refusedRequests: flights.refused, refusedConnections: gate.counts.closing };
+    // No new connection from now on: a balancer's next try is refused at once and goes elsewhere.
+    // The connections already waiting to be accepted are taken first (one poll of the event loop),
+    // so that closing the listening socket resets none with a request in it. Idle keep-alive
+    // connections close; a request already on its way is served, its connection closing after it.
+    flights.closing = true;
+    await new Promise((resolve) => setImmediate(resolve));
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // The SDK handler's close ends its listen streams with their final result; 2025 sessions hand
+    // their calls over and end their GET streams.
+    const report = await flights.drain(deadline, { handOver: () => answerer.handOver(), endStreams: () => answerer.closeStreams() });
+    server.closeAllConnections();
+    await closed;
+    const counts = { ...report, lateRequests: flights.late };
     // A close that had nothing to drain is a debug line; one that drained something is reported.
     const busy = Object.values(counts).some((count) => count > 0);
     logger[busy ? "info" : "debug"]("HTTP listener closed", { url, ...counts, drainTimeoutMs: deadline, durationMs: Date.now() - started });

@@ -6,7 +6,7 @@ import { errorResponse } from "../checks/error-response";
 import { VerdictCache } from "../checks/verdict-cache";
 import { refusalMessage, RETRY_AFTER_SECONDS } from "./connection-gate";
 import type { HttpAnswerer, HttpReceived } from "./http-answerer";
-import { readBody, refuseBody, send, type BodyRead } from "./http-body";
+import { readBody, refuseAfterReading, refuseBody, send, type BodyRead } from "./http-body";
 import { InFlightRequests, type DrainReport, type Flight } from "./http-drain";
 import { writeAnswer } from "./http-write";
 import type { AuthOptions } from "../../auth/bearer-auth";
@@ -124,12 +124,10 @@ export class NodeMount {
   readonly handle: NodeHandler = (req, res) => {
     if (this.flights.closing) {
       this.flights.refused++;
-      return refuseBody(
-        req,
-        res,
-        { status: 503, code: -32000, message: refusalMessage("closing") },
-        { "retry-after": String(RETRY_AFTER_SECONDS) },
-      );
+      const limit = { max: this.answerer.checks.limits.maxBodyBytes, tooLarge: () => this.answerer.checks.tooLarge() };
+      const rejection = { status: 503, code: -32000, message: refusalMessage("closing") };
+      // Once the request is read (or a parser before the handler read it), never before.
+      return void refuseAfterReading(req, res, limit, rejection, { "retry-after": String(RETRY_AFTER_SECONDS) }).catch(() => res.destroy());
     }
     const flight = this.flights.track(res);
     this.serve(req, res, flight).catch((error: unknown) => {
@@ -143,7 +141,10 @@ export class NodeMount {
   /** A graceful close, as a listener's: new requests 503, those in flight finish until the deadline. */
   async drain(deadlineMs: number): Promise<DrainReport> {
     const started = Date.now();
-    const report = await this.flights.drain(deadlineMs, () => this.answerer.sdk.close());
+    const report = await this.flights.drain(deadlineMs, {
+      handOver: () => this.answerer.handOver(),
+      endStreams: () => this.answerer.closeStreams(),
+    });
     const counts = { ...report, refusedRequests: this.flights.refused };
     // As a listener's close: a line at info when it drained anything, at debug otherwise.
     const busy = Object.values(counts).some((count) => count > 0);

@@ -1,7 +1,8 @@
 // Pins that the guides cannot rot: every fenced TypeScript block in README.md and docs/*.md is
 // preceded by `<!-- example: path -->` and is exactly that file's text (the example files are
 // compiled by `npm run typecheck`: tsconfig includes docs/), or by `<!-- excerpt: path -->` and
-// appears, line for line (indentation aside), in that source file, which the build compiles.
+// appears, line for line (indentation aside), in that source file, which the build compiles; and
+// every deployment recipe a guide shows (`<!-- recipe: deploy/... -->`) is that file verbatim.
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import path from "node:path";
 
@@ -64,4 +65,29 @@ describe("documentation examples", () => {
       }
     },
   );
+});
+
+describe("deployment recipes in the guides", () => {
+  // A recipe block (nginx, YAML, Dockerfile) preceded by `<!-- recipe: deploy/... -->` is that
+  // tested file verbatim (test:nginx runs or checks every file of deploy/).
+  const recipes = GUIDES.flatMap((guide) => {
+    const lines = readFileSync(path.join(ROOT, guide), "utf8").split("\n");
+    const found: { guide: string; line: number; file: string; code: string }[] = [];
+    for (let i = 0; i < lines.length; i++) {
+      const marker = /^<!-- recipe: (\S+) -->$/.exec(lines[i]!);
+      if (marker === null) continue;
+      const end = lines.indexOf("```", i + 2);
+      found.push({ guide, line: i + 1, file: marker[1]!, code: lines.slice(i + 2, end).join("\n") });
+    }
+    return found;
+  });
+
+  it("includes the nginx recipe the load balancer suite runs", () => {
+    expect(recipes.map((r) => r.file)).toContain("deploy/nginx/mcp.conf.template");
+  });
+
+  it.each(recipes.map((r) => [`${r.guide}:${r.line}`, r] as const))("%s is the recipe file verbatim", (_where, recipe) => {
+    expect(recipe.file.startsWith("deploy/")).toBe(true);
+    expect(recipe.code.trimEnd()).toBe(readFileSync(path.join(ROOT, recipe.file), "utf8").trimEnd());
+  });
 });

@@ -76,7 +76,8 @@ describe("a missing required argument", () => {
     try {
       const missing = await client.callTool("open", {});
       expect(missing.result.isError).toBe(true);
-      expect(missing.text).toContain("subject: required (subject is required: ");
+      // "required" alone: not every length rule of a value that is not there.
+      expect(missing.text).toContain("subject: required (subject is required)");
       expect(missing.text).not.toMatch(/subject: (isString|minLength|maxLength)/);
       const short = await client.callTool("open", { subject: "x" });
       expect(short.text).toContain("subject: minLength");

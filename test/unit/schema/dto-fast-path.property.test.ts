@@ -177,8 +177,7 @@ function violationsOf(errors: ValidationError[], prefix: string): FieldViolation
     const field = prefix ? `${prefix}.${error.property}` : error.property;
     const constraints = Object.entries(error.constraints ?? {});
     // A missing field is one "required" violation (src/schema/dto-validator.ts says so first).
-    if (error.value === undefined && constraints.length > 0)
-      return [{ field, constraint: "required", message: `${field} is required: ${constraints.map(([, m]) => m).join("; ")}` }];
+    if (error.value === undefined && constraints.length > 0) return [{ field, constraint: "required", message: `${field} is required` }];
     const own = constraints.map(([constraint, message]) => ({ field, constraint, message }));
     return [...own, ...violationsOf(error.children ?? [], field)];
   });

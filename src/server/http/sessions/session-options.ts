@@ -19,8 +19,25 @@ export interface SessionOptions {
   maxPendingRequests?: number;
   /** How long a round waits for the client's answer to one question; then the call ends with an error naming the wait. Default 600,000 (10 min). */
   answerTimeoutMs?: number;
-  /** Events kept per session so a client that lost its stream can resume with `Last-Event-ID`. Default 512. */
+  /**
+   * Events kept per session so a client that lost its stream can resume with `Last-Event-ID`, on
+   * this instance and, with a shared bus, in the replay log every instance reads (about this many
+   * there: the oldest are deleted in small batches). Default 512.
+   */
   maxReplayEvents?: number;
+  /**
+   * How long the shared replay log keeps an event, and the state of a call that waits for the
+   * client (its request and the round it waits in) after its last change. Default 900,000 (15 min):
+   * longer than `answerTimeoutMs`.
+   */
+  replayLifetimeMs?: number;
+  /**
+   * How long an instance that stopped (killed, or cut off from the database) is still taken for
+   * alive: after this, another instance takes over the calls it was running, for the client that
+   * resumes their streams or answers their questions. Instances renew it every quarter of it.
+   * Default 5,000.
+   */
+  takeoverAfterMs?: number;
   /** Milliseconds a client waits before it reconnects a dropped stream (the SSE `retry` field). Default 1,000. */
   retryMs?: number;
   /**
@@ -44,6 +61,8 @@ export const SESSION_DEFAULTS: ResolvedSessionOptions = Object.freeze({
   maxPendingRequests: 16,
   answerTimeoutMs: 600_000,
   maxReplayEvents: 512,
+  replayLifetimeMs: 900_000,
+  takeoverAfterMs: 5_000,
   retryMs: 1_000,
 });
 

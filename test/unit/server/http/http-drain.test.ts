@@ -4,7 +4,8 @@
 //   same response changes nothing;
 // - a drain waits for the requests in flight and resolves once the last one closes, not counting
 //   listen streams, which it ends through endStreams;
-// - at the deadline it ends what is left: a response not yet begun is answered 503 with the
+// - at the deadline it first hands over what may go on elsewhere (handOver), then ends what is
+//   left: a response not yet begun is answered 503 with the
 //   request's id and `connection: close`, one begun is cut; each is told to stop (onStop) and
 //   marked stopped; the report counts them;
 // - no request is tracked in a Map (see the class: a Map churned per request chains its old
@@ -64,7 +65,7 @@ describe("InFlightRequests", () => {
     for (const res of order.slice(0, 10)) res.close();
     const left = order.slice(45);
     let drained = false;
-    const report = requests.drain(10_000, async () => undefined).then((r) => ((drained = true), r));
+    const report = requests.drain(10_000, { endStreams: async () => undefined }).then((r) => ((drained = true), r));
     for (const res of left) expect(res.shouldKeepAlive).toBe(false);
     for (const res of order.slice(0, 45)) expect(res.shouldKeepAlive).toBe(true);
     for (const [i, res] of left.entries()) {
@@ -91,12 +92,19 @@ describe("InFlightRequests", () => {
     streamFlight.listen = true;
     done.close();
     let streamsEnded = false;
-    const report = await requests.drain(20, async () => {
-      streamsEnded = true;
-      stream.close();
+    const order: string[] = [];
+    const report = await requests.drain(20, {
+      // What may be carried on elsewhere is handed over first, before anything is ended.
+      handOver: async () => (order.push(`handover with ${stopped.length} ended`), 0),
+      endStreams: async () => {
+        order.push(`streams with ${stopped.length} ended`);
+        streamsEnded = true;
+        stream.close();
+      },
     });
     expect(report).toEqual({ inFlight: 2, finished: 0, ended: 2, streams: 1 });
     expect(streamsEnded).toBe(true);
+    expect(order).toEqual(["handover with 0 ended", "streams with 2 ended"]);
     expect(stopped.sort()).toEqual(["begun", "waiting"]);
     expect([waitingFlight.stopped, begunFlight.stopped, streamFlight.stopped]).toEqual([true, true, false]);
     expect(waiting.written?.status).toBe(503);

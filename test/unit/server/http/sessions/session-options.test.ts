@@ -12,6 +12,8 @@ describe("SessionOptions", () => {
       maxPendingRequests: 16,
       answerTimeoutMs: 600_000,
       maxReplayEvents: 512,
+      replayLifetimeMs: 900_000,
+      takeoverAfterMs: 5_000,
       retryMs: 1_000,
     });
     expect(resolveSessionOptions({ maxSessions: 3 }).maxSessions).toBe(3);
