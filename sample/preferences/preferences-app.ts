@@ -33,14 +33,16 @@ export const PREFERENCES_LISTING: Partial<McpAppOptions> = {
   environment: [{ name: "PORT", description: "The port to listen on (0 takes a free one)", default: "3000", format: "number" }],
 };
 
+/** The sample app; `overrides.features` are listed after the apps feature its view needs. */
 export function createPreferencesApp(overrides: Partial<McpAppOptions> = {}): McpApp {
+  const { features = [], ...rest } = overrides;
   return McpApp.create({
     name: "roundtrip-mcp-preferences",
     version: "1.0.0",
     components: PREFERENCES_COMPONENTS,
     state: { ephemeral: true },
     scopeHierarchy: PREFERENCES_SCOPE_HIERARCHY,
-    features: [apps()],
-    ...overrides,
+    features: [apps(), ...features],
+    ...rest,
   });
 }

@@ -32,7 +32,8 @@ function answerAsUser(client: MCPClient, asked: string[]): void {
 
 async function runFlow(client: MCPClient): Promise<unknown> {
   const tools = await client.tools();
-  expect(Object.keys(tools).sort()).toEqual(["choose_preferences", "preview_theme", "reset_preferences"]);
+  // style_options is app-only (visibility ["app"]): hosts hide it from the model; the AI SDK lists every tool.
+  expect(Object.keys(tools).sort()).toEqual(["choose_preferences", "preview_theme", "reset_preferences", "show_theme", "style_options"]);
   return tools.choose_preferences!.execute({}, { toolCallId: "call-1", messages: [] });
 }
 

@@ -46,7 +46,13 @@ describe("roundtrip-mcp", () => {
         discover: { capabilities: Record<string, unknown> };
       };
       expect(report.server.name).toBe("roundtrip-mcp-preferences");
-      expect(report.tools.map((t) => t.descriptor.name)).toEqual(["choose_preferences", "preview_theme", "reset_preferences"]);
+      expect(report.tools.map((t) => t.descriptor.name)).toEqual([
+        "choose_preferences",
+        "preview_theme",
+        "reset_preferences",
+        "show_theme",
+        "style_options",
+      ]);
       const flow = (entry: { component: { questions: { key: string; round: number; mode: string }[] } }) =>
         entry.component.questions.map((q) => `${q.round}:${q.key}:${q.mode}`);
       expect(flow(report.tools[0]!)).toEqual(["1:color:form", "2:style:computed"]);
