@@ -137,7 +137,11 @@ export class Dispatcher implements ComponentRunner {
     let handedOver: JsonObject | undefined;
     const handOver = strategy && ((result: JsonObject) => (handedOver = result));
     const chain = this.chainOf(def);
-    const declared: Declared = { clientCapabilities: ctx.clientCapabilities, era: request.era };
+    const declared: Declared = {
+      clientCapabilities: ctx.clientCapabilities,
+      era: request.era,
+      negotiatedVersion: request.negotiatedVersion,
+    };
     const round: ComponentRun = { def, request, original: ctx, declared, matched, strategy, handOver };
     let outcome: unknown;
     try {
