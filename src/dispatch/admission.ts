@@ -51,6 +51,11 @@ export interface Declared {
   readonly negotiatedVersion?: string | undefined;
 }
 
+/** What `request` declared, with the capabilities its context was given (the request's own: middleware cannot change them). */
+export function declaredBy(request: InboundRequest, clientCapabilities: ClientCapabilities): Declared {
+  return { clientCapabilities, era: request.era, negotiatedVersion: request.negotiatedVersion };
+}
+
 /** The one test of "is this a 2025-era request": the era its transport gave it (2026-07-28 when it gave none). */
 export function isLegacy(declared: Declared): boolean {
   return declared.era === "legacy";
