@@ -47,6 +47,13 @@ export const LEGACY_NO_SESSION =
 export interface Declared {
   readonly clientCapabilities: ClientCapabilities;
   readonly era?: Era | undefined;
+  /** A 2025-era request: the revision its client negotiated at initialize, when known. */
+  readonly negotiatedVersion?: string | undefined;
+}
+
+/** What `request` declared, with the capabilities its context was given (the request's own: middleware cannot change them). */
+export function declaredBy(request: InboundRequest, clientCapabilities: ClientCapabilities): Declared {
+  return { clientCapabilities, era: request.era, negotiatedVersion: request.negotiatedVersion };
 }
 
 /** The one test of "is this a 2025-era request": the era its transport gave it (2026-07-28 when it gave none). */
@@ -57,7 +64,8 @@ export function isLegacy(declared: Declared): boolean {
 /**
  * -32021 with `data.requiredCapabilities` when the capabilities the client declared on this
  * request do not allow every one of `requests`. The message names what is missing and what the
- * client declared, on its request (2026-07-28) or at initialize (a 2025-era request).
+ * client declared, on its request (2026-07-28) or at initialize (a 2025-era request, with the
+ * revision it would need when its own cannot express the question: URL mode before 2025-11-25).
  */
 export function requireCapabilities(requests: Iterable<InputRequest>, declared: Declared): void {
   const missing = missingCapabilities(requests, declared.clientCapabilities);
@@ -69,7 +77,9 @@ export function requireCapabilities(requests: Iterable<InputRequest>, declared: 
       requiredCapabilities: missing,
     });
   }
-  throw missingCapabilityError(missing, declared.clientCapabilities, isLegacy(declared) ? "initialize" : "request");
+  throw isLegacy(declared)
+    ? missingCapabilityError(missing, declared.clientCapabilities, "initialize", undefined, declared.negotiatedVersion)
+    : missingCapabilityError(missing, declared.clientCapabilities, "request");
 }
 
 export function isInputRequired(value: unknown): value is JsonObject {

@@ -13,7 +13,7 @@ import type { Middleware, ResultValidator } from "../protocol/middleware";
 import type { RequestContext } from "../protocol/request-context";
 import type { JsonObject } from "../protocol/wire-types";
 import type { StateSealer } from "../state/state-sealer";
-import { admitInputRequired, isInputRequired, type Declared } from "./admission";
+import { admitInputRequired, declaredBy, isInputRequired, type Declared } from "./admission";
 import type { CarriedState } from "./carried-state";
 import { settleFailure } from "./component-failures";
 import { RequestDeadline } from "./request-deadline";
@@ -137,7 +137,7 @@ export class Dispatcher implements ComponentRunner {
     let handedOver: JsonObject | undefined;
     const handOver = strategy && ((result: JsonObject) => (handedOver = result));
     const chain = this.chainOf(def);
-    const declared: Declared = { clientCapabilities: ctx.clientCapabilities, era: request.era };
+    const declared = declaredBy(request, ctx.clientCapabilities);
     const round: ComponentRun = { def, request, original: ctx, declared, matched, strategy, handOver };
     let outcome: unknown;
     try {

@@ -26,6 +26,12 @@ export interface InboundRequest {
   /** Capabilities declared for this request (2025 era: those of `initialize`). */
   clientCapabilities: ClientCapabilities;
   protocolVersion?: string;
+  /**
+   * A 2025-era request: the revision its client negotiated at initialize ("2025-06-18",
+   * "2025-11-25"), when the transport knows it. What the client can be asked depends on it: URL
+   * elicitation came with 2025-11-25, so a refusal names the revision a client would need.
+   */
+  negotiatedVersion?: string;
   /** "legacy" for a 2025-era request (capabilities from initialize, answers from the SDK's shim). */
   era?: Era;
   /**

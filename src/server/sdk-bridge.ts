@@ -216,6 +216,7 @@ function toInboundRequest(
     clientCapabilities,
     protocolVersion: envelope[PROTOCOL_VERSION_META_KEY] as string | undefined,
     era: modern ? "modern" : "legacy",
+    ...(!modern && { negotiatedVersion: server.getNegotiatedProtocolVersion() }),
     // A 2025 request on a connection or session has its initialize's; one served alone has none.
     ...(!modern && declared === undefined && { capabilitiesUnknown: true }),
     inputResponses,

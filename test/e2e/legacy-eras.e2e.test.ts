@@ -8,7 +8,12 @@
 // - a tool whose outputSchema's root is not an object is listed wrapped ({ result }) and its result
 //   comes wrapped the same way (before, the call failed -32602 on the SDK's 2025 result check);
 // - an @Elicit flow completes on both revisions; a URL question re-asked in one flow (Result.reask)
-//   reaches a 2025-11-25 client with the same elicitationId each time.
+//   reaches a client of either revision that declared elicitation.url whole (mode, url,
+//   elicitationId: a 2025-06-18 one too, as Codex 0.171.0 declares it there) with the same
+//   elicitationId each time; before, 2025-06-18 got it without mode and elicitationId, neither a
+//   form nor a URL question, and Codex refused it;
+// - a 2025-06-18 client refused a URL question is told URL questions need 2025-11-25 or later
+//   (its revision cannot declare elicitation.url), data.requiredCapabilities unchanged.
 import { IsIn } from "class-validator";
 import type { ElicitRequest } from "@modelcontextprotocol/client";
 import { BOUNDARIES, Boundary, type BoundaryName } from "../support/boundaries";
@@ -167,26 +172,62 @@ describe.each(BOUNDARIES)("a 2025-era client over %s", (name: BoundaryName) => {
     },
   );
 
-  it("asks a 2025-11-25 client a re-asked URL question with the same elicitationId", async () => {
+  it.each(REVISIONS)(
+    "asks a %s client that declared elicitation.url a re-asked URL question whole, with the same elicitationId",
+    async (revision, era) => {
+      const app = createInteractiveApp();
+      const boundary = new Boundary(name, app, "interactive");
+      await boundary.start();
+      try {
+        // Codex 0.171.0 declares { form, url } at 2025-06-18: it is asked URL questions in their one shape.
+        const { client, tap } = await boundary.connect({ era, capabilities: { elicitation: { form: {}, url: {} } } });
+        expect(tap.revision).toBe(revision);
+        const account = `acct-legacy-${revision}-${name}`;
+        const ids: unknown[] = [];
+        client.setRequestHandler("elicitation/create", async (request: ElicitRequest) => {
+          const { _meta, ...params } = request.params as Record<string, unknown>;
+          expect(params).toEqual({
+            mode: "url",
+            message: "Connect your account",
+            url: "https://accounts.example.com/connect",
+            elicitationId: expect.any(String),
+          });
+          ids.push((request.params as { elicitationId?: unknown }).elicitationId);
+          // The outside step finishes after the first consent (in this process for in-process and HTTP).
+          if (ids.length === 2 && name !== "stdio") Connections.done.add(account);
+          if (ids.length === 2 && name === "stdio") await client.callTool({ name: "finish_connection", arguments: { account } });
+          return { action: "accept" as const };
+        });
+        const result = await client.callTool({ name: "connect_account", arguments: { account } });
+        expect(result.content).toEqual([{ type: "text", text: `connected ${account} (accept)` }]);
+        expect(ids.length).toBe(2);
+        expect(ids[0]).toMatch(/^[\w-]{22}$/);
+        expect(ids[1]).toBe(ids[0]);
+        expect(tap.violations).toEqual([]);
+      } finally {
+        await boundary.stop();
+        await app.close();
+      }
+    },
+  );
+
+  it("tells a 2025-06-18 client refused a URL question that URL questions need 2025-11-25 or later", async () => {
     const app = createInteractiveApp();
     const boundary = new Boundary(name, app, "interactive");
     await boundary.start();
     try {
-      const { client, tap } = await boundary.connect({ era: "2025", capabilities: { elicitation: { form: {}, url: {} } } });
-      const account = `acct-legacy-${name}`;
-      const ids: unknown[] = [];
-      client.setRequestHandler("elicitation/create", async (request: ElicitRequest) => {
-        ids.push((request.params as { elicitationId?: unknown }).elicitationId);
-        // The outside step finishes after the first consent (in this process for in-process and HTTP).
-        if (ids.length === 2 && name !== "stdio") Connections.done.add(account);
-        if (ids.length === 2 && name === "stdio") await client.callTool({ name: "finish_connection", arguments: { account } });
-        return { action: "accept" as const };
-      });
-      const result = await client.callTool({ name: "connect_account", arguments: { account } });
-      expect(result.content).toEqual([{ type: "text", text: `connected ${account} (accept)` }]);
-      expect(ids.length).toBe(2);
-      expect(ids[0]).toMatch(/^[\w-]{22}$/);
-      expect(ids[1]).toBe(ids[0]);
+      // Gemini CLI 0.61.0 negotiates 2025-06-18 and declares no elicitation; declaring elicitation.url is not open to it.
+      const { client, tap } = await boundary.connect({ era: "2025-06-18", capabilities: { elicitation: { form: {} } } });
+      const refused = await client.callTool({ name: "connect_account", arguments: { account: `acct-old-${name}` } }).then(
+        () => undefined,
+        (error: unknown) => error as { code?: number; message: string; data?: unknown },
+      );
+      expect(refused?.code).toBe(-32021);
+      expect(refused?.message).toContain(
+        "This client did not declare it at initialize (it declared elicitation.form), and the revision it negotiated, 2025-06-18, " +
+          "has no URL elicitation: URL questions need 2025-11-25 or later",
+      );
+      expect(refused?.data).toEqual({ requiredCapabilities: { elicitation: { url: {} } } });
       expect(tap.violations).toEqual([]);
     } finally {
       await boundary.stop();

@@ -7,8 +7,11 @@
  * revision added pass the schema alone. The validators here add what each revision's shape says:
  * - no result carries what 2026-07-28 added: `resultType`, `ttlMs`, `cacheScope`, and no
  *   `inputRequests` / `requestState` (a 2025 client is asked with requests of its own);
- * - to a 2025-06-18 client: `elicitation/create` without `mode` or `elicitationId` (both came with
- *   2025-11-25), and no `icons` or `execution` on listed tools, resources, templates and prompts;
+ * - to a 2025-06-18 client: a form `elicitation/create` without `mode` or `elicitationId` (both came
+ *   with 2025-11-25), and no `icons` or `execution` on listed tools, resources, templates and prompts;
+ *   a URL question only to a client that declared `elicitation.url` at initialize (Codex does at
+ *   2025-06-18), checked against 2025-11-25's ElicitRequest: that revision defines the only shape
+ *   a URL question has, which 2025-06-18's schema has no room for;
  * - a result is checked against the $def of the method it answers; a server request and a
  *   notification against the $def of their method (the members of ServerRequest and
  *   ServerNotification), an error response against the error envelope.
@@ -158,12 +161,24 @@ export function validateLegacyResult(revision: LegacyRevision, method: string, r
 
 /**
  * Validates one message a server sent a client that negotiated `revision`. For a response, pass
- * the method of the request it answers.
+ * the method of the request it answers; `declared` is what the client declared at initialize.
  */
-export function validateLegacyServerMessage(message: unknown, revision: LegacyRevision, requestMethod?: string): void {
+export function validateLegacyServerMessage(
+  message: unknown,
+  revision: LegacyRevision,
+  requestMethod?: string,
+  declared: JsonObject = {},
+): void {
   if (!isObject(message)) fail("server message", ["expected a JSON object"], message);
   const c = load(revision);
   validateLegacyDef(revision, "JSONRPCMessage", message);
+  if (revision === "2025-06-18" && message.method === "elicitation/create" && isObject(message.params) && message.params.mode === "url") {
+    const elicitation = declared.elicitation;
+    if (!isObject(elicitation) || !isObject(elicitation.url))
+      fail("elicitation/create", ["a URL question to a 2025-06-18 client that did not declare elicitation.url at initialize"], message);
+    validateLegacyDef("2025-11-25", "ElicitRequest", message);
+    return;
+  }
   if (typeof message.method === "string") {
     const def = c.byMethod.get(message.method);
     if (def === undefined) fail("server message", [`${message.method} is not a server request or notification of ${revision}`], message);

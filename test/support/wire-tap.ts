@@ -15,6 +15,8 @@ export class WireTap implements Transport {
   validate = true;
   /** The 2025 revision an initialize answer negotiated; undefined while the connection speaks 2026-07-28. */
   revision: LegacyRevision | undefined;
+  /** What the client declared in the initialize it sent (a URL question to 2025-06-18 needs elicitation.url). */
+  private declared: Record<string, unknown> = {};
   private readonly methods = new Map<string | number, string>();
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -36,7 +38,7 @@ export class WireTap implements Transport {
       if (this.validate) {
         try {
           if (this.revision === undefined) validateServerMessage(message, answered);
-          else validateLegacyServerMessage(message, this.revision, answered);
+          else validateLegacyServerMessage(message, this.revision, answered, this.declared);
         } catch (error) {
           this.violations.push((error as Error).message);
         }
@@ -70,7 +72,8 @@ export class WireTap implements Transport {
     if (this.asks !== undefined && initialize.method === "initialize")
       message = { ...message, params: { ...initialize.params, protocolVersion: this.asks } } as JSONRPCMessage;
     this.sent.push(message);
-    const m = message as { id?: string | number; method?: string };
+    const m = message as { id?: string | number; method?: string; params?: { capabilities?: Record<string, unknown> } };
+    if (m.method === "initialize") this.declared = m.params?.capabilities ?? {};
     if (m.id !== undefined && m.method !== undefined) this.methods.set(m.id, m.method);
     return this.inner.send(message, options);
   }

@@ -6,8 +6,9 @@ import type { JsonObject } from "../../protocol/wire-types";
 // What a 2025-era client is sent, in the shape of the revision it negotiated. The dispatcher and
 // the features answer in the 2026-07-28 shape; a 2025 client is told only what its own revision
 // has: no resultType, ttlMs or cacheScope on results (2026-07-28 added them), and to a 2025-06-18
-// client no icons or tool `execution`, and an elicitation/create without `mode` and
-// `elicitationId` (2025-11-25 added them), a titled choice as `enum` with `enumNames`.
+// client no icons or tool `execution`, and a form elicitation/create without `mode` (2025-11-25
+// added it), a titled choice as `enum` with `enumNames`; a URL question, which only a client that
+// declared `elicitation.url` is sent, keeps its 2025-11-25 shape.
 
 /** Fields 2026-07-28 added to every result (`resultType`) and to cacheable ones. */
 const MODERN_RESULT_FIELDS = ["resultType", "ttlMs", "cacheScope"] as const;
@@ -52,11 +53,14 @@ export function legacyResult(method: string, result: JsonObject, version: string
 
 /**
  * The params of an `elicitation/create` sent to a 2025-era client of `version`: unchanged from
- * 2025-11-25 on; before it without `mode` and `elicitationId`, and a titled single choice
- * (`oneOf: [{ const, title }]`) as `enum` with `enumNames`, the shape 2025-06-18 knows.
+ * 2025-11-25 on; before it, a form without `mode`, and a titled single choice (`oneOf: [{ const,
+ * title }]`) as `enum` with `enumNames`, the shape 2025-06-18 knows. A URL question goes whole
+ * (`mode`, `url`, `elicitationId`): it reaches such a client only when the client declared
+ * `elicitation.url` at initialize (Codex does at 2025-06-18), and that is the only shape a URL
+ * question has; without `mode` it would be neither a form nor a URL question.
  */
 export function legacyElicitParams(params: JsonObject, version: string | undefined): JsonObject {
-  if (!before20251125(version) || !isPlainObject(params)) return params;
+  if (!before20251125(version) || !isPlainObject(params) || params.mode === "url") return params;
   const out = without(params, ["mode", "elicitationId"]);
   const schema = out.requestedSchema;
   if (isPlainObject(schema) && isPlainObject(schema.properties)) {

@@ -6,7 +6,9 @@
 //   _meta (clients that show only the message, dropping data, still tell the user)
 // - a 2025-era request names what is missing and what its client declared at initialize (or that
 //   it declared nothing); outside a session (capabilities unknown) it says so instead of claiming
-//   the client left the capability out
+//   the client left the capability out; a client whose revision predates URL elicitation
+//   (2025-06-18) refused a URL question is told it needs 2025-11-25 or later, not only to declare
+//   elicitation.url (which its revision has no room for)
 // - admitInputRequired gives a hand-written URL question without an elicitationId one of its
 //   principal, URL and key (stable on every retry), and keeps an id the question has
 // - admitInputRequired returns exactly resultType, inputRequests and requestState; from a method
@@ -79,6 +81,29 @@ describe("requireCapabilities", () => {
     expect(declared.data).toEqual({ requiredCapabilities: { elicitation: { url: {} } } });
     const none = refusal(() => requireCapabilities([SAMPLE], { clientCapabilities: {}, era: "legacy" }));
     expect(none.message).toContain("(it declared no capabilities)");
+  });
+
+  it("tells a 2025-06-18 client refused a URL question that URL questions need 2025-11-25 or later", () => {
+    const error = refusal(() =>
+      requireCapabilities([URL_CONSENT], { clientCapabilities: { elicitation: {} }, era: "legacy", negotiatedVersion: "2025-06-18" }),
+    );
+    expect(error.message).toBe(
+      "Missing required client capability: elicitation.url. This client did not declare it at initialize (it declared " +
+        "elicitation), and the revision it negotiated, 2025-06-18, has no URL elicitation: URL questions need 2025-11-25 or " +
+        "later, so a client that negotiates 2025-11-25 or later and declares elicitation.url at initialize is asked.",
+    );
+    expect(error.data).toEqual({ requiredCapabilities: { elicitation: { url: {} } } });
+    // A form question is expressible at 2025-06-18: declaring elicitation is what helps.
+    const form = refusal(() => requireCapabilities([FORM], { clientCapabilities: {}, era: "legacy", negotiatedVersion: "2025-06-18" }));
+    expect(form.message).toBe(
+      "Missing required client capability: elicitation. This client did not declare it at initialize (it declared " +
+        "no capabilities); a client that declares elicitation there is asked.",
+    );
+    // From 2025-11-25 on, declaring elicitation.url is the fix.
+    const current = refusal(() =>
+      requireCapabilities([URL_CONSENT], { clientCapabilities: { elicitation: {} }, era: "legacy", negotiatedVersion: "2025-11-25" }),
+    );
+    expect(current.message).toContain("a client that declares elicitation.url there is asked.");
   });
 
   it("does not claim a 2025-era client outside a session left anything out", () => {

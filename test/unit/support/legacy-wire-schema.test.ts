@@ -4,7 +4,8 @@
  * - a result is checked against its method's $def and refused with any field 2026-07-28 added
  *   (resultType, ttlMs, cacheScope, inputRequests, requestState);
  * - to 2025-06-18: elicitation/create without mode or elicitationId, listed entries without icons;
- *   2025-11-25 accepts both, and requires elicitationId on a URL question;
+ *   2025-11-25 accepts both, and requires elicitationId on a URL question; a URL question to
+ *   2025-06-18 only when the client declared elicitation.url at initialize, whole as 2025-11-25 has it;
  * - a server request or notification of a method the revision lacks is refused.
  */
 import { createHash } from "node:crypto";
@@ -50,6 +51,19 @@ describe("validateLegacyServerMessage", () => {
     const url = { mode: "url", message: "Open", url: "https://example.com/a" };
     expect(() => validateLegacyServerMessage(ask(url), "2025-11-25")).toThrow(/elicitationId/);
     expect(() => validateLegacyServerMessage(ask({ ...url, elicitationId: "e1" }), "2025-11-25")).not.toThrow();
+  });
+
+  it("takes a URL question to 2025-06-18 only from a client that declared elicitation.url, in 2025-11-25's shape", () => {
+    const url = { mode: "url", message: "Open", url: "https://example.com/a", elicitationId: "e1" };
+    const declared = { elicitation: { form: {}, url: {} } };
+    expect(() => validateLegacyServerMessage(ask(url), "2025-06-18", undefined, declared)).not.toThrow();
+    expect(() => validateLegacyServerMessage(ask(url), "2025-06-18", undefined, { elicitation: {} })).toThrow(
+      /did not declare elicitation\.url/,
+    );
+    const { elicitationId: _id, ...withoutId } = url;
+    expect(() => validateLegacyServerMessage(ask(withoutId), "2025-06-18", undefined, declared)).toThrow(/elicitationId/);
+    const { mode: _mode, ...withoutMode } = url;
+    expect(() => validateLegacyServerMessage(ask(withoutMode), "2025-06-18", undefined, declared)).toThrow(/requestedSchema/);
   });
 
   it("refuses a notification the revision lacks, and checks results by method", () => {
