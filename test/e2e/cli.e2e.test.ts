@@ -3,17 +3,35 @@
 // - inspect prints the preferences sample's flows: each tool with its schema, the questions of each
 //   flow in order with their rounds, the resource template and the prompt; --json the same for
 //   scripts; an app whose create() fails prints that error as its start-up would, and exits 1;
+// - inspect shows views and skills: each linked tool's view and visibility, each view's HTML
+//   source, CSP, permissions, domain and border, the skills served (path, URI, scopes, files) and
+//   the extensions declared with their settings, in the text and in --json;
+// - inspect of an entry that serves its app as it loads (npm start's main-http.ts) inspects that
+//   app and serves nothing: the port it would listen on stays free for others;
 // - install --dry-run prints the entry and writes nothing; install names the fix for a missing
 //   build, an unknown host and a scope the host does not have;
 // - init refuses a folder that is not empty, naming --force.
 // (test:cli runs init, dev, inspect and install from the packed package, with the hosts' CLIs.)
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 
 const ROOT = path.resolve(__dirname, "../..");
 const CLI = path.join(ROOT, "dist", "src", "cli", "main.js");
+
+interface Entry {
+  descriptor: { name?: string; uri?: string };
+  component?: { features: Record<string, unknown> };
+}
+interface Report {
+  server: object;
+  discover: { capabilities: Record<string, unknown> };
+  tools: Entry[];
+  resources: Entry[];
+  featureFacts: Record<string, unknown>;
+}
 
 function cli(args: string[], cwd = ROOT, env: NodeJS.ProcessEnv = process.env) {
   const result = spawnSync(process.execPath, [CLI, ...args], { cwd, env, encoding: "utf8", timeout: 120_000 });
@@ -46,7 +64,13 @@ describe("roundtrip-mcp", () => {
         discover: { capabilities: Record<string, unknown> };
       };
       expect(report.server.name).toBe("roundtrip-mcp-preferences");
-      expect(report.tools.map((t) => t.descriptor.name)).toEqual(["choose_preferences", "preview_theme", "reset_preferences"]);
+      expect(report.tools.map((t) => t.descriptor.name)).toEqual([
+        "choose_preferences",
+        "preview_theme",
+        "reset_preferences",
+        "show_theme",
+        "style_options",
+      ]);
       const flow = (entry: { component: { questions: { key: string; round: number; mode: string }[] } }) =>
         entry.component.questions.map((q) => `${q.round}:${q.key}:${q.mode}`);
       expect(flow(report.tools[0]!)).toEqual(["1:color:form", "2:style:computed"]);
@@ -70,6 +94,92 @@ describe("roundtrip-mcp", () => {
       expect(run.stdout).toContain("round 2  style");
       expect(run.stdout).toContain("scopes: preferences:admin");
       expect(run.stdout).toContain("Resource templates (1)");
+    });
+
+    it("shows the sample's view, the tools linked to it, its skills and the extensions, of the app npm start serves", async () => {
+      // A port held here: had inspect let main-http.ts listen, it would fail on it (EADDRINUSE) and exit 1.
+      const held = net.createServer();
+      await new Promise<void>((resolve) => held.listen(0, "127.0.0.1", resolve));
+      const port = String((held.address() as net.AddressInfo).port);
+      try {
+        const run = cli(["inspect", "sample/preferences/main-http.ts", "--json"], ROOT, { ...process.env, PORT: port, STATE_KEYS: "" });
+        expect(run.stderr).not.toContain("EADDRINUSE");
+        expect(run.code).toBe(0);
+        expect(run.stdout).not.toContain("listening on");
+        const report = JSON.parse(run.stdout) as Report;
+        expect(report.server).toMatchObject({ name: "roundtrip-mcp-preferences", title: "Preferences" });
+        expect((report.discover.capabilities as { extensions: object }).extensions).toEqual({
+          "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] },
+          "io.modelcontextprotocol/skills": { directoryRead: true },
+        });
+        const ui = (entries: Report["tools"], name: string) =>
+          entries.find((e) => e.descriptor.name === name || e.descriptor.uri === name)?.component?.features["io.modelcontextprotocol/ui"];
+        expect(ui(report.tools, "show_theme")).toEqual({ view: "ui://preferences/theme-preview", visibility: ["model", "app"] });
+        expect(ui(report.tools, "style_options")).toEqual({ view: "ui://preferences/theme-preview", visibility: ["app"] });
+        expect(ui(report.tools, "choose_preferences")).toBeUndefined();
+        expect(ui(report.resources, "ui://preferences/theme-preview")).toEqual({
+          html: { from: "file", file: path.join(ROOT, "dist/sample/preferences/view/theme-preview.html"), bytes: expect.any(Number) },
+          csp: {},
+          permissions: [],
+          prefersBorder: true,
+          tools: ["show_theme", "style_options"],
+        });
+        expect(report.featureFacts["io.modelcontextprotocol/skills"]).toEqual({
+          folder: path.join(ROOT, "sample/preferences/skills"),
+          directoryRead: true,
+          skills: [
+            {
+              name: "display-preferences",
+              path: "display-preferences",
+              uri: "skill://display-preferences/SKILL.md",
+              description: expect.stringContaining("colour and a style"),
+              scopes: [],
+              files: 2,
+              bytes: expect.any(Number),
+              source: path.join(ROOT, "sample/preferences/skills/display-preferences/SKILL.md"),
+            },
+          ],
+        });
+      } finally {
+        held.close();
+      }
+    });
+
+    it("prints views, their tools and skills for a person", () => {
+      const run = cli(["inspect", "test/e2e/fixtures/cli/views-and-skills-app.ts"]);
+      expect(run.code).toBe(0);
+      const text = run.stdout;
+      expect(text).toContain('  extensions:\n    io.modelcontextprotocol/ui  {"mimeTypes":["text/html;profile=mcp-app"]}');
+      expect(text).toContain('    io.modelcontextprotocol/skills  {"directoryRead":true}');
+      expect(text).toContain("    io.modelcontextprotocol/ui:\n      view: ui://board/static\n      visibility: app");
+      expect(text).toContain("    io.modelcontextprotocol/ui:\n      view: ui://board/live\n      visibility: model, app");
+      expect(text).toContain(
+        [
+          "    io.modelcontextprotocol/ui:",
+          "      html: from: method; method: BoardViews.live",
+          "      csp: connectDomains: https://api.board.example; resourceDomains: https://cdn.board.example",
+          "      permissions: clipboardWrite",
+          "      domain: board.example-sandbox.com",
+          "      prefersBorder: false",
+          "      tools: show_card",
+        ].join("\n"),
+      );
+      expect(text).toContain("      html: from: text; bytes: 47\n      csp: (none)\n      permissions: (none)\n      tools: move_card");
+      expect(text).toContain(
+        [
+          "io.modelcontextprotocol/skills",
+          "  directoryRead: true",
+          "  skills (2):",
+          "    - name: review",
+          "      path: acme/review",
+          "      uri: skill://acme/review/SKILL.md",
+          "      description: Review a card before it moves.",
+          "      scopes: (none)",
+          "      files: 2",
+        ].join("\n"),
+      );
+      expect(text).toContain("    - name: triage\n      path: triage\n      uri: skill://triage/SKILL.md");
+      expect(text).toContain("      scopes: board:admin\n      files: 1");
     });
 
     it("prints a create() error as the app's start-up would, and exits 1", () => {
