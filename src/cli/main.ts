@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `roundtrip-mcp` command (package.json "bin"): init, dev, inspect, install.
+// The `roundtrip-mcp` command (package.json "bin"): init, dev, inspect, server-json, install.
 import { runCli } from "./program";
 
 runCli(process.argv.slice(2)).then(

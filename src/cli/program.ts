@@ -9,12 +9,13 @@ import { initCommand } from "./init/init-command";
 import { inspectCommand } from "./inspect/inspect-command";
 import { HOSTS } from "./install/hosts";
 import { installCommand } from "./install/install-command";
+import { serverJsonCommand } from "./server-json/server-json-command";
 import { ownPackage } from "./package-root";
 
 export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   let command = "";
   const program = new Command("roundtrip-mcp")
-    .description("Scaffold, run, inspect and install MCP servers written with roundtrip-mcp")
+    .description("Scaffold, run, inspect and install MCP servers written with roundtrip-mcp, and write their server.json")
     .version(ownPackage().version)
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.out(text.trimEnd()), writeErr: (text) => io.err(text.trimEnd()) })
@@ -61,6 +62,20 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     });
 
   program
+    .command("server-json")
+    .argument("[entry]", "the module that exports the app or createApp() (default: src/app.ts, else src/main.ts)")
+    .description("write the app's server.json for the MCP Registry, from the app and its package.json")
+    .option("--out <file>", "write it to this file (default: print it)")
+    .option("--remote <url>", "a public Streamable HTTP URL the server is deployed at (repeat for each)", collect)
+    .option("--oauth", "the remotes require an OAuth bearer token (an Authorization header)")
+    .option("--package-url <url>", "the npm package serves Streamable HTTP at this local URL when run (default: stdio)")
+    .option("--no-package", "publish the remotes only, no npm package")
+    .option("--export <name>", "the export that is the McpApp or makes it (default: createApp, app, default)")
+    .action(async (entry: string | undefined, options) => {
+      code = await serverJsonCommand(entry, options, io, argv);
+    });
+
+  program
     .command("install")
     .argument("<host>", `the host: ${HOSTS.map((h) => h.id).join(", ")}`)
     .argument("[entry]", "the built JavaScript the host runs (default: package.json main, dist/main.js), or a .ts file of the build")
@@ -87,4 +102,9 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     }
     throw error;
   }
+}
+
+/** A repeatable option's values, in order. */
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
 }

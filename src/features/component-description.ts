@@ -34,7 +34,11 @@ export interface ComponentDescription {
   readonly questions: readonly QuestionDescription[];
   /** Its rounds carry sealed state (it has `@Elicit` or `@OperationId` parameters). */
   readonly carriesState: boolean;
-  /** What features add, by feature name: the tasks extension gives a task tool's `support`, `ttlMs`, ... */
+  /**
+   * What features add, by feature name (`CompiledFeature.describe`): the tasks extension gives a
+   * task tool's `support`, `ttlMs`, ...; the apps extension a tool's view and visibility, and a
+   * view's HTML source, CSP, permissions, domain and border.
+   */
   readonly features: Readonly<Record<string, JsonObject>>;
 }
 
@@ -46,6 +50,11 @@ export interface AppDescription {
   /** The features compiled, in order: the built-in ones, then `McpAppOptions.features`. */
   readonly features: readonly string[];
   readonly components: readonly ComponentDescription[];
+  /**
+   * What features say about themselves beyond any one component, by feature name
+   * (`CompiledFeature.describeFeature`): the skills extension lists the skills it serves.
+   */
+  readonly featureFacts: Readonly<Record<string, JsonObject>>;
 }
 
 /** `component` described, with what each feature (by name) adds to it. */

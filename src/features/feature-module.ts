@@ -175,6 +175,13 @@ export interface CompiledFeature {
    * say about. The tasks feature describes its task tools' `support`, `ttlMs` and retry policy.
    */
   describe?(component: ComponentDefinition): JsonObject | undefined;
+  /**
+   * What the feature says about itself beyond any one component (`McpApp.describe().featureFacts`,
+   * printed by `roundtrip-mcp inspect`), as plain JSON under the feature's name; undefined when it
+   * has nothing to say. The skills feature lists the skills it serves, with their paths, scopes and
+   * file counts. Asked each time the app is described, so it tells what is served now.
+   */
+  describeFeature?(): JsonObject | undefined;
   /** Resources it serves through `resources/list` and `resources/read` (see `ResourceSource`). */
   readonly resources?: ResourceSource;
   /**

@@ -21,7 +21,7 @@ import { ListCursors } from "./list-cursor";
 import { DEFAULT_LIST_PAGE_SIZE, type ListPaging } from "./list-result";
 import type { StateSealer } from "../state/state-sealer";
 import { ScopeHierarchy, type ScopeHierarchyOptions } from "./scope-hierarchy";
-import { describeComponent, type ComponentDescription } from "./component-description";
+import { describeComponent, type AppDescription, type ComponentDescription } from "./component-description";
 
 /** The name of an app that gives none (`McpAppOptions.name`). */
 export const DEFAULT_APP_NAME = "roundtrip-mcp-app";
@@ -168,6 +168,19 @@ export class FeatureTable {
         this.features.map((f) => [this.names.get(f)!, f.describe?.(c)] as const),
       ),
     );
+  }
+
+  /**
+   * The app described (`McpApp.describe()`): its identity, the features' names, every component,
+   * and what each feature says about itself (`CompiledFeature.describeFeature`, left out when it says nothing).
+   */
+  describeApp(identity: { readonly name: string; readonly version: string; readonly title?: string }): AppDescription {
+    const featureFacts: Record<string, JsonObject> = {};
+    for (const feature of this.features) {
+      const facts = feature.describeFeature?.();
+      if (facts !== undefined) featureFacts[this.names.get(feature)!] = facts;
+    }
+    return { ...identity, features: this.featureNames(), components: this.describe(), featureFacts };
   }
 
   /** Lets every feature start its background work, once the app is built. */

@@ -141,10 +141,10 @@ export class McpApp {
 
   /**
    * What the app serves and what only its declarations say: each component's listed descriptor, its `@Elicit`
-   * questions in the order they are asked, its scopes, and what features add. Plain JSON; `roundtrip-mcp inspect` prints it.
+   * questions in order, its scopes, what features add to it and say of themselves. Plain JSON; `roundtrip-mcp inspect` prints it.
    */
   describe(): AppDescription {
-    return { ...this.serverInfo, features: this.features.featureNames(), components: this.features.describe() };
+    return this.features.describeApp(this.serverInfo);
   }
 
   /** The sealer the dispatcher uses (also injectable as `StateSealer`). */

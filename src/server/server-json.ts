@@ -105,7 +105,7 @@ export function serverJson(app: { readonly info: AppInfo }, packageJson: Package
   const mcpName = pkg.mcpName;
   if (mcpName === undefined)
     throw new ServerJsonError(
-      'package.json has no mcpName: add "mcpName": "io.github.<user>/<server>" (reverse-DNS; the MCP Registry finds it in the published package to prove you own it)',
+      `package.json has no mcpName: add "mcpName": "${info.mcpName ?? "io.github.<user>/<server>"}" (reverse-DNS; the MCP Registry finds it in the published package to prove you own it)`,
     );
   if (typeof mcpName !== "string" || !MCP_NAME.test(mcpName) || mcpName.length > 200)
     throw new ServerJsonError(
@@ -124,6 +124,10 @@ export function serverJson(app: { readonly info: AppInfo }, packageJson: Package
   const packageOption = options.package ?? "stdio";
   if (packageOption !== false && (typeof pkg.name !== "string" || pkg.name === ""))
     throw new ServerJsonError("package.json needs a name: the npm package hosts install");
+  if (typeof packageOption === "object" && (typeof packageOption.url !== "string" || !/^https?:\/\/[^\s]+$/.test(packageOption.url)))
+    throw new ServerJsonError(
+      `package.url must be the http(s) URL the package serves when run, such as "http://localhost:3000/mcp", got ${JSON.stringify(packageOption.url)}`,
+    );
   const remotes = (options.remotes ?? []).map(remoteOf);
   if (packageOption === false && remotes.length === 0)
     throw new ServerJsonError("a server.json needs a package or at least one remote: give options.remotes, or leave package on");

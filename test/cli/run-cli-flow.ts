@@ -7,7 +7,10 @@
  * 2. `roundtrip-mcp dev` on a free port: round 1 of open_ticket, an edit of a source file, the
  *    restart (another pid), then rounds 2 and 3 with the requestState of before the restart: the
  *    flow completes because dev kept the state key; Ctrl-C ends dev and the app;
- * 3. `roundtrip-mcp inspect --json`: open_ticket with its questions in order;
+ * 3. `roundtrip-mcp inspect --json`: open_ticket with its questions in order; `roundtrip-mcp
+ *    server-json`: refused without an mcpName in package.json (the fix named), then, once it has one
+ *    and a description, a server.json valid against the registry's schema, the same whether
+ *    STATE_KEYS is set or not (the app declares it: secret, not required);
  * 4. the hosts' own CLIs, installed from the registry into a temporary prefix (not the project's
  *    dependencies) with a temporary HOME: `roundtrip-mcp install` for Claude Code, Codex and Gemini
  *    CLI over stdio and, with --url, over HTTP to the running app; each host then reports the
@@ -19,10 +22,11 @@
  * Exits 0 and removes its folder on success; exits 1 and keeps it (path printed) on failure.
  */
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { packedTarballName, REPO_ROOT } from "../support/guide-app";
+import { serverJsonErrors } from "../support/discovery-schemas";
 import { meta, rpc } from "../support/raw-http";
 import { APP_ENV, FlowFailure, freePort, run, Watched } from "./cli-flow-steps";
 
@@ -106,6 +110,50 @@ export function inspectFlow(app: string): void {
     JSON.stringify(questions) === JSON.stringify(["1:priority", "2:confirm"]),
     `inspect shows open_ticket asking ${JSON.stringify(questions)}`,
   );
+}
+
+export function serverJsonFlow(app: string): void {
+  console.log("\n== server-json without an mcpName: npx roundtrip-mcp server-json");
+  const refused = spawnSync("npx", ["roundtrip-mcp", "server-json"], { cwd: app, env: APP_ENV, encoding: "utf8" });
+  console.log(refused.stderr.trim());
+  check(
+    refused.status === 1 && refused.stderr.includes('package.json has no mcpName: add "mcpName": "io.github.<user>/<server>"'),
+    `server-json without an mcpName exited ${refused.status}: ${refused.stderr}`,
+  );
+  const packageFile = path.join(app, "package.json");
+  const before = readFileSync(packageFile, "utf8");
+  const pkg = JSON.parse(before) as Record<string, unknown>;
+  writeFileSync(packageFile, JSON.stringify({ ...pkg, mcpName: "io.github.acme/my-app", description: "A support desk" }, null, 2));
+  try {
+    run("server-json", app, "npx", ["roundtrip-mcp", "server-json", "--out", "server.json"], { ...APP_ENV, STATE_KEYS: "" });
+    const written = readFileSync(path.join(app, "server.json"), "utf8");
+    const errors = serverJsonErrors(JSON.parse(written));
+    check(errors.length === 0, `server.json breaks the registry's schema: ${errors.join("; ")}`);
+    const keys = `k1:${Buffer.alloc(32, 1).toString("base64")}`;
+    const printed = run(
+      "server-json (STATE_KEYS set)",
+      app,
+      "npx",
+      ["roundtrip-mcp", "server-json"],
+      { ...APP_ENV, STATE_KEYS: keys },
+      true,
+    );
+    check(printed === written, `server-json differs with STATE_KEYS set:\n${printed}\nand without:\n${written}`);
+    const document = JSON.parse(written) as {
+      packages: { identifier: string; environmentVariables: { name: string; isRequired?: boolean; isSecret?: boolean }[] }[];
+    };
+    const [stateKeys] = document.packages[0]!.environmentVariables;
+    check(
+      document.packages[0]!.identifier === pkg.name &&
+        stateKeys?.name === "STATE_KEYS" &&
+        stateKeys.isSecret === true &&
+        stateKeys.isRequired === undefined,
+      `server.json's package is ${JSON.stringify(document.packages)}`,
+    );
+  } finally {
+    writeFileSync(packageFile, before);
+    rmSync(path.join(app, "server.json"), { force: true });
+  }
 }
 
 export async function hostsFlow(tmp: string, app: string): Promise<void> {
@@ -257,6 +305,7 @@ async function main(): Promise<number> {
     const app = await scaffold(tmp);
     await devFlow(app);
     inspectFlow(app);
+    serverJsonFlow(app);
     await hostsFlow(tmp, app);
     everyOption(tmp, app);
   } catch (error) {

@@ -1,7 +1,9 @@
 // What a client will see of an app, and what only its declarations say: the lists and the
 // discover answer through an in-memory client (the same path as stdio), beside `app.describe()`.
 // Whatever the app advertises (a feature's extension, a descriptor's `_meta`, a resource of its
-// own) is in the lists as the client gets it, so new features show up here without code of ours.
+// own) is in the lists as the client gets it, and what a feature says of a component or of itself
+// (`CompiledFeature.describe`, `describeFeature`) comes with the description, so new features show
+// up here without code of ours.
 import type { AppDescription, ComponentDescription, JsonObject, McpApp } from "roundtrip-mcp";
 import { createTestClient } from "roundtrip-mcp/testing";
 
@@ -15,6 +17,8 @@ export interface AppReport {
   readonly prompts: readonly ListedEntry[];
   /** The features compiled, in order. */
   readonly features: readonly string[];
+  /** What features say about themselves, by feature name (`AppDescription.featureFacts`): the skills served, ... */
+  readonly featureFacts: AppDescription["featureFacts"];
 }
 
 /** One listed entry: the descriptor as the client gets it, and the component behind it, if one of the app's. */
@@ -62,6 +66,7 @@ export async function appReport(app: McpApp): Promise<AppReport> {
       resourceTemplates: lists.resourceTemplates!,
       prompts: lists.prompts!,
       features: description.features,
+      featureFacts: description.featureFacts,
     };
   } finally {
     await client.close();

@@ -16,8 +16,9 @@ export function reportText(report: AppReport): string {
         .join(", ") || "none"
     }`,
   );
-  const extensions = Object.keys((capabilities.extensions ?? {}) as JsonObject);
-  lines.push(`  extensions: ${extensions.join(", ") || "none"}`);
+  const extensions = Object.entries((capabilities.extensions ?? {}) as JsonObject);
+  lines.push(`  extensions: ${extensions.length === 0 ? "none" : ""}`.trimEnd());
+  for (const [id, settings] of extensions) lines.push(`    ${id}  ${JSON.stringify(settings)}`);
   lines.push(`  features: ${report.features.join(", ")}`);
   if (typeof discover.instructions === "string") lines.push(`  instructions: ${discover.instructions}`);
   section(
@@ -48,6 +49,7 @@ export function reportText(report: AppReport): string {
     (d) => [String(d.name), d.description],
     (d) => promptArguments(d),
   );
+  for (const [feature, facts] of Object.entries(report.featureFacts)) lines.push("", feature, ...factLines(facts).map((l) => `  ${l}`));
   return lines.join("\n");
 }
 
@@ -103,8 +105,51 @@ function componentLines(component: ComponentDescription): string[] {
     }
   }
   if (component.carriesState) lines.push("state: its rounds carry sealed requestState");
-  for (const [feature, facts] of Object.entries(component.features)) lines.push(`${feature}: ${JSON.stringify(facts)}`);
+  for (const [feature, facts] of Object.entries(component.features))
+    lines.push(`${feature}:`, ...factLines(facts).map((line) => `  ${line}`));
   return lines;
+}
+
+type Fact = JsonObject[string];
+
+/**
+ * What a feature says (`describe`, `describeFeature`), for a person, whatever the feature: a
+ * line per key; a list of plain values, or an object of them, on its line; a list of objects as
+ * items (`- `), each key on its own line; anything deeper indented below its key.
+ */
+function factLines(facts: JsonObject): string[] {
+  const lines: string[] = [];
+  for (const [key, value] of Object.entries(facts)) {
+    if (flat(value)) lines.push(`${key}: ${inline(value)}`);
+    else if (Array.isArray(value)) {
+      lines.push(`${key} (${value.length}):`);
+      for (const item of value) {
+        const [first = "", ...rest] = isObject(item) ? factLines(item) : [inline(item)];
+        lines.push(`  - ${first}`, ...rest.map((line) => `    ${line}`));
+      }
+    } else lines.push(`${key}:`, ...factLines(value as JsonObject).map((line) => `  ${line}`));
+  }
+  return lines;
+}
+
+function isObject(value: Fact): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A plain value, a list of them, or an object of them: one line. */
+function flat(value: Fact): boolean {
+  const plain = (v: Fact) =>
+    v === null || typeof v !== "object" || (Array.isArray(v) && v.every((i) => i === null || typeof i !== "object"));
+  return plain(value) || (isObject(value) && Object.values(value).every(plain));
+}
+
+function inline(value: Fact): string {
+  if (Array.isArray(value)) return value.length === 0 ? "(none)" : value.map((v) => inline(v)).join(", ");
+  if (isObject(value)) {
+    const entries = Object.entries(value);
+    return entries.length === 0 ? "(none)" : entries.map(([k, v]) => `${k}: ${inline(v)}`).join("; ");
+  }
+  return typeof value === "string" ? value : JSON.stringify(value);
 }
 
 /** A one-field form's choices, as a client shows them. */

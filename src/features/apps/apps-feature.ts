@@ -1,4 +1,6 @@
 import type { ViewOptions } from "../../decorators/view";
+import type { JsonObject } from "../../protocol/wire-types";
+import type { ComponentDefinition } from "../component-definition";
 import type { FeatureModule } from "../feature-module";
 import { RegistrationError } from "../registration-error";
 import { toolLinks } from "./tool-links";
@@ -39,7 +41,27 @@ export function apps(): FeatureModule {
         // Both eras: the 2026-07-28 server/discover and the 2025 initialize answer.
         capabilities: () => settings,
         entryMeta: (component) => links.get(component),
+        describe: describer(views, links),
       };
     },
   };
+}
+
+/**
+ * The apps extension's part of `McpApp.describe()`: a linked tool's `view` and `visibility`, and a
+ * view's HTML source, `_meta.ui` and the tools that show it.
+ */
+function describer(
+  views: readonly ViewDefinition[],
+  links: ReadonlyMap<ComponentDefinition, JsonObject>,
+): (component: ComponentDefinition) => JsonObject | undefined {
+  const linked = new Map<string, string[]>();
+  const tools = new Map<ComponentDefinition, JsonObject>();
+  for (const [tool, meta] of links) {
+    const { resourceUri, visibility } = meta.ui as { resourceUri?: string; visibility: string[] };
+    tools.set(tool, { ...(resourceUri !== undefined && { view: resourceUri }), visibility });
+    if (resourceUri !== undefined) linked.set(resourceUri, [...(linked.get(resourceUri) ?? []), tool.ref.name]);
+  }
+  const described = new Map<ComponentDefinition, JsonObject>(views.map((v) => [v, { ...v.facts, tools: linked.get(v.uri) ?? [] }]));
+  return (component) => tools.get(component) ?? described.get(component);
 }

@@ -18,6 +18,8 @@ export interface ViewDefinition extends ComponentDefinition {
   readonly uri: string;
   /** The class whose `@View` this is (a tool names its view by it). */
   readonly declaredBy: Function;
+  /** What `McpApp.describe()` says of it: where its HTML comes from, and the `_meta.ui` hosts read (see `viewFacts`). */
+  readonly facts: JsonObject;
 }
 
 /**
@@ -67,7 +69,7 @@ export function compileView(component: DeclaredComponent, options: ViewOptions, 
       throw new RegistrationError(
         `${where}: the view's HTML is given twice, as the html option and by the method; keep one (a method computes it on every read)`,
       );
-    const html = loadHtml(options.html, where);
+    const { html, file } = loadHtml(options.html, where);
     // One result for every read, made at the first (encoding a large document is not start-up
     // work); its contents' JSON text is kept, so a transport that writes the result itself (the
     // fast lane) splices the text instead of encoding the document again.
@@ -86,6 +88,11 @@ export function compileView(component: DeclaredComponent, options: ViewOptions, 
       methodName: "handle",
       uri,
       declaredBy: cls,
+      facts: viewFacts(ui, {
+        from: file === undefined ? "text" : "file",
+        ...(file !== undefined && { file }),
+        bytes: Buffer.byteLength(html),
+      }),
       ...rules,
       shape: read,
     };
@@ -97,6 +104,7 @@ export function compileView(component: DeclaredComponent, options: ViewOptions, 
     ...compiler.common(component, plan, ref, descriptor),
     uri,
     declaredBy: cls,
+    facts: viewFacts(ui, { from: "method", method: where }),
     ...rules,
     shape: (value) => viewResult(value, { where, uri, uiMeta, ttlMs, cacheScope }),
   };
@@ -111,12 +119,23 @@ function checkViewUri(uri: unknown, where: string): string {
   return uri;
 }
 
-/** The HTML of the `html` option: the string, or the file's text, read now (once, when the app is built). */
-function loadHtml(html: ViewHtml, where: string): string {
+/**
+ * What the app's description says of a view: where its HTML comes from (`html`: the `text` given,
+ * a `file` read once, or a `method` run on every read) and what its `_meta.ui` asks hosts for,
+ * with `csp` and `permissions` written out when empty (the host's strictest policy, no permission).
+ */
+function viewFacts(ui: JsonObject, html: JsonObject): JsonObject {
+  const { csp, permissions, ...rest } = ui;
+  return { html, csp: csp ?? {}, permissions: Object.keys((permissions ?? {}) as JsonObject), ...rest };
+}
+
+/** The HTML of the `html` option: the string, or the file's text, read now (once, when the app is built), with the file's path. */
+function loadHtml(html: ViewHtml, where: string): { html: string; file?: string } {
   let text: string;
+  let file: string | undefined;
   if (typeof html === "string") text = html;
   else if (isPlainObject(html) && typeof html.file === "string" && html.file !== "") {
-    const path = resolve(html.file);
+    const path = (file = resolve(html.file));
     try {
       text = readFileSync(path, "utf8");
     } catch (error) {
@@ -131,7 +150,7 @@ function loadHtml(html: ViewHtml, where: string): string {
     throw new RegistrationError(
       `${where}: the view's HTML must be an HTML5 document starting with <!doctype html> (or <html>); got ${JSON.stringify(text.slice(0, 40))}`,
     );
-  return text;
+  return { html: text, ...(file !== undefined && { file }) };
 }
 
 /** What a view method returned as a complete read: its HTML as text (a string) or blob (bytes), with the view's `_meta.ui` under its own. */

@@ -2,7 +2,9 @@
  * The skills feature's code: required by the first `skills()` call (skills-feature.ts), so an app
  * that does not list the feature never loads it, nor its YAML parser.
  */
+import path from "node:path";
 import { canonicalJson } from "../../protocol/canonical-json";
+import type { JsonObject } from "../../protocol/wire-types";
 import type { ChangeAnnouncer } from "../feature-module";
 import { RegistrationError } from "../registration-error";
 import { buildCatalog, sharedNames, type SkillCatalog } from "./skill-catalog";
@@ -45,6 +47,33 @@ function changesBetween(before: SkillCatalog, after: SkillCatalog): SkillChanges
   };
 }
 
+/**
+ * The skills feature's part of `McpApp.describe()`: where the skills come from and each skill
+ * served now (after a `reload()`, the new catalog): its name, path, `SKILL.md` URI, description,
+ * scopes, file count and bytes (every file below it, a nested skill's included), and its `SKILL.md`
+ * on disk or in code.
+ */
+function describeCatalog(catalog: SkillCatalog, settings: SkillsSettings): JsonObject {
+  return {
+    ...(settings.folder !== undefined && { folder: path.resolve(settings.folder) }),
+    ...(settings.prefix.length > 0 && { prefix: settings.prefix.join("/") }),
+    directoryRead: settings.directoryRead,
+    skills: catalog.skills.map((skill) => {
+      const resources = skill.entry.resources as readonly { size: number }[];
+      return {
+        name: skill.listed.name,
+        path: skill.path,
+        uri: skill.uri,
+        description: skill.listed.description,
+        scopes: [...skill.scopes],
+        files: resources.length,
+        bytes: resources.reduce((sum, r) => sum + r.size, 0),
+        source: catalog.files.get(skill.uri)!.origin,
+      };
+    }),
+  };
+}
+
 /** `skills(options)`, loaded by its first call (skills-feature.ts). */
 export function skillsFeature(options: SkillsOptions): SkillsFeature {
   const settings = skillsSettings(options);
@@ -69,6 +98,7 @@ export function skillsFeature(options: SkillsOptions): SkillsFeature {
         capabilities: () => ({ resources: { listChanged: true }, extensions: { [SKILLS_EXTENSION]: extension } }),
         methods: answers.methods(settings.directoryRead),
         resources,
+        describeFeature: () => describeCatalog(current!, settings),
       };
     },
     async reload() {

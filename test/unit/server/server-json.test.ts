@@ -5,8 +5,9 @@
 // - the identity comes from the app (title, description, icons, websiteUrl, repository), package.json
 //   filling the description, homepage and repository (git+https, shorthand) the app leaves out;
 // - the environment the app declares, `state.keysFromEnv`'s as required and secret;
-// - refusals naming the fix: no mcpName, mcpName not reverse-DNS or other than the app's, no or a
-//   long description, a version range, no package name, nothing to run or reach, a bad remote URL.
+// - refusals naming the fix: no mcpName (the app's own named when it has one), mcpName not reverse-DNS or other than the app's, no or a
+//   long description, a version range, no package name, nothing to run or reach, a bad remote or
+//   package URL.
 import "reflect-metadata";
 import { McpApp, serverJson, ServerJsonError, type McpAppOptions, type PackageJson } from "../../../src/index";
 import { MemoryLogger } from "../../../src/testing/index";
@@ -132,8 +133,17 @@ describe("serverJson()", () => {
     expect(() => serverJson(appWith(app), { ...PACKAGE, ...pkg })).toThrow(ServerJsonError);
   });
 
-  it("refuses nothing to run or reach, and a remote that is not an http(s) URL", () => {
+  it("names the app's own mcpName as the one to add when package.json has none", () => {
+    expect(() => serverJson(appWith({ mcpName: "io.github.acme/weather" }), { ...PACKAGE, mcpName: undefined })).toThrow(
+      'package.json has no mcpName: add "mcpName": "io.github.acme/weather" (reverse-DNS;',
+    );
+  });
+
+  it("refuses nothing to run or reach, and a remote or a package URL that is not an http(s) URL", () => {
     expect(() => serverJson(appWith(), PACKAGE, { package: false })).toThrow("a server.json needs a package or at least one remote");
+    expect(() => serverJson(appWith(), PACKAGE, { package: { url: "localhost:3000/mcp" } })).toThrow(
+      'package.url must be the http(s) URL the package serves when run, such as "http://localhost:3000/mcp", got "localhost:3000/mcp"',
+    );
     expect(() => serverJson(appWith(), PACKAGE, { remotes: ["ws://weather.example.com"] })).toThrow(
       'remotes[0]: url must be the deployed server\'s http(s) URL, got "ws://weather.example.com"',
     );

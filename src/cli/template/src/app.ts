@@ -26,6 +26,8 @@ export function createApp(overrides: Partial<McpAppOptions> = {}): McpApp {
     // comma-separated, the first seals; `roundtrip-mcp dev` sets one that lasts across restarts),
     // or else a random key that dies with this process (one instance only).
     state: process.env.STATE_KEYS?.trim() ? { keysFromEnv: "STATE_KEYS" } : { ephemeral: true },
+    // What `roundtrip-mcp server-json` tells hosts the server reads, whether or not it is set here.
+    environment: [{ name: "STATE_KEYS", description: "The key ring sealing requestState (unset: a key of this process)", isSecret: true }],
     // `tickets` grants both scopes (they matter behind OAuth only).
     scopeHierarchy: { tickets: ["tickets:read", "tickets:write"] },
     ...overrides,
