@@ -1,5 +1,7 @@
 import type { Config } from "jest";
 import { writeTemplateApps } from "./test/cli/template-apps";
+// The tasks guide's jest setting for @modelcontextprotocol/ext-tasks (ES modules only), used here as shown there.
+import { extTasksInJest } from "./docs/examples/tasks/jest-ext-tasks";
 
 const config: Config = {
   preset: "ts-jest",
@@ -10,7 +12,8 @@ const config: Config = {
   // The PostgreSQL suites need a database: `npm run test:postgres` runs them (test/postgres/jest.config.ts);
   // the browser suite needs Chromium: `npm run test:browser` (test/browser/jest.config.ts).
   testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/postgres/", "<rootDir>/test/browser/"],
-  transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }] },
+  transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }], ...extTasksInJest.transform },
+  transformIgnorePatterns: extTasksInJest.transformIgnorePatterns,
   setupFiles: ["reflect-metadata"],
   // Samples and docs import the package by name, as users do.
   moduleNameMapper: {
@@ -18,6 +21,7 @@ const config: Config = {
     "^roundtrip-mcp/testing$": "<rootDir>/src/testing/index.ts",
     "^roundtrip-mcp/stores$": "<rootDir>/src/stores/index.ts",
     "^roundtrip-mcp/features$": "<rootDir>/src/features/index.ts",
+    ...extTasksInJest.moduleNameMapper,
   },
   testTimeout: 30000,
   // Most suites wait on child processes and sockets, not the CPU: one worker per core (jest's

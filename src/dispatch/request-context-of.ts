@@ -4,6 +4,7 @@ import { frozenCopy } from "../protocol/frozen-copy";
 import type { InboundRequest } from "../protocol/inbound-request";
 import { isPlainObject } from "../protocol/plain-object";
 import { NO_LOG, NO_PROGRESS, type RequestContext } from "../protocol/request-context";
+import { STATE_LIFETIME, stateLifetimeOf } from "../protocol/state-lifetime";
 
 const NO_CAPABILITIES = Object.freeze({});
 /** The capabilities of a request whose transport cannot know them (`InboundRequest.capabilitiesUnknown`): told apart by identity. */
@@ -57,6 +58,8 @@ export function requestContextOf(request: InboundRequest, source: SignalSource):
     requestState: request.requestState as string | undefined,
     progress: request.progress ?? NO_PROGRESS,
     log: request.log ?? NO_LOG,
+    // Always written (undefined but in a 2025 session's rounds), so every context has one shape.
+    [STATE_LIFETIME]: request.stateLifetimeSeconds,
     [SIGNAL_SOURCE]: source,
   });
 }
@@ -83,6 +86,7 @@ export function withRequestState(ctx: RequestContext, requestState: string | und
     requestState,
     progress: ctx.progress,
     log: ctx.log,
+    [STATE_LIFETIME]: stateLifetimeOf(ctx),
     [SIGNAL_SOURCE]: source,
   });
 }

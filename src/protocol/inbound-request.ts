@@ -43,6 +43,11 @@ export interface InboundRequest {
   /** Retry material as received; undefined when absent. */
   inputResponses?: unknown;
   requestState?: unknown;
+  /**
+   * The lifetime in seconds of state sealed for this request without a `ttl`, when longer than the
+   * sealer's default: a 2025 session's rounds set it so their state outlasts the wait for the answer.
+   */
+  stateLifetimeSeconds?: number;
   progress?: ProgressReporter;
   log?: RequestLogger;
   /** The request's cancellation: asked `cancelled` by every round, its `signal` read only when a handler reads `ctx.signal`. */

@@ -86,7 +86,10 @@ export interface StateSealOptions {
    * anonymous. A token sealed for one principal opens for no other, and not for anonymous.
    */
   readonly principal: string | null;
-  /** Lifetime in seconds (1 to 900); the sealer's default if unset. At open: the longest lifetime accepted. */
+  /**
+   * Lifetime in seconds (1 to 900); if unset, the sealer's default (in a call of a 2025 session, at
+   * least the session's wait for the answer plus 60 s). At open: the longest lifetime accepted.
+   */
   readonly ttl?: number;
 }
 

@@ -1,6 +1,7 @@
 import { type AppLogger, StderrLogger } from "../protocol/app-logger";
 import { ErrorCode, McpError } from "../protocol/errors";
 import type { StateBinding } from "../protocol/request-context";
+import { stateLifetimeOf } from "../protocol/state-lifetime";
 import { type JsonValue, strictJsonStringify } from "../protocol/canonical-json";
 import { KeyRing } from "./key-ring";
 import { bindingDigestOf, lastBindingText } from "./binding-digest";
@@ -122,7 +123,9 @@ export class StateSealer {
 
   /**
    * Seals `data` (any JSON value) into a token bound to `ctx`'s method and salient params and to
-   * `options.principal`, valid for `options.ttl` seconds (default: the sealer's).
+   * `options.principal`, valid for `options.ttl` seconds (default: the sealer's; in a call of a
+   * 2025 session, at least as long as the session waits for the client's answer, `answerTimeoutMs`
+   * plus 60 s, as that state never leaves the server).
    *
    * Throws a TypeError for data that is not JSON (functions, symbols, bigints, non-finite
    * numbers, cycles, non-plain objects; `undefined` object properties are dropped), and a
@@ -132,7 +135,7 @@ export class StateSealer {
    * @example const token = sealer.seal({ answers }, ctx, { principal: ctx.principal, ttl: 120 });
    */
   seal(data: unknown, ctx: StateBinding, options: StateSealOptions): string {
-    const { principal, ttl } = callOptionsOf("seal", options, this.defaultTtl);
+    const { principal, ttl } = callOptionsOf("seal", options, this.defaultTtlFor(ctx));
     return this.sealFor(data, ctx, principal, ttl);
   }
 
@@ -145,7 +148,7 @@ export class StateSealer {
    * @internal
    */
   sealKnownJson(data: unknown, ctx: StateBinding, options: StateSealOptions): string {
-    const { principal, ttl } = callOptionsOf("seal", options, this.defaultTtl);
+    const { principal, ttl } = callOptionsOf("seal", options, this.defaultTtlFor(ctx));
     return this.sealFor(data, ctx, principal, ttl, true);
   }
 
@@ -166,6 +169,15 @@ export class StateSealer {
    */
   openLongLived(token: unknown, ctx: StateBinding, principal: string | null, lifetimeSeconds: number): JsonValue {
     return this.openFor(token, ctx, principal, lifetimeSeconds, false);
+  }
+
+  /**
+   * The lifetime of a seal or open that names no `ttl`: the sealer's, or the longer one a 2025
+   * session's round gives its request (its state must outlast the session's wait for the answer).
+   */
+  private defaultTtlFor(ctx: StateBinding): number {
+    const lifetime = typeof ctx === "object" && ctx !== null ? stateLifetimeOf(ctx) : undefined;
+    return lifetime !== undefined && lifetime > this.defaultTtl ? lifetime : this.defaultTtl;
   }
 
   private sealFor(data: unknown, ctx: StateBinding, principal: string | null, ttl: number, knownJson = false): string {
@@ -189,7 +201,7 @@ export class StateSealer {
   /**
    * Opens a token sealed by `seal` and returns its data, if it was sealed by a key of this ring
    * for the same method, salient params and principal, is not expired, and its lifetime is at
-   * most `options.ttl` (default: the sealer's). Otherwise throws `McpError(-32602,
+   * most `options.ttl` (default: as for `seal`). Otherwise throws `McpError(-32602,
    * "Invalid or expired request state")` and logs the precise reason.
    *
    * A TypeError or RangeError means the call itself is wrong (missing principal, bad ttl).
@@ -197,7 +209,7 @@ export class StateSealer {
    * @example const carried = sealer.open(ctx.requestState, ctx, { principal: ctx.principal });
    */
   open(token: unknown, ctx: StateBinding, options: StateSealOptions): JsonValue {
-    const { principal, ttl } = callOptionsOf("open", options, this.defaultTtl);
+    const { principal, ttl } = callOptionsOf("open", options, this.defaultTtlFor(ctx));
     return this.openFor(token, ctx, principal, ttl, true);
   }
 

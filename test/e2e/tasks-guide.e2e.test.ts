@@ -2,11 +2,19 @@
 // are checked, not only compiled:
 // - export-test.ts as the jest test it is: the format asked by MRTR, then a task that completes
 //   with the file; a large export asks through the task and ends with the tool error when declined;
-// - main.ts: the one-machine app keeps its tasks in tasks.sqlite under DATA_DIR.
+// - main.ts: the one-machine app keeps its tasks in tasks.sqlite under DATA_DIR;
+// - requester-test.ts (the official tasks requester, @modelcontextprotocol/ext-tasks 0.2.2, beside
+//   the official client 2.4.0, through report-requester.ts and request-coordinator.ts) against the
+//   tasks sample over Streamable HTTP and in-process: build_report runs as a task whose question is
+//   answered; a creating call whose answer is lost is sent again with its idempotency key and finds
+//   the task the server created and ran (the one that completes, its question asked once); a task
+//   handed off outlives its session and is resumed by a new one, and one whose session closes is
+//   cancelled on the server.
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import "../../docs/examples/tasks/export-test";
+import "../../docs/examples/tasks/requester-test";
 import { createExportApp } from "../../docs/examples/tasks/main";
 
 describe("the one-machine app of the tasks guide", () => {

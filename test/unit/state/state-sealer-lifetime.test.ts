@@ -7,11 +7,15 @@
  * - opening with a shorter ttl than the token's lifetime fails (lifetime-exceeds-ttl), even at once;
  * - opening with a longer ttl never extends a token; a per-call ttl up to 900 seconds works;
  * - a sealer with another default ttl refuses tokens whose lifetime exceeds it;
- * - a clock returning NaN or Infinity is a thrown Error, never "valid forever".
+ * - a clock returning NaN or Infinity is a thrown Error, never "valid forever";
+ * - a binding that carries a longer lifetime (a 2025 session's round, STATE_LIFETIME) seals and
+ *   opens with it when the call names no ttl; a shorter one never shortens the default, and an
+ *   explicit ttl is used as given.
  */
 import { MemoryLogger } from "../../../src/testing/index";
 import { McpError } from "../../../src/protocol/errors";
 import type { StateBinding } from "../../../src/protocol/request-context";
+import { STATE_LIFETIME } from "../../../src/protocol/state-lifetime";
 import { StateSealer } from "../../../src/state/state-sealer";
 import { rejectionOf } from "../../support/state-rejection";
 
@@ -131,5 +135,20 @@ describe("StateSealer lifetime", () => {
     const after = Math.floor(Date.now() / 1000);
     expect(issued).toBeGreaterThanOrEqual(before);
     expect(issued).toBeLessThanOrEqual(after);
+  });
+
+  it("seals and opens with the longer lifetime a 2025 round's binding carries, when no ttl is named", () => {
+    const { sealer, logger, clock } = clockedSealer();
+    const round = { ...CTX, [STATE_LIFETIME]: 660 } as StateBinding;
+    const token = sealer.seal(DATA, round, { principal: null });
+    expect(fieldsOf(token).slice(1, 3)).toEqual([T, T + 660]);
+    // The round opens it; a plain request (the sealer's 300 s) refuses a token that lives longer.
+    expect(reasonOf(logger, () => sealer.open(token, CTX, { principal: null }))).toBe("lifetime-exceeds-ttl");
+    clock.ms = (T + 659) * 1000;
+    expect(sealer.open(token, round, { principal: null })).toEqual(DATA);
+    // Shorter than the default: the default stands. An explicit ttl is used as given.
+    const shorter = { ...CTX, [STATE_LIFETIME]: 60 } as StateBinding;
+    expect(fieldsOf(sealer.seal(DATA, shorter, { principal: null })).slice(1, 3)).toEqual([T + 659, T + 659 + 300]);
+    expect(fieldsOf(sealer.seal(DATA, round, { principal: null, ttl: 30 })).slice(1, 3)).toEqual([T + 659, T + 659 + 30]);
   });
 });

@@ -1,3 +1,5 @@
+import { STATE_TTL_MAX_SECONDS } from "../../../state/state-options";
+
 /**
  * Bounds of the 2025-11-25 sessions every HTTP entry serves (`McpAppOptions.sessions`). A 2025-era
  * client that must be asked something (elicitation, sampling, roots) needs a session: it opens one
@@ -17,7 +19,11 @@ export interface SessionOptions {
   maxSessionsPerPrincipal?: number;
   /** Server-to-client requests of one session waiting for the client's answer; one more fails its round. Default 16. */
   maxPendingRequests?: number;
-  /** How long a round waits for the client's answer to one question; then the call ends with an error naming the wait. Default 600,000 (10 min). */
+  /**
+   * How long a round waits for the client's answer to one question; then the call ends with an
+   * error naming the wait. The round's sealed state lives this long plus 60 s, whatever `state.ttl`
+   * says (it never leaves the server), so at most 840,000 (14 min). Default 600,000 (10 min).
+   */
   answerTimeoutMs?: number;
   /**
    * Events kept per session so a client that lost its stream can resume with `Last-Event-ID`, on
@@ -66,7 +72,20 @@ export const SESSION_DEFAULTS: ResolvedSessionOptions = Object.freeze({
   retryMs: 1_000,
 });
 
-/** The options with defaults applied; a RangeError naming the option for anything not a positive integer. */
+/** How much longer than the wait for an answer a 2025 round's sealed state lives (the answer's trip, a takeover's poll, clock skew). */
+export const ROUND_STATE_MARGIN_SECONDS = 60;
+/** The longest wait whose round state fits the longest lifetime sealed state may have. */
+const MAX_ANSWER_TIMEOUT_MS = (STATE_TTL_MAX_SECONDS - ROUND_STATE_MARGIN_SECONDS) * 1000;
+
+/** The lifetime in seconds of a 2025 round's sealed state: the wait for the answer, and the margin. */
+export function roundStateSeconds(options: ResolvedSessionOptions): number {
+  return Math.ceil(options.answerTimeoutMs / 1000) + ROUND_STATE_MARGIN_SECONDS;
+}
+
+/**
+ * The options with defaults applied; a RangeError naming the option for anything not a positive
+ * integer, and for an `answerTimeoutMs` longer than a round's sealed state can live.
+ */
 export function resolveSessionOptions(options: SessionOptions = {}): ResolvedSessionOptions {
   const resolved: ResolvedSessionOptions = { ...SESSION_DEFAULTS };
   for (const [name, value] of Object.entries(options)) {
@@ -80,6 +99,14 @@ export function resolveSessionOptions(options: SessionOptions = {}): ResolvedSes
       throw new RangeError(`McpApp.create: sessions.${name} must be a positive integer, got ${String(value)}`);
     }
     (resolved as Record<string, number>)[name] = value as number;
+  }
+  if (resolved.answerTimeoutMs > MAX_ANSWER_TIMEOUT_MS) {
+    throw new RangeError(
+      `McpApp.create: sessions.answerTimeoutMs must be at most ${MAX_ANSWER_TIMEOUT_MS} ms, got ${resolved.answerTimeoutMs}: ` +
+        `a 2025 round keeps its sealed state for the wait plus ${ROUND_STATE_MARGIN_SECONDS} s, and sealed state lives at most ` +
+        `${STATE_TTL_MAX_SECONDS} s (STATE_TTL_MAX_SECONDS); lower sessions.answerTimeoutMs, or run work that waits longer ` +
+        "for its user as a task (a task's question waits its ttlMs)",
+    );
   }
   return resolved;
 }

@@ -10,7 +10,7 @@ import type { SessionStateStore } from "../../../stores/session-state";
 import { AnswerTimeout, CallLeft, type AnswerWaits } from "./answer-waits";
 import type { LocalStream } from "./local-stream";
 import type { SessionEventLog } from "./session-event-log";
-import type { ResolvedSessionOptions } from "./session-options";
+import { roundStateSeconds, type ResolvedSessionOptions } from "./session-options";
 import { decodeRound, newRound, type Round } from "./session-round";
 import type { SessionRef } from "./stream-tokens";
 
@@ -62,10 +62,12 @@ export class SessionRounds implements LegacyRounds {
   constructor(private readonly host: RoundsHost) {}
 
   async run(
-    first: InboundRequest,
+    request: InboundRequest,
     dispatch: (request: InboundRequest) => Promise<JsonObject>,
     version: string | undefined,
   ): Promise<JsonObject> {
+    // The state a round seals (ours and the method's own) must outlast the wait for its answer.
+    const first: InboundRequest = { ...request, stateLifetimeSeconds: roundStateSeconds(this.host.options) };
     const session = this.host.session(first.sessionId);
     const stream = session?.events.streamOf(first.requestId);
     const key = stream?.key ?? randomUUID();
