@@ -74,11 +74,15 @@ export class TaskRun {
     return this.controller.signal.aborted;
   }
 
-  /** Starts watching and renewing; resolves once both are in place. */
+  /**
+   * Starts renewing, then watching; resolves once both are in place. The lease runs from the
+   * create or claim that granted it, so renewing starts at once: a watch slow to set up (a cold
+   * process, a loaded store) must not let the lease lapse before its first renewal.
+   */
   async begin(): Promise<void> {
-    this.watch = await this.store.watch(this.id, this.latest.principal, (task) => this.observe(task));
     this.renewal = setInterval(() => void this.renew(), Math.max(1, Math.floor(this.leaseMs / 3)));
     this.renewal.unref();
+    this.watch = await this.store.watch(this.id, this.latest.principal, (task) => this.observe(task));
   }
 
   /** Runs the method to its end and writes what it came to, unless the attempt stopped first. */
