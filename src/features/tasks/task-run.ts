@@ -44,7 +44,10 @@ export class TaskRun {
   private latest: TaskRecord;
   private watch?: TaskWatch;
   private renewal?: NodeJS.Timeout;
-  private renewing = false;
+  /** The renewal under way, if any. */
+  private renewing?: Promise<void>;
+  /** When the last renewal began (Date.now); the lease was granted just before the run was made. */
+  private renewedAt = Date.now();
   /** Set once the attempt writes its outcome or stops: later watch news changes nothing. */
   private settled = false;
   /** Set by close(): what a pending or later `ask` rejects with. */
@@ -74,11 +77,15 @@ export class TaskRun {
     return this.controller.signal.aborted;
   }
 
-  /** Starts watching and renewing; resolves once both are in place. */
+  /**
+   * Starts renewing, then watching; resolves once both are in place. The lease runs from the
+   * create or claim that granted it, so renewing starts at once: a watch slow to set up (a cold
+   * process, a loaded store) must not let the lease lapse before its first renewal.
+   */
   async begin(): Promise<void> {
-    this.watch = await this.store.watch(this.id, this.latest.principal, (task) => this.observe(task));
     this.renewal = setInterval(() => void this.renew(), Math.max(1, Math.floor(this.leaseMs / 3)));
     this.renewal.unref();
+    this.watch = await this.store.watch(this.id, this.latest.principal, (task) => this.observe(task));
   }
 
   /** Runs the method to its end and writes what it came to, unless the attempt stopped first. */
@@ -169,15 +176,28 @@ export class TaskRun {
     for (const wake of this.waiters) wake();
   }
 
-  private async renew(): Promise<void> {
-    if (this.renewing || this.settled) return;
-    this.renewing = true;
+  /**
+   * Renews the lease now if its last renewal began more than half a lease ago (the timer renews
+   * every third: the process was held up), else waits for the renewal under way, if any. The
+   * runtime's recovery pass asks first, so a lease of this instance that lapsed while its process
+   * was frozen is not taken for a lost worker's.
+   */
+  renewIfOverdue(): Promise<void> {
+    return Date.now() - this.renewedAt > this.leaseMs / 2 ? this.renew() : (this.renewing ?? Promise.resolve());
+  }
+
+  /** Renews the lease, or joins the renewal under way. */
+  private renew(): Promise<void> {
+    if (this.settled) return Promise.resolve();
+    return (this.renewing ??= this.renewOnce().finally(() => (this.renewing = undefined)));
+  }
+
+  private async renewOnce(): Promise<void> {
+    this.renewedAt = Date.now();
     try {
       await this.store.renewLease(this.id, this.lease, this.leaseMs);
     } catch (error) {
       this.writeFailed("lease renewal", error);
-    } finally {
-      this.renewing = false;
     }
   }
 

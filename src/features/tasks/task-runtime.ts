@@ -57,9 +57,10 @@ function unknownToolError(name: string): TaskError {
 
 /**
  * The tasks of one app instance: opens the store when the app starts, creates and runs tasks, and on a
- * timer recovers what died elsewhere (every `recoveryIntervalMs`: `failAbandoned`, then
- * `claimNext` while fewer than `maxRunning` tasks run here, then `reapExpired`). Closing it hands
- * running `"rerun"` tasks over (their lease released) and fails the `"fail"` ones.
+ * timer recovers what died elsewhere (every `recoveryIntervalMs`: its own overdue leases renewed,
+ * `failAbandoned`, then `claimNext` while fewer than `maxRunning` tasks run here, then
+ * `reapExpired`). Closing it hands running `"rerun"` tasks over (their lease released) and fails
+ * the `"fail"` ones.
  */
 export class TaskRuntime {
   readonly instanceId: string;
@@ -227,6 +228,9 @@ export class TaskRuntime {
       const store = await this.store();
       // A result kept in memory is written before recovery could fail its task as worker-lost.
       await this.outcomes.flush();
+      // A pass that runs late (the process was held up past its renewals) renews this instance's
+      // own leases first: a task it is running is not failed or run again as a lost worker's.
+      await Promise.all([...this.runs.values()].map((run) => run.renewIfOverdue()));
       await store.failAbandoned();
       while (!this.closed && this.runs.size < this.settings.maxRunning) {
         const claimed = await store.claimNext(this.instanceId, this.settings.leaseMs);

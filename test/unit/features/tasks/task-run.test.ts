@@ -17,7 +17,8 @@
 // - cancel (through the watch), a takeover by another claim (at the next renewal: a claim is
 //   lease bookkeeping, which watchers are not told of) and expiry abort the signal with their
 //   reason, and the method's late result is never written;
-// - the lease is renewed every third of leaseMs while the method runs;
+// - the lease is renewed every third of leaseMs while the method runs, and from the start of the
+//   attempt: a watch slow to set up does not let it lapse;
 // - shutdown hands a "rerun" task over (claimable at once) and fails a "fail" one.
 import { elicitationIdOf } from "../../../../src/elicitation/elicitation-id";
 import { ErrorCode, McpError, Elicitation, Sampling, type JsonObject } from "../../../../src/index";
@@ -331,6 +332,32 @@ describe("TaskRun", () => {
     held.open();
     await done;
     expect(renewals.mock.calls[0]![2]).toBe(30);
+  });
+
+  it("renews its lease from the start of the attempt, while its watch is still being set up", async () => {
+    // The store's clock is the (fake) Date: a lease lapses as the fake time passes.
+    jest.useFakeTimers({ doNotFake: ["nextTick", "setImmediate", "queueMicrotask"] });
+    try {
+      store = new MemoryTaskStore();
+      const claimed = await created("rerun", 30);
+      const watched = gate();
+      const watch = store.watch.bind(store);
+      jest.spyOn(store, "watch").mockImplementation(async (...args) => (await watched.promise, watch(...args)));
+      const renewals = jest.spyOn(store, "renewLease");
+      const run = new TaskRun(store, claimed, tool("rerun"), { arguments: {}, answers: {}, capabilities: CAPABILITIES }, 30, logger);
+      runs.push(run);
+      const beginning = run.begin();
+      // Two leases' time while the watch is held back (a cold process, a store slow to answer).
+      await jest.advanceTimersByTimeAsync(60);
+      expect(renewals).toHaveBeenCalledTimes(6);
+      // The lease never lapsed: another instance cannot claim the task.
+      expect(await store.claim(claimed.task.id, "other", 30)).toBeUndefined();
+      watched.open();
+      await beginning;
+      expect(run.stopped).toBe(false);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it("hands a rerun task over on shutdown, and fails a fail task with the shutdown error", async () => {
