@@ -13,7 +13,7 @@
 //   (serving-env.ts). It serves GET /healthz and /readyz beside /mcp.
 // - OTEL_EXPORTER_OTLP_ENDPOINT turns on OpenTelemetry (docs/telemetry.md).
 // It also serves the skills in ./skills (SEP-2640) and its server card at /mcp/server-card.
-import { apps, skills } from "roundtrip-mcp";
+import { skills } from "roundtrip-mcp";
 import { type MessageBus, openMessageBus } from "roundtrip-mcp/stores";
 import { createPreferencesApp, PREFERENCES_LISTING } from "./preferences-app";
 import { sampleFolder } from "../sample-folder";
@@ -38,8 +38,8 @@ async function main(): Promise<void> {
     sessions: serving.sessions,
     ...(otel === undefined ? {} : { telemetry: otel.telemetry }),
     ...PREFERENCES_LISTING,
-    // The sample's own view (apps()) and the skills: `features` replaces the list createPreferencesApp gives.
-    features: [apps(), skills({ folder: sampleFolder(__dirname, "skills") })],
+    // The skills, listed after the apps feature createPreferencesApp gives the sample's view.
+    features: [skills({ folder: sampleFolder(__dirname, "skills") })],
   });
   const listener = await app.listen({ ...listenOptions(serving), serverCard: true });
   console.log(`preferences sample listening on ${listener.url}`);
