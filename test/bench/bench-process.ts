@@ -21,6 +21,8 @@ export interface ServerSpec {
   readonly env: Record<string, string>;
   /** Run under `node --cpu-prof`, profiles into this folder. */
   readonly cpuProfileDir?: string;
+  /** Another checkout whose build (its dist/) runs this server instead of this one's: the code before a change (BENCH_BASELINE). */
+  readonly checkout?: string;
 }
 
 export interface RunningServer {
@@ -35,10 +37,17 @@ export interface RunningServer {
 
 const children = new Set<ChildProcess>();
 
-/** The compiled server. `npm run bench` builds first; run alone, the benchmark measures the last build. */
-function compiledServer(name: string): string {
-  const compiled = resolve(COMPILED, `${name}.js`);
-  if (!existsSync(compiled)) throw new Error(`${compiled} is missing: run \`npm run build\` first (\`npm run bench\` does)`);
+/**
+ * The compiled server. `npm run bench` builds first; run alone, the benchmark measures the last
+ * build. A `checkout` (another clone or worktree) must have been built in it.
+ */
+function compiledServer(name: string, checkout?: string): string {
+  const compiled =
+    checkout === undefined ? resolve(COMPILED, `${name}.js`) : resolve(checkout, "dist", "test", "bench", "servers", `${name}.js`);
+  if (!existsSync(compiled))
+    throw new Error(
+      `${compiled} is missing: run \`npm run build\` first${checkout === undefined ? " (`npm run bench` does)" : ` in ${checkout}`}`,
+    );
   return compiled;
 }
 
@@ -67,14 +76,14 @@ export const pinning: { readonly generator: string; readonly servers: string } |
 export const NODE_FLAGS: readonly string[] = (process.env.BENCH_NODE_FLAGS ?? "").split(/\s+/).filter((flag) => flag !== "");
 
 export function startServer(spec: ServerSpec): Promise<RunningServer> {
-  const file = compiledServer(spec.name);
+  const file = compiledServer(spec.name, spec.checkout);
   const nodeArgs = [...NODE_FLAGS, ...(spec.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${spec.cpuProfileDir}`] : [])];
   // taskset execs node in place: the child's pid stays the server's (its CPU time is read from /proc).
   const [program, args] = pinning
     ? ["taskset", ["-c", pinning.servers, process.execPath, ...nodeArgs, file]]
     : [process.execPath, [...nodeArgs, file]];
   const child = spawn(program, args, {
-    cwd: ROOT,
+    cwd: spec.checkout ?? ROOT,
     env: { ...process.env, ...spec.env },
     stdio: ["pipe", "pipe", "inherit"],
   });

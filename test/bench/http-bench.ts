@@ -39,10 +39,15 @@
 //      BENCH_WARMUP (seconds per server and scenario, default 2), BENCH_CONNECTIONS (default 16),
 //      BENCH_ONLY=<comma list of scenarios> (default all: plain,elicitation,state,list,memory,ratelimit),
 //      BENCH_RATE_LIMIT_CALLERS (principals of the ratelimit scenario, default 5,000),
-//      BENCH_CPU_PROF=<dir> (start the app servers under `node --cpu-prof`, profiles written there on exit),
+//      BENCH_CPU_PROF=<dir> (start the app servers under `node --cpu-prof`, profiles written there on exit;
+//      BENCH_BASELINE's into <dir>/before),
 //      BENCH_NODE_FLAGS="<flags>" (node or V8 flags for every server alike, e.g. --trace-gc; default none),
 //      BENCH_PIN=off (do not pin: by default, where taskset exists, the load generator runs on CPU 0
 //      and every server on CPU 1; see bench-process.ts).
+//      BENCH_BASELINE=<another checkout, built> (the code before a change: that checkout's app of 3
+//      components runs beside this one's in the plain, elicitation and state scenarios, its trials
+//      alternated with the others, and "now / before" is printed for each, by calls/s, by server
+//      CPU and as the median of the ratios within each round; not judged).
 // Exit code 0 whether or not a target is met; 1 when the benchmark cannot run (a server does not
 // start, or a pre-flight exchange or a memory probe fails).
 import { cpus } from "node:os";
@@ -121,6 +126,18 @@ const RATE_LIMITED: ServerSpec = {
   env: { BENCH_COMPONENTS: "3", BENCH_RATE_LIMIT_CALLERS: String(RATE_LIMIT_CALLERS) },
   cpuProfileDir: CPU_PROF_DIR,
 };
+const BASELINE_DIR = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASELINE) : undefined;
+const BASELINE: ServerSpec | undefined =
+  BASELINE_DIR === undefined
+    ? undefined
+    : {
+        label: "before, 3 components",
+        name: "app-server",
+        env: { BENCH_COMPONENTS: "3" },
+        checkout: BASELINE_DIR,
+        // Profiled too when the app is (BENCH_CPU_PROF), into a folder of its own.
+        ...(CPU_PROF_DIR !== undefined && { cpuProfileDir: resolve(CPU_PROF_DIR, "before") }),
+      };
 const ceilingSpec = (recorded: RecordedExchange[]): ServerSpec => ({
   label: "ceiling (bare node:http)",
   name: "ceiling-server",
@@ -237,6 +254,8 @@ async function main(): Promise<void> {
   const limited = uses("ratelimit") ? await start(RATE_LIMITED) : undefined;
   const large = uses("plain", "list") ? await start(LARGE) : undefined;
   const sdk = uses("plain") ? await start(SDK) : undefined;
+  const before = BASELINE && uses("plain", "elicitation", "state") ? await start(BASELINE) : undefined;
+  if (before) console.log(`  before: the build in ${BASELINE_DIR} (BENCH_BASELINE)`);
 
   // Pre-flight: every exchange once, every check; the small app's answers are what the ceiling replays.
   const calls = [
@@ -252,6 +271,7 @@ async function main(): Promise<void> {
   if (large && uses("plain")) await preflight(large.spec.label, large.url, PLAIN);
   if (large && uses("list")) LIST.recorded = (await preflight(large.spec.label, large.url, LIST)).final.body;
   if (sdk) await preflight(sdk.spec.label, sdk.url, PLAIN);
+  if (before) for (const { scenario, exchange } of calls) if (ONLY.has(scenario)) await preflight(before.spec.label, before.url, exchange);
   if (limited) {
     await preflight(limited.spec.label, limited.url, PLAIN);
     if (!ONLY.has("plain") && !ONLY.has("memory")) await preflight(small!.spec.label, small!.url, PLAIN);
@@ -272,6 +292,15 @@ async function main(): Promise<void> {
   if (ONLY.has("state")) contestants.push(contestant("state", small!, SEALED_STATE), contestant("state", ceiling!, SEALED_STATE));
   if (ONLY.has("list")) contestants.push(contestant("list", large!, LIST));
   if (ONLY.has("ratelimit")) contestants.push(contestant("ratelimit", limited!, PLAIN), contestant("ratelimit", small!, PLAIN));
+  // The build before runs each scenario right after this one's app: the pair's trials are back to back.
+  if (before)
+    for (const { scenario, exchange } of calls)
+      if (ONLY.has(scenario))
+        contestants.splice(
+          contestants.findIndex((c) => c.scenario === scenario && c.server === small) + 1,
+          0,
+          contestant(scenario, before, exchange),
+        );
 
   if (WARMUP > 0) {
     console.log(`\nwarm-up (${WARMUP} s each)`);
@@ -294,6 +323,7 @@ async function main(): Promise<void> {
     printResults(contestants);
   }
   judgeTrials(contestants, { small, large, ceiling, sdk });
+  if (before) compareWithBefore(contestants, small!, before);
   if (ONLY.has("ratelimit")) rateLimitCost(contestants, limited!, small!);
   if (ONLY.has("memory")) await memory(small!, ceiling!);
   if (ONLY.has("ratelimit")) await rateLimitMemory(limited!, small!);
@@ -304,6 +334,27 @@ async function main(): Promise<void> {
     missed === 0 ? "\nall targets met" : `\n${missed} target(s) MISSED (the benchmark exits 0; the figures above are the result)`,
   );
   console.log(`total time ${fmt((Date.now() - started) / 1000, 1)} s`);
+}
+
+/**
+ * This build against the one before (BENCH_BASELINE), per scenario: calls or round trips per
+ * second, server CPU per call, and the median of the ratios within each round (whose trials ran
+ * back to back). Printed, not judged: a change is "unchanged" when all three stay near 1.
+ */
+function compareWithBefore(contestants: Contestant[], now: RunningServer, before: RunningServer): void {
+  console.log(`\nnow / before (${BASELINE_DIR}), app of 3 components; above 1 is faster now`);
+  for (const scenario of ["plain", "elicitation", "state"] as const) {
+    const [a, b] = [now, before].map((server) => contestants.find((c) => c.scenario === scenario && c.server === server));
+    if (a === undefined || b === undefined) continue;
+    const [x, y] = [summarize(a), summarize(b)];
+    const byCpu = x.cpuUs !== undefined && y.cpuUs !== undefined ? (y.cpuUs / x.cpuUs).toFixed(3) : "n/a";
+    const perRound = median(a.trials.map((trial, i) => trial.rate / b.trials[i]!.rate)).toFixed(3);
+    const failures = x.failed + y.failed > 0 ? `   !! ${fmt(x.failed + y.failed)} failed answers` : "";
+    console.log(
+      `  ${scenario.padEnd(12)} ${(x.rate / y.rate).toFixed(3)} (${fmt(x.rate)} vs ${fmt(y.rate)} ${a.unit}/s); ` +
+        `by server CPU ${byCpu} (${fmt(x.cpuUs ?? NaN)} vs ${fmt(y.cpuUs ?? NaN)} µs); median within rounds ${perRound}${failures}`,
+    );
+  }
 }
 
 /** The figures of the trials against their targets (the memory figures are judged in `memory`). */

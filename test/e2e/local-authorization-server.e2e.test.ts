@@ -88,7 +88,8 @@ describe("the local authorization server recipe (npm run start:auth-server)", ()
     client.setRequestHandler("elicitation/create", async (request) => {
       const { message } = request.params as { message: string };
       asked.push(message);
-      return { action: "accept" as const, content: message.startsWith("Which colour") ? { color: "green" } : { style: "mint" } };
+      const content: Record<string, string> = message.startsWith("Which colour") ? { color: "green" } : { style: "mint" };
+      return { action: "accept" as const, content };
     });
     await client.connect(new StreamableHTTPClientTransport(new URL(resource), { authProvider: provider }));
     try {
