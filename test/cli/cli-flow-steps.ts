@@ -1,7 +1,6 @@
 // The steps of the command line's CI flow (run-cli-flow.ts): commands run in a folder, each
 // printed with its time; a child process watched for a line; free ports.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import net from "node:net";
 
 export class FlowFailure extends Error {}
 
@@ -26,17 +25,6 @@ export function run(
   if (result.status !== 0) throw new FlowFailure(`${label} failed (exit ${result.status ?? result.signal}) after ${seconds} s`);
   console.log(`== ${label}: ok in ${seconds} s`);
   return stdoutOnly ? (result.stdout ?? "") : output;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A child whose output is kept, with a wait for the next match of a pattern after a point. */

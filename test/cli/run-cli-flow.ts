@@ -28,7 +28,8 @@ import path from "node:path";
 import { packedTarballName, REPO_ROOT } from "../support/guide-app";
 import { serverJsonErrors } from "../support/discovery-schemas";
 import { meta, rpc } from "../support/raw-http";
-import { APP_ENV, FlowFailure, freePort, run, Watched } from "./cli-flow-steps";
+import { freePort } from "../support/free-port";
+import { APP_ENV, FlowFailure, run, Watched } from "./cli-flow-steps";
 
 const NPM = "npm";
 const HOSTS = { "@anthropic-ai/claude-code": "2.1.328", "@openai/codex": "0.169.0", "@google/gemini-cli": "0.61.0" };

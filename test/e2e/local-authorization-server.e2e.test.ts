@@ -9,25 +9,16 @@
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { decodeJwt, decodeProtectedHeader } from "jose";
+import { freePort } from "../support/free-port";
 
 const ROOT = join(__dirname, "..", "..");
 const AUTH_SERVER = join(ROOT, "dist", "sample", "authorization", "local-authorization-server.js");
 const SECURED = join(ROOT, "dist", "sample", "preferences", "main-secured.js");
 const SECRET = randomBytes(16).toString("hex");
-
-/** A port free now, for the MCP server: the authorization server must know its URI before either starts. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /** Starts a sample and resolves with its first stdout line; a sample that exits first rejects with its stderr. */
 function start(main: string, env: Record<string, string>): { child: ChildProcess; firstLine: Promise<string> } {

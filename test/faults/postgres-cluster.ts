@@ -8,7 +8,8 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { Client } from "pg";
-import { findBinDir, freePort } from "../postgres/postgres-cluster";
+import { findBinDir } from "../postgres/postgres-cluster";
+import { freePort } from "../support/free-port";
 
 const DATABASE = "roundtrip_faults";
 const run = promisify(execFile);

@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import * as readline from "node:readline";
 import { DockerfileParser } from "dockerfile-ast";
-import { freePort } from "./nginx-harness";
+import { freePort } from "../support/free-port";
 
 const ROOT = path.resolve(__dirname, "../..");
 const IGNORED = new Set(

@@ -32,18 +32,6 @@ export function render(template: string, values: Record<string, string>): string
   return text;
 }
 
-/** A port on 127.0.0.1 that was free a moment ago. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** nginx in the foreground with `prefix` as its folder; the template rendered into it. */
 export class NginxProcess {
   private constructor(

@@ -23,7 +23,8 @@ import os from "node:os";
 import path from "node:path";
 import { PostgresCluster } from "../postgres/postgres-cluster";
 import { FLOWS, legacyFlow, modernFlow, type FlowRun } from "./nginx-flows";
-import { freePort, NginxProcess, startInstance, type Instance } from "./nginx-harness";
+import { freePort } from "../support/free-port";
+import { NginxProcess, startInstance, type Instance } from "./nginx-harness";
 
 const READ_TIMEOUT_S = 3;
 const HANG_MS = 60_000;

@@ -5,9 +5,9 @@
 // own, so it never takes the shared database away from the suites running beside it.
 import { execFileSync } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "../support/free-port";
 
 export const DATABASE = "roundtrip_test";
 
@@ -27,18 +27,6 @@ export function findBinDir(): string {
   throw new Error(
     `no PostgreSQL server found (looked in ${root}/*/bin, POSTGRES_BIN_DIR and PATH); install it, e.g. apt-get install -y postgresql`,
   );
-}
-
-/** A port on 127.0.0.1 that was free a moment ago. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export class PostgresCluster {
