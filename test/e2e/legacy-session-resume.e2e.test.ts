@@ -45,6 +45,24 @@ interface Served {
   readonly body: string;
 }
 
+const RAW_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+
+/** A 2025-11-25 session opened by a bare initialize POST (no client library): its session id. */
+async function openRawSession(url: string, capabilities: Record<string, unknown>): Promise<string> {
+  const init = await fetch(url, {
+    method: "POST",
+    headers: RAW_HEADERS,
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities, clientInfo: { name: "raw", version: "1" } },
+    }),
+  });
+  await init.text();
+  return init.headers.get("mcp-session-id")!;
+}
+
 describe("a 2025 session's streams resume on any instance", () => {
   let bus: MemoryMessageBus;
   const apps: McpApp[] = [];
@@ -119,22 +137,10 @@ describe("a 2025 session's streams resume on any instance", () => {
 
   it("refuses 400 an answer that no round waits for", async () => {
     const { a } = await pair();
-    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-    const init = await fetch(a.url, {
-      method: "POST",
-      headers,
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 0,
-        method: "initialize",
-        params: { protocolVersion: "2025-11-25", capabilities: { elicitation: { form: {} } }, clientInfo: { name: "raw", version: "1" } },
-      }),
-    });
-    const session = init.headers.get("mcp-session-id")!;
-    await init.text();
+    const session = await openRawSession(a.url, { elicitation: { form: {} } });
     const stray = await fetch(a.url, {
       method: "POST",
-      headers: { ...headers, "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" },
+      headers: { ...RAW_HEADERS, "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" },
       body: JSON.stringify({ jsonrpc: "2.0", id: "nobody~nothing~0.1.0", result: { action: "accept", content: {} } }),
     });
     expect(stray.status).toBe(400);
@@ -172,20 +178,8 @@ describe("a 2025 session's streams resume on any instance", () => {
 
   it("tells the client at once when a call that asked nothing lost its instance, and ends that stream for good", async () => {
     const { a, b } = await pair({ components: [Slow], sessions: { retryMs: 50 } });
-    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-    const init = await fetch(a.url, {
-      method: "POST",
-      headers,
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 0,
-        method: "initialize",
-        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-      }),
-    });
-    const session = init.headers.get("mcp-session-id")!;
-    await init.text();
-    const inSession = { ...headers, "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" };
+    const session = await openRawSession(a.url, {});
+    const inSession = { ...RAW_HEADERS, "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" };
     const call = await fetch(a.url, {
       method: "POST",
       headers: inSession,
