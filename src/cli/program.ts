@@ -12,6 +12,10 @@ import { installCommand } from "./install/install-command";
 import { serverJsonCommand } from "./server-json/server-json-command";
 import { ownPackage } from "./package-root";
 
+/** The help of the entry argument and --export option of inspect and server-json, which load the app alike. */
+const APP_ENTRY_HELP = "the module that exports the app or createApp() (default: src/app.ts, else src/main.ts)";
+const APP_EXPORT_HELP = "the export that is the McpApp or makes it (default: createApp, app, default)";
+
 export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   let command = "";
   const program = new Command("roundtrip-mcp")
@@ -53,24 +57,24 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
   let code = 0;
   program
     .command("inspect")
-    .argument("[entry]", "the module that exports the app or createApp() (default: src/app.ts, else src/main.ts)")
+    .argument("[entry]", APP_ENTRY_HELP)
     .description("load the app without serving it and print what a client will see")
     .option("--json", "print the report as JSON")
-    .option("--export <name>", "the export that is the McpApp or makes it (default: createApp, app, default)")
+    .option("--export <name>", APP_EXPORT_HELP)
     .action(async (entry: string | undefined, options) => {
       code = await inspectCommand(entry, options, io, argv);
     });
 
   program
     .command("server-json")
-    .argument("[entry]", "the module that exports the app or createApp() (default: src/app.ts, else src/main.ts)")
+    .argument("[entry]", APP_ENTRY_HELP)
     .description("write the app's server.json for the MCP Registry, from the app and its package.json")
     .option("--out <file>", "write it to this file (default: print it)")
     .option("--remote <url>", "a public Streamable HTTP URL the server is deployed at (repeat for each)", collect)
     .option("--oauth", "the remotes require an OAuth bearer token (an Authorization header)")
     .option("--package-url <url>", "the npm package serves Streamable HTTP at this local URL when run (default: stdio)")
     .option("--no-package", "publish the remotes only, no npm package")
-    .option("--export <name>", "the export that is the McpApp or makes it (default: createApp, app, default)")
+    .option("--export <name>", APP_EXPORT_HELP)
     .action(async (entry: string | undefined, options) => {
       code = await serverJsonCommand(entry, options, io, argv);
     });
