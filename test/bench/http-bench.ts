@@ -336,6 +336,11 @@ async function main(): Promise<void> {
   console.log(`total time ${fmt((Date.now() - started) / 1000, 1)} s`);
 }
 
+/** The median of a's rate over b's within each round: their trials ran back to back, so the machine's slow drift cancels. */
+function withinRounds(a: Contestant, b: Contestant): number {
+  return median(a.trials.map((trial, i) => trial.rate / b.trials[i]!.rate));
+}
+
 /**
  * This build against the one before (BENCH_BASELINE), per scenario: calls or round trips per
  * second, server CPU per call, and the median of the ratios within each round (whose trials ran
@@ -348,7 +353,7 @@ function compareWithBefore(contestants: Contestant[], now: RunningServer, before
     if (a === undefined || b === undefined) continue;
     const [x, y] = [summarize(a), summarize(b)];
     const byCpu = x.cpuUs !== undefined && y.cpuUs !== undefined ? (y.cpuUs / x.cpuUs).toFixed(3) : "n/a";
-    const perRound = median(a.trials.map((trial, i) => trial.rate / b.trials[i]!.rate)).toFixed(3);
+    const perRound = withinRounds(a, b).toFixed(3);
     const failures = x.failed + y.failed > 0 ? `   !! ${fmt(x.failed + y.failed)} failed answers` : "";
     console.log(
       `  ${scenario.padEnd(12)} ${(x.rate / y.rate).toFixed(3)} (${fmt(x.rate)} vs ${fmt(y.rate)} ${a.unit}/s); ` +
@@ -363,11 +368,8 @@ function judgeTrials(contestants: Contestant[], servers: Record<"small" | "large
   const contestantOf = (scenario: Scenario, server: RunningServer | undefined) =>
     contestants.find((c) => c.scenario === scenario && c.server === server)!;
   const find = (scenario: Scenario, server: RunningServer | undefined) => summarize(contestantOf(scenario, server));
-  // Trials of one round ran back to back: the median of per-round ratios cancels the machine's slow drift.
-  const paired = (scenario: Scenario, a: RunningServer | undefined, b: RunningServer | undefined) => {
-    const [x, y] = [contestantOf(scenario, a).trials, contestantOf(scenario, b).trials];
-    return median(x.map((trial, i) => trial.rate / y[i]!.rate)).toFixed(3);
-  };
+  const paired = (scenario: Scenario, a: RunningServer | undefined, b: RunningServer | undefined) =>
+    withinRounds(contestantOf(scenario, a), contestantOf(scenario, b)).toFixed(3);
 
   if (ONLY.has("plain")) {
     const [s, l, c, k] = [find("plain", small), find("plain", large), find("plain", ceiling), find("plain", sdk)];
